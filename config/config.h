@@ -28,6 +28,7 @@ struct ServiceAllocation {
   std::set<std::string> namespaces;    ///< `namespaces` ∪ namespaces matched by namespaceSelectors
   bool has_namespace_constraint = false;  ///< namespaces or namespaceSelectors were given
   std::vector<api::LabelSelector> service_selectors;  ///< OR; empty = any service
+  friend bool operator==(const ServiceAllocation&, const ServiceAllocation&) = default;
 };
 
 /// Pool is one IPAddressPool. cidrs keeps the order of spec.addresses, each entry summarised.
@@ -40,12 +41,14 @@ struct Pool {
   bool auto_assign = true;
   bool avoid_buggy_ips = false;
   std::optional<ServiceAllocation> allocation;  ///< unset = no serviceAllocation
+  friend bool operator==(const Pool&, const Pool&) = default;
 };
 
 /// PreferredNodes is one resolved L2 preferredNodeSelector: the nodes it matches and its weight.
 struct PreferredNodes {
   int32_t weight = 0;
   std::set<std::string> nodes;
+  friend bool operator==(const PreferredNodes&, const PreferredNodes&) = default;
 };
 
 struct L2Advertisement {
@@ -55,6 +58,7 @@ struct L2Advertisement {
   std::vector<std::string> interfaces;  ///< empty = all eligible interfaces
   std::vector<api::LabelSelector> service_selectors;  ///< OR; empty = every service
   std::vector<PreferredNodes> preferred_nodes;
+  friend bool operator==(const L2Advertisement&, const L2Advertisement&) = default;
 };
 
 /// BgpCommunity is a resolved community: standard (A:B, two 16-bit) or large (three 32-bit).
@@ -78,6 +82,7 @@ struct BgpAdvertisement {
   std::set<std::string> nodes;
   std::vector<std::string> peers;  ///< BGPPeer names; empty = all peers
   std::vector<api::LabelSelector> service_selectors;
+  friend bool operator==(const BgpAdvertisement&, const BgpAdvertisement&) = default;
 };
 
 enum class DynamicAsn { None, Internal, External };
@@ -108,6 +113,7 @@ struct Peer {
   std::string vrf;
   bool disable_mp = false;
   bool dual_stack_address_family = false;
+  friend bool operator==(const Peer&, const Peer&) = default;
 };
 
 struct BfdProfile {
@@ -119,6 +125,7 @@ struct BfdProfile {
   bool echo_mode = false;
   bool passive_mode = false;
   std::optional<uint32_t> minimum_ttl;
+  friend bool operator==(const BfdProfile&, const BfdProfile&) = default;
 };
 
 /// Config is the parsed snapshot. Maps are keyed by object name; vectors are sorted by name, so
@@ -130,6 +137,7 @@ struct Config {
   std::vector<L2Advertisement> l2_advertisements;
   std::vector<BgpAdvertisement> bgp_advertisements;
   std::map<std::string, BgpCommunity> community_aliases;
+  friend bool operator==(const Config&, const Config&) = default;
 };
 
 using ConfigSharedPtr = std::shared_ptr<const Config>;

@@ -19,6 +19,9 @@ enum class ErrorCode {
   Transient,     ///< retry later: a referenced object may still appear
   Unavailable,   ///< I/O failure, peer unreachable
   Internal,
+  Gone,          ///< HTTP 410: a resourceVersion or continue token has expired; relist
+  Unauthorized,  ///< HTTP 401: credentials missing or rejected
+  Forbidden,     ///< HTTP 403: authenticated but not allowed
 };
 
 /// Error is the value carried by a failed Result.

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: Apache-2.0
+// BGPAdvertisement (spec/metallb.md §1.3, §1.9): aggregation, communities, LOCAL_PREF consistency.
+#include "config/internal.h"
+
+namespace ingot::config::detail {
+namespace {
+
+constexpr char kKind[] = "BGPAdvertisement";
+
+void parseLengths(const api::BGPAdvertisementSpec& spec, BgpAdvertisement& ad, ObjectErrors& errs) {
+  if (const auto& v4 = spec.aggregation_length; v4) {
+    if (*v4 < 1 || *v4 > 32) {
+      errs.fail("spec.aggregationLength", "invalid aggregation length " + std::to_string(*v4) +
+                                              " for IPv4, must be in 1-32 range");
+    } else {
+      ad.aggregation_length = *v4;
+    }
+  }
+  if (const auto& v6 = spec.aggregation_length_v6; v6) {
+    if (*v6 < 0 || *v6 > 128) {
+      errs.fail("spec.aggregationLengthV6", "invalid aggregation length " + std::to_string(*v6) +
+                                                " for IPv6, must be in 0-128 range");
+    } else {
+      ad.aggregation_length_v6 = *v6;
+    }
+  }
+  const bool custom_length = (spec.aggregation_length && *spec.aggregation_length != 32) ||
+                             (spec.aggregation_length_v6 && *spec.aggregation_length_v6 != 128);
+  if (!spec.service_selectors.empty() && custom_length) {
+    errs.fail("spec.serviceSelectors",
+              "serviceSelectors and aggregationLength are mutually exclusive, can only be used "
+              "together with default aggregationLength (32) and aggregationLengthV6 (128)");
+  }
+}
+
+/// resolveCommunity looks text up as a Community alias first, then parses it as a literal. A
+/// string that is neither is a transient error (its alias may still be created); a malformed
+/// literal is a hard one.
+std::optional<BgpCommunity> resolveCommunity(const std::string& text,
+                                             const std::string& field,
+                                             const State& s,
+                                             ObjectErrors& errs) {
+  if (const auto it = s.cfg.community_aliases.find(text); it != s.cfg.community_aliases.end()) {
+    return it->second;
+  }
+  auto value = parseCommunity(text);
+  if (value) {
+    return *value;
+  }
+  const std::string message =
+      "invalid community " + quote(text) + " in BGP advertisement: " + value.error().message;
+  if (value.error().code == ErrorCode::NotFound) {
+    errs.retry(field, message + " (no Community alias with this name either)");
+  } else {
+    errs.fail(field, message);
+  }
+  return std::nullopt;
+}
+
+void parseCommunitiesOf(const api::BGPAdvertisement& cr,
+                        const State& s,
+                        BgpAdvertisement& ad,
+                        ObjectErrors& errs) {
+  const auto& list = cr.spec.communities;
+  if (!checkUnique(list, "spec.communities", "community", errs)) {
+    return;
+  }
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string field = indexed("spec.communities", i);
+    const auto value = resolveCommunity(list[i], field, s, errs);
+    if (!value) {
+      continue;
+    }
+    if (s.options.backend == Backend::Native && value->large) {
+      errs.fail(field, "native BGP mode only supports legacy communities, BGP advertisement " +
+                           quote(cr.metadata.name) + " has non legacy community " + quote(list[i]));
+      continue;
+    }
+    ad.communities.push_back(*value);
+  }
+  std::sort(ad.communities.begin(), ad.communities.end());
+  // An alias and a literal may name the same community; it is sent once.
+  ad.communities.erase(std::unique(ad.communities.begin(), ad.communities.end()),
+                       ad.communities.end());
+  if (s.options.backend != Backend::Native && ad.communities.size() > kMaxCommunitiesFrr) {
+    errs.fail("spec.communities", "too many communities: " + std::to_string(ad.communities.size()) +
+                                      ", at most " + std::to_string(kMaxCommunitiesFrr) +
+                                      " are supported per advertisement with FRR");
+  }
+}
+
+BgpAdvertisement bgpFromCr(const api::BGPAdvertisement& cr, const State& s, ObjectErrors& errs) {
+  const auto& spec = cr.spec;
+  BgpAdvertisement ad;
+  ad.name = cr.metadata.name;
+  checkUnique(spec.ip_address_pools, "spec.ipAddressPools", "ipAddressPools", errs);
+  checkUnique(spec.peers, "spec.peers", "peers", errs);
+  if (checkSelectors(spec.ip_address_pool_selectors, "spec.ipAddressPoolSelectors", errs)) {
+    ad.pools = resolvePools(spec.ip_address_pools, spec.ip_address_pool_selectors, s.cfg.pools);
+  }
+  if (checkSelectors(spec.node_selectors, "spec.nodeSelectors", errs)) {
+    ad.nodes = selectNodes(s.in.nodes, spec.node_selectors);
+  }
+  checkSelectors(spec.service_selectors, "spec.serviceSelectors", errs);
+  ad.service_selectors = spec.service_selectors;
+  parseLengths(spec, ad, errs);
+  ad.local_pref = spec.local_pref;
+  parseCommunitiesOf(cr, s, ad, errs);
+  ad.peers = spec.peers;
+  return ad;
+}
+
+/// checkAggregation rejects an aggregation length shorter than the shortest prefix of any of the
+/// pool's address entries (the aggregate would cover addresses outside the entry).
+void checkAggregation(const BgpAdvertisement& ad,
+                      const Pool& pool,
+                      const api::IPAddressPool& cr,
+                      ObjectErrors& errs) {
+  for (size_t i = 0; i < pool.entries.size() && i < cr.spec.addresses.size(); ++i) {
+    const auto& entry = pool.entries[i];
+    if (entry.empty()) {
+      continue;
+    }
+    const bool v6 = entry.front().family() == net::Family::V6;
+    const int length = v6 ? ad.aggregation_length_v6 : ad.aggregation_length;
+    int lowest = entry.front().prefixLength();
+    for (const auto& c : entry) {
+      lowest = std::min(lowest, c.prefixLength());
+    }
+    if (length < lowest) {
+      errs.fail(v6 ? "spec.aggregationLengthV6" : "spec.aggregationLength",
+                "invalid aggregation length " + std::to_string(length) + ": prefix " +
+                    std::to_string(lowest) +
+                    " in this pool is more specific than the aggregation length for addresses " +
+                    cr.spec.addresses[i] + " (IPAddressPool " + quote(pool.name) + ")");
+    }
+  }
+}
+
+bool intersects(const std::set<std::string>& a, const std::set<std::string>& b) {
+  return std::any_of(a.begin(), a.end(), [&](const std::string& x) { return b.count(x) != 0; });
+}
+
+/// disjoint reports whether two advertisements of one pool can never produce the same BGP update:
+/// a different aggregation length for every family the pool has, non-empty peer lists with no
+/// common peer, or no common node.
+bool disjoint(const BgpAdvertisement& a, const BgpAdvertisement& b, const Pool& pool) {
+  bool has_v4 = false;
+  bool has_v6 = false;
+  for (const auto& c : pool.cidrs) {
+    (c.family() == net::Family::V4 ? has_v4 : has_v6) = true;
+  }
+  const bool lengths_differ = (has_v4 || has_v6) &&
+                              (!has_v4 || a.aggregation_length != b.aggregation_length) &&
+                              (!has_v6 || a.aggregation_length_v6 != b.aggregation_length_v6);
+  if (lengths_differ) {
+    return true;
+  }
+  const std::set<std::string> peers_a(a.peers.begin(), a.peers.end());
+  const std::set<std::string> peers_b(b.peers.begin(), b.peers.end());
+  if (!peers_a.empty() && !peers_b.empty() && !intersects(peers_a, peers_b)) {
+    return true;
+  }
+  return !intersects(a.nodes, b.nodes);
+}
+
+void checkLocalPref(const BgpAdvertisement& ad,
+                    const Pool& pool,
+                    const State& s,
+                    std::set<std::string>& reported,
+                    ObjectErrors& errs) {
+  if (!ad.service_selectors.empty()) {
+    return;  // checked per service at announce time (conflictingAdvertisements)
+  }
+  for (const auto& other : s.cfg.bgp_advertisements) {
+    if (other.pools.count(pool.name) == 0 || !other.service_selectors.empty() ||
+        other.local_pref == ad.local_pref || disjoint(ad, other, pool) ||
+        !reported.insert(other.name).second) {
+      continue;
+    }
+    errs.fail("spec.localPref",
+              "invalid local preference " + std::to_string(ad.local_pref) + ": local preference " +
+                  std::to_string(other.local_pref) +
+                  " was already set for the same type of BGP update. Check existing BGP "
+                  "advertisements with common pools and aggregation lengths (BGPAdvertisement " +
+                  quote(other.name) + ", IPAddressPool " + quote(pool.name) + ")");
+  }
+}
+
+void checkAgainstPools(const BgpAdvertisement& ad, const State& s, ObjectErrors& errs) {
+  std::set<std::string> reported;
+  for (const auto& name : ad.pools) {
+    const Pool& pool = s.cfg.pools.at(name);
+    const auto& crs = s.in.pools;
+    const auto cr = std::find_if(crs.begin(), crs.end(), [&](const api::IPAddressPool& p) {
+      return p.metadata.name == name;
+    });
+    if (cr != crs.end()) {
+      checkAggregation(ad, pool, *cr, errs);
+    }
+    checkLocalPref(ad, pool, s, reported, errs);
+  }
+}
+
+}  // namespace
+
+void parseBgpAdvertisements(State& s) {
+  std::set<std::string> seen;
+  for (const auto* cr : sortedByName(s.in.bgp_advertisements)) {
+    ObjectErrors errs(s.errors, kKind, cr->metadata);
+    if (cr->metadata.name.empty()) {
+      errs.fail("metadata.name", "missing advertisement name");
+      continue;
+    }
+    if (!seen.insert(cr->metadata.name).second) {
+      errs.fail("metadata.name",
+                "duplicate definition of bgpadvertisement " + quote(cr->metadata.name));
+      continue;
+    }
+    BgpAdvertisement ad = bgpFromCr(*cr, s, errs);
+    if (!errs.ok()) {
+      continue;
+    }
+    checkAgainstPools(ad, s, errs);
+    if (errs.ok()) {
+      s.cfg.bgp_advertisements.push_back(std::move(ad));
+    }
+  }
+}
+
+}  // namespace ingot::config::detail
