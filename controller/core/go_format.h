@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+// Go fmt renderings that MetalLB's event and error texts contain, so Ingot's messages are
+// byte-for-byte the same (spec/metallb.md quotes them with Go verbs).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/net/ip.h"
+
+namespace ingot::controller {
+
+/// goQuote renders s as Go's %q does for a string: double-quoted, with \" \\ and control
+/// characters escaped (\n, \t, ... or \xNN). Bytes >= 0x80 are copied as they are (valid UTF-8
+/// is printable in Go's sense for the texts Ingot quotes: names, addresses).
+std::string goQuote(std::string_view s);
+
+/// goQuoteList renders a string slice as Go's %q does: ["a" "b"].
+std::string goQuoteList(const std::vector<std::string>& items);
+
+/// goList renders a string slice as Go's %v does: [a b].
+std::string goList(const std::vector<std::string>& items);
+
+/// ipStrings formats each address with IpAddress::toString (Go's net.IP.String()).
+std::vector<std::string> ipStrings(const std::vector<net::IpAddress>& ips);
+
+}  // namespace ingot::controller
