@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+// The BGP announce decision for one node (spec/metallb.md §4.2): which LoadBalancer Services this
+// node advertises, to which of its BGP sessions, as which prefixes — or the typed reason why not.
+// Pure: it reads the Config snapshot and the objects it is handed and returns values.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/types.h"
+#include "common/net/ip.h"
+#include "config/config.h"
+#include "frrgen/announcement.h"
+
+namespace ingot::agent {
+
+/// BgpSkip is why a node does not announce a Service over BGP. The first five are the common gate
+/// both protocols share; the rest are MetalLB's BGP ShouldAnnounce reasons, checked in this order.
+enum class BgpSkip {
+  LoadBalancerClassFiltered,    ///< spec.loadBalancerClass is not the one this agent handles
+  NotLoadBalancer,              ///< spec.type is not LoadBalancer
+  NoIpAllocated,                ///< status.loadBalancer.ingress is empty
+  InvalidIp,                    ///< an ingress entry's ip does not parse
+  IpNotAllowed,                 ///< no single pool contains every ingress IP
+  NotOwner,                     ///< no BGPAdvertisement of the pool selects this node
+  NoMatchingAdvertisement,      ///< none of those also matches the Service's labels
+  ConflictingAdvertisements,    ///< two of them give one prefix different LOCAL_PREFs
+  NodeNetworkUnavailable,       ///< this node's NetworkUnavailable condition is True
+  NodeLabeledExcludeBalancers,  ///< this node carries kExcludeBalancersLabel
+  NoLocalEndpoints,             ///< externalTrafficPolicy Local and no serving endpoint here
+  NoEndpoints,                  ///< no serving endpoint anywhere
+};
+
+/// bgpSkipReason returns the reason string MetalLB logs and uses for the withdrawal
+/// ("notOwner", "noIPAllocated", ...). LoadBalancerClassFiltered has no MetalLB counterpart
+/// (MetalLB silently ignores such Services) and returns "loadBalancerClassFiltered".
+std::string_view bgpSkipReason(BgpSkip skip);
+
+/// kExcludeBalancersLabel excludes a node from announcing when present with any value.
+inline constexpr std::string_view kExcludeBalancersLabel =
+    "node.kubernetes.io/exclude-from-external-load-balancers";
+
+/// AnnounceOptions are the agent flags that change the decision.
+struct AnnounceOptions {
+  bool ignore_exclude_lb = false;  ///< --ignore-exclude-lb
+  std::string lb_class;            ///< --lb-class; "" = only Services without a class
+};
+
+/// ServiceGate is the outcome of the common gate: the skip reason, or the parsed ingress IPs and
+/// the one pool that contains all of them.
+struct ServiceGate {
+  std::optional<BgpSkip> skip;
+  std::vector<net::IpAddress> ips;  ///< in ingress order
+  const config::Pool* pool = nullptr;
+};
+
+/// gateService applies the checks both protocols share (spec/metallb.md §2.2 and §4.2 "Common
+/// gate"), in MetalLB's order: class filter, type, ingress present, IPs parse, one pool holds all.
+ServiceGate gateService(const config::Config& config,
+                        const api::Service& service,
+                        const AnnounceOptions& options);
+
+/// endpointCanServe reports whether an EndpointSlice endpoint counts as serving: ready unset or
+/// true, or serving true (MetalLB's epslices.EndpointCanServe).
+bool endpointCanServe(const api::EndpointConditions& conditions);
+
+/// hasServingEndpoint reports whether any endpoint address of the slices is serving, restricted
+/// to endpoints whose nodeName is *node when node is set. An address that appears unready in any
+/// endpoint counts as not serving (MetalLB's hasHealthyEndpoint: "false takes precedence").
+bool hasServingEndpoint(const std::vector<api::EndpointSlice>& slices,
+                        const std::optional<std::string>& node);
+
+/// BgpDecision is the verdict for one Service on one node.
+struct BgpDecision {
+  std::optional<BgpSkip> skip;  ///< set = not announced
+  std::string pool;             ///< the pool holding the IPs (empty when the gate failed earlier)
+  /// announcements: one per ingress IP × matching BGPAdvertisement, in that order; empty when
+  /// skipped.
+  std::vector<frrgen::Announcement> announcements;
+  /// peers is the sorted union of the announcements' peers: ServiceBGPStatus.status.peers.
+  std::vector<std::string> peers;
+  bool announced() const { return !skip.has_value(); }
+};
+
+/// decideBgp decides whether node_name announces service over BGP. node is this node's Node
+/// object, or null if the agent has not seen it (then neither node condition applies, as in
+/// MetalLB). slices are the Service's EndpointSlices; slices of other Services (by namespace and
+/// label kubernetes.io/service-name) are ignored. The node's sessions are the BGPPeers whose
+/// resolved node set contains node_name; an advertisement's `peers` list (empty = all) is
+/// resolved against them. Deterministic: the same inputs give the same decision.
+BgpDecision decideBgp(const config::Config& config,
+                      const std::string& node_name,
+                      const api::Node* node,
+                      const api::Service& service,
+                      const std::vector<api::EndpointSlice>& slices,
+                      const AnnounceOptions& options);
+
+/// collectAnnouncements concatenates the announcements of every announced decision, the input of
+/// frrgen::build for the node.
+std::vector<frrgen::Announcement> collectAnnouncements(const std::vector<BgpDecision>& decisions);
+
+}  // namespace ingot::agent

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+// frrgen at scale: one node with 50 BGP sessions announcing 10,000 /32 prefixes to every session
+// (a tenth of them with a community, a tenth with a local preference). Measures each stage the
+// agent runs on a change — build the FRRConfiguration, merge it, render frr.conf — and all three
+// together, plus the optional libyang validation of the rendered policy.
+//
+// Run: build/bench/ingot_bench_frrgen (add --benchmark_filter=Build to pick one stage)
+#include <benchmark/benchmark.h>
+#include <string>
+#include <vector>
+
+#include "frrgen/build.h"
+#include "frrgen/merge.h"
+#include "frrgen/render.h"
+#include "frrgen/yang_validate.h"
+
+namespace {
+
+using namespace ingot;
+
+constexpr int kPeers = 50;
+constexpr int kPrefixes = 10000;
+
+struct Fixture {
+  config::Config cfg;
+  std::vector<frrgen::Announcement> announcements;
+};
+
+const Fixture& fixture() {
+  static const Fixture f = [] {
+    Fixture x;
+    std::vector<std::string> names;
+    for (int i = 0; i < kPeers; ++i) {
+      config::Peer p;
+      p.name = "tor-" + std::to_string(i);
+      p.my_asn = 64512;
+      p.peer_asn = 64513 + static_cast<uint32_t>(i);
+      p.address = net::IpAddress::v4((10u << 24) | (static_cast<uint32_t>(i) << 8) | 1u);
+      p.router_id = net::IpAddress::v4((10u << 24) | 11u);
+      p.nodes = {"node1"};
+      x.cfg.peers.emplace(p.name, p);
+      names.push_back(p.name);
+    }
+    for (int i = 0; i < kPrefixes; ++i) {
+      frrgen::Announcement a;
+      a.prefix =
+          net::Cidr(net::IpAddress::v4((10u << 24) | (128u << 16) | static_cast<uint32_t>(i)), 32);
+      a.peers = names;
+      if (i % 10 == 0) a.communities = {{false, 64512, static_cast<uint32_t>(i % 7), 0}};
+      if (i % 10 == 5) a.local_pref = 100 + static_cast<uint32_t>(i % 3);
+      x.announcements.push_back(std::move(a));
+    }
+    return x;
+  }();
+  return f;
+}
+
+api::FRRConfiguration built() {
+  return *frrgen::build(fixture().cfg, "node1", fixture().announcements, {});
+}
+
+frrgen::Model merged() {
+  return *frrgen::merge({built()}, {});
+}
+
+void BM_Build(benchmark::State& state) {
+  const Fixture& f = fixture();
+  for (auto _ : state) {
+    auto c = frrgen::build(f.cfg, "node1", f.announcements, {});
+    benchmark::DoNotOptimize(c);
+  }
+}
+BENCHMARK(BM_Build)->Unit(benchmark::kMillisecond);
+
+void BM_Merge(benchmark::State& state) {
+  const std::vector<api::FRRConfiguration> configs = {built()};
+  for (auto _ : state) {
+    auto m = frrgen::merge(configs, {});
+    benchmark::DoNotOptimize(m);
+  }
+}
+BENCHMARK(BM_Merge)->Unit(benchmark::kMillisecond);
+
+void BM_Render(benchmark::State& state) {
+  const frrgen::Model m = merged();
+  size_t bytes = 0;
+  for (auto _ : state) {
+    auto text = frrgen::render(m, {});
+    bytes = text->size();
+    benchmark::DoNotOptimize(text);
+  }
+  state.counters["frr.conf_MiB"] = static_cast<double>(bytes) / (1024.0 * 1024.0);
+}
+BENCHMARK(BM_Render)->Unit(benchmark::kMillisecond);
+
+void BM_BuildMergeRender(benchmark::State& state) {
+  const Fixture& f = fixture();
+  for (auto _ : state) {
+    auto c = frrgen::build(f.cfg, "node1", f.announcements, {});
+    auto m = frrgen::merge({*c}, {});
+    auto text = frrgen::render(*m, {});
+    benchmark::DoNotOptimize(text);
+  }
+}
+BENCHMARK(BM_BuildMergeRender)->Unit(benchmark::kMillisecond);
+
+void BM_YangValidate(benchmark::State& state) {
+  auto v = frrgen::YangValidator::load(frrgen::kFrrYangDir);
+  if (!v) {
+    state.SkipWithError(v.error().message.c_str());
+    return;
+  }
+  const frrgen::Model m = merged();
+  for (auto _ : state) {
+    auto r = (*v)->validate(m);
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_YangValidate)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

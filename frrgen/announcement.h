@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+// Announcement: one prefix a node advertises over BGP, the hand-off from the agent's announce
+// decision (agent/core/announce.h) to frrgen::build. Header-only so that agent/core does not link
+// frrgen.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/net/ip.h"
+#include "config/config.h"
+
+namespace ingot::frrgen {
+
+/// Announcement is one LB IP masked to a BGPAdvertisement's aggregation length, with that
+/// advertisement's attributes (spec/metallb.md §4.2 "Announce").
+struct Announcement {
+  net::Cidr prefix;
+  uint32_t local_pref = 0;                        ///< 0 = not set
+  std::vector<config::BgpCommunity> communities;  ///< sorted, unique, aliases already resolved
+  /// peers are the BGPPeer names, among the sessions this node runs, that receive the prefix
+  /// (the advertisement's `peers` list resolved; MetalLB's adsForPeer). Empty = no session.
+  std::vector<std::string> peers;
+  std::string advertisement;  ///< the BGPAdvertisement it came from (diagnostics only)
+  std::string service;        ///< "namespace/name" of the Service (diagnostics only)
+};
+
+}  // namespace ingot::frrgen

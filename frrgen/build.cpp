@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "frrgen/build.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+
+namespace ingot::frrgen {
+
+namespace {
+
+constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
+constexpr size_t kMaxCommunities = 63;  // MetalLB's limit for the FRR backends
+
+// fraction splits v into v / 10^prec and the fraction digits without trailing zeros (".5"), or
+// "" when the fraction is zero — Go's fmtFrac.
+std::string fraction(uint64_t& v, int prec) {
+  std::string digits;
+  bool print = false;
+  for (int i = 0; i < prec; ++i) {
+    const auto digit = static_cast<char>('0' + v % 10);
+    print = print || digit != '0';
+    if (print) {
+      digits.insert(digits.begin(), digit);
+    }
+    v /= 10;
+  }
+  return print ? "." + digits : "";
+}
+
+std::optional<api::Duration> durationOf(const std::optional<std::chrono::nanoseconds>& d) {
+  if (!d) {
+    return std::nullopt;
+  }
+  return api::Duration{d->count(), goDurationText(d->count())};
+}
+
+// Family filter: a session carries its address family, both when dual.
+bool carries(const config::Peer& peer, const net::Cidr& prefix) {
+  if (!peer.interface.empty() || peer.dual_stack_address_family || !peer.address) {
+    return true;
+  }
+  return peer.address->family() == prefix.family();
+}
+
+std::string remoteAsText(const config::Peer& p) {
+  switch (p.dynamic_asn) {
+    case config::DynamicAsn::Internal:
+      return "internal";
+    case config::DynamicAsn::External:
+      return "external";
+    case config::DynamicAsn::None:
+      break;
+  }
+  return std::to_string(p.peer_asn);
+}
+
+std::string ipText(const std::optional<net::IpAddress>& ip) {
+  return ip ? ip->toString() : "";
+}
+
+// routerKey is MetalLB's frr.RouterName: "myASN@routerID@vrf".
+std::string routerKey(const config::Peer& p) {
+  return std::to_string(p.my_asn) + "@" + ipText(p.router_id) + "@" + p.vrf;
+}
+
+// sessionKey is MetalLB's sessionName, which orders the neighbors of a router.
+std::string sessionKey(const config::Peer& p) {
+  const std::string target = p.interface.empty() ? ipText(p.address) : p.interface;
+  std::string key = remoteAsText(p) + "@" + target + "-" + std::to_string(p.my_asn) + "@" +
+                    ipText(p.source_address);
+  return p.vrf.empty() ? key : key + "/" + p.vrf;
+}
+
+// passwordFields fills password / passwordSecret the way MetalLB's passwordForSession does.
+Result<void> passwordFields(const config::Peer& p, const BuildOptions& o, api::FrrNeighbor& n) {
+  const bool has_secret = p.password_secret.has_value() && !p.password_secret->name.empty();
+  if (!p.password.empty() && (has_secret || !p.secret_password.empty())) {
+    return invalidArgument("BGPPeer " + p.name +
+                           ": invalid session with password and secret set (spec.password and "
+                           "spec.passwordSecret are mutually exclusive)");
+  }
+  const bool passthrough = o.secret_passthrough || o.frrk8s_namespace == o.metallb_namespace;
+  if (passthrough) {
+    n.password = p.password;
+    if (has_secret) {
+      n.password_secret = p.password_secret;
+    }
+    return {};
+  }
+  n.password = p.secret_password.empty() ? p.password : p.secret_password;
+  return {};
+}
+
+Result<api::FrrNeighbor> neighborFor(const config::Peer& p, const BuildOptions& o) {
+  api::FrrNeighbor n;
+  if (p.dynamic_asn == config::DynamicAsn::None) {
+    n.asn = p.peer_asn;
+  } else {
+    n.dynamic_asn = remoteAsText(p);
+  }
+  n.address = ipText(p.address);
+  n.interface = p.interface;
+  n.source_address = ipText(p.source_address);  // fix: MetalLB drops it
+  n.local_asn = p.local_asn;                    // fix: MetalLB drops it
+  n.port = p.port;
+  n.hold_time = durationOf(p.hold_time);
+  n.keepalive_time = durationOf(p.keepalive_time);
+  n.connect_time = durationOf(p.connect_time);
+  n.bfd_profile = p.bfd_profile;
+  n.enable_graceful_restart = p.enable_graceful_restart;
+  n.ebgp_multi_hop = p.ebgp_multi_hop;
+  n.dual_stack_address_family = p.dual_stack_address_family;
+  n.disable_mp = p.disable_mp;
+  if (auto r = passwordFields(p, o, n); !r) {
+    return r.error();
+  }
+  return n;
+}
+
+// Indexed is the announcements prepared once per build: prefix text and, per BGPPeer name, the
+// announcements naming it (so each session scans only its own).
+struct Indexed {
+  std::vector<std::string> prefix_text;
+  std::map<std::string, std::vector<size_t>> by_peer;
+};
+
+Indexed index(const std::vector<Announcement>& announcements) {
+  Indexed x;
+  x.prefix_text.reserve(announcements.size());
+  for (size_t i = 0; i < announcements.size(); ++i) {
+    x.prefix_text.push_back(announcements[i].prefix.toString());
+    for (const auto& p : announcements[i].peers) x.by_peer[p].push_back(i);
+  }
+  return x;
+}
+
+// advertiseFor fills toAdvertise from the announcements the session receives and adds the
+// prefixes to the router's set.
+void advertiseFor(const config::Peer& p,
+                  const std::vector<Announcement>& announcements,
+                  const Indexed& x,
+                  api::FrrAdvertise& out,
+                  std::set<std::string>& router_prefixes) {
+  std::set<std::string> allowed;
+  std::map<std::string, std::set<std::string>> by_community;
+  std::map<uint32_t, std::set<std::string>> by_local_pref;
+  auto it = x.by_peer.find(p.name);
+  if (it == x.by_peer.end()) {
+    return;
+  }
+  for (size_t i : it->second) {
+    const Announcement& a = announcements[i];
+    if (!carries(p, a.prefix)) {
+      continue;
+    }
+    const std::string& prefix = x.prefix_text[i];
+    allowed.insert(prefix);
+    router_prefixes.insert(prefix);
+    for (const auto& c : a.communities) {
+      by_community[communityText(c)].insert(prefix);
+    }
+    if (a.local_pref != 0) {
+      by_local_pref[a.local_pref].insert(prefix);
+    }
+  }
+  out.allowed_prefixes.assign(allowed.begin(), allowed.end());
+  for (const auto& [community, prefixes] : by_community) {
+    out.with_community.push_back({community, {prefixes.begin(), prefixes.end()}});
+  }
+  for (const auto& [local_pref, prefixes] : by_local_pref) {
+    out.with_local_pref.push_back({local_pref, {prefixes.begin(), prefixes.end()}});
+  }
+}
+
+api::FrrBfdProfile bfdProfileFor(const config::BfdProfile& b) {
+  api::FrrBfdProfile out;
+  out.name = b.name;
+  out.receive_interval = b.receive_interval;
+  out.transmit_interval = b.transmit_interval;
+  out.detect_multiplier = b.detect_multiplier;
+  out.echo_interval = b.echo_interval;
+  out.echo_mode = b.echo_mode;
+  out.passive_mode = b.passive_mode;
+  out.minimum_ttl = b.minimum_ttl;
+  return out;
+}
+
+struct RouterAcc {
+  api::FrrRouter router;
+  std::map<std::string, api::FrrNeighbor> neighbors;  // by session key
+  std::set<std::string> prefixes;
+};
+
+// assemble writes the object: identity, routers in key order, every BFD profile by name.
+api::FRRConfiguration assemble(const config::Config& config,
+                               const std::string& node,
+                               const BuildOptions& options,
+                               std::map<std::string, RouterAcc>& routers) {
+  api::FRRConfiguration out;
+  out.metadata.name = configName(node);
+  out.metadata.namespace_ = options.frrk8s_namespace;
+  out.spec.node_selector.match_labels = {{std::string(kHostnameLabel), node}};
+  for (auto& [key, acc] : routers) {
+    for (auto& [session, n] : acc.neighbors) {
+      acc.router.neighbors.push_back(std::move(n));
+    }
+    acc.router.prefixes.assign(acc.prefixes.begin(), acc.prefixes.end());
+    out.spec.routers.push_back(std::move(acc.router));
+  }
+  for (const auto& [name, profile] : config.bfd_profiles) {
+    out.spec.bfd_profiles.push_back(bfdProfileFor(profile));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string configName(const std::string& node) {
+  return "metallb-" + node;
+}
+
+std::string goDurationText(int64_t nanoseconds) {
+  const bool negative = nanoseconds < 0;
+  uint64_t u = negative ? 0 - static_cast<uint64_t>(nanoseconds) : nanoseconds;
+  std::string out;
+  if (u == 0) {
+    return "0s";
+  }
+  if (u < 1'000'000'000) {
+    const int prec = u < 1'000 ? 0 : (u < 1'000'000 ? 3 : 6);
+    const char* unit = u < 1'000 ? "ns" : (u < 1'000'000 ? "\u00b5s" : "ms");
+    const std::string frac = fraction(u, prec);
+    out = std::to_string(u) + frac + unit;
+  } else {
+    const std::string frac = fraction(u, 9);
+    out = std::to_string(u % 60) + frac + "s";
+    u /= 60;
+    if (u > 0) {
+      out = std::to_string(u % 60) + "m" + out;
+      u /= 60;
+      if (u > 0) {
+        out = std::to_string(u) + "h" + out;
+      }
+    }
+  }
+  return negative ? "-" + out : out;
+}
+
+std::string communityText(const config::BgpCommunity& c) {
+  if (c.large) {
+    return "large:" + std::to_string(c.a) + ":" + std::to_string(c.b) + ":" + std::to_string(c.c);
+  }
+  return std::to_string(c.a) + ":" + std::to_string(c.b);
+}
+
+Result<api::FRRConfiguration> build(const config::Config& config,
+                                    const std::string& node,
+                                    const std::vector<Announcement>& announcements,
+                                    const BuildOptions& options) {
+  for (const auto& a : announcements) {
+    if (a.communities.size() > kMaxCommunities) {
+      return invalidArgument("BGPAdvertisement " + a.advertisement +
+                             ": max supported communities is 63, got " +
+                             std::to_string(a.communities.size()));
+    }
+  }
+  std::map<std::string, RouterAcc> routers;
+  const Indexed indexed = index(announcements);
+  for (const auto& [name, peer] : config.peers) {
+    if (!peer.nodes.contains(node)) {
+      continue;
+    }
+    auto neighbor = neighborFor(peer, options);
+    if (!neighbor) {
+      return neighbor.error();
+    }
+    RouterAcc& acc = routers[routerKey(peer)];
+    acc.router.asn = peer.my_asn;
+    acc.router.id = ipText(peer.router_id);
+    acc.router.vrf = peer.vrf;
+    advertiseFor(peer, announcements, indexed, neighbor->to_advertise, acc.prefixes);
+    acc.neighbors.emplace(sessionKey(peer), std::move(*neighbor));
+  }
+  return assemble(config, node, options, routers);
+}
+
+}  // namespace ingot::frrgen

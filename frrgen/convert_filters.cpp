@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: Apache-2.0
+// convert, second half: a neighbor's toAdvertise and toReceive.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "frrgen/convert.h"
+#include "frrgen/convert_internal.h"
+
+namespace ingot::frrgen::convert_detail {
+
+namespace {
+
+// parseCommunity accepts "A:B" (16-bit each) and "large:A:B:C" (32-bit each).
+bool parseCommunity(const std::string& text, bool& large, std::string& canonical) {
+  large = text.rfind("large:", 0) == 0;
+  std::string rest = large ? text.substr(6) : text;
+  std::vector<uint64_t> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t colon = rest.find(':', start);
+    const std::string part = rest.substr(start, colon == std::string::npos ? colon : colon - start);
+    if (part.empty() || part.size() > 10 || !std::all_of(part.begin(), part.end(), ::isdigit)) {
+      return false;
+    }
+    parts.push_back(std::stoull(part));
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  const uint64_t max = large ? UINT32_MAX : UINT16_MAX;
+  if (parts.size() != (large ? 3u : 2u) ||
+      std::any_of(parts.begin(), parts.end(), [max](uint64_t v) { return v > max; })) {
+    return false;
+  }
+  canonical.clear();
+  for (size_t i = 0; i < parts.size(); ++i) {
+    canonical += (i ? ":" : "") + std::to_string(parts[i]);
+  }
+  return true;
+}
+
+using OutMap = std::map<std::string, OutgoingPrefix>;
+
+struct Outgoing {
+  OutMap v4;
+  OutMap v6;
+  OutMap& of(net::Family f) { return f == net::Family::V4 ? v4 : v6; }
+};
+
+// allowedOut builds the advertised set (mode all: every available prefix of the neighbor's
+// families; filtered: the listed ones, each available and of a carried family).
+Result<Outgoing> allowedOut(const std::string& where,
+                            const api::FrrAdvertise& adv,
+                            NeighborFamily family,
+                            const Prefixes& available) {
+  Outgoing out;
+  if (adv.allowed_mode == "all") {
+    for (auto f : {net::Family::V4, net::Family::V6}) {
+      if (hasFamily(family, f)) {
+        for (const auto& p : available.of(f)) out.of(f)[p].prefix = p;
+      }
+    }
+    return out;
+  }
+  if (!adv.allowed_mode.empty() && adv.allowed_mode != "filtered") {
+    return fail(where, "toAdvertise.allowed.mode must be filtered or all, got \"" +
+                           adv.allowed_mode + "\"");
+  }
+  for (const auto& text : adv.allowed_prefixes) {
+    net::Family f = net::Family::V4;
+    std::string p = text;
+    if (!known(available, text, f)) {
+      auto c = parsePrefix(where, text);
+      if (!c) return c.error();
+      p = c->toString();
+      f = c->family();
+      if (!available.of(f).contains(p)) {
+        return fail(where, "prefix " + text + " is not an allowed prefix");
+      }
+    }
+    if (!hasFamily(family, f)) {
+      return fail(where, "prefix " + text + " does not match the neighbor family " +
+                             neighborFamilyName(family));
+    }
+    out.of(f).try_emplace(p).first->second.prefix = p;
+  }
+  return out;
+}
+
+// advertised finds a prefix of the neighbor's advertised set (canonical text first, then the
+// parsed form); null when it is not advertised.
+Result<OutgoingPrefix*> advertised(const std::string& where,
+                                   const std::string& text,
+                                   Outgoing& out,
+                                   net::Family& family) {
+  for (auto f : {net::Family::V4, net::Family::V6}) {
+    if (auto it = out.of(f).find(text); it != out.of(f).end()) {
+      family = f;
+      return &it->second;
+    }
+  }
+  auto c = parsePrefix(where, text);
+  if (!c) return c.error();
+  family = c->family();
+  auto it = out.of(family).find(c->toString());
+  return it == out.of(family).end() ? nullptr : &it->second;
+}
+
+Result<void> communities(const std::string& where, const api::FrrAdvertise& adv, Outgoing& out) {
+  std::set<std::pair<std::string, net::Family>> seen;
+  for (const auto& entry : adv.with_community) {
+    bool large = false;
+    std::string value;
+    if (!parseCommunity(entry.community, large, value)) {
+      return fail(where, "invalid community " + entry.community +
+                             ": want A:B (16-bit numbers) or large:A:B:C (32-bit numbers)");
+    }
+    std::set<net::Family> families;
+    for (const auto& text : entry.prefixes) {
+      net::Family f = net::Family::V4;
+      auto o = advertised(where, text, out, f);
+      if (!o) return o.error();
+      if (*o == nullptr) {
+        return fail(where,
+                    "community " + entry.community + " associated to non existing prefix " + text);
+      }
+      auto& list = large ? (*o)->large_communities : (*o)->communities;
+      if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
+      families.insert(f);
+    }
+    for (auto f : families) {
+      if (!seen.insert({(large ? "large:" : "") + value, f}).second) {
+        return fail(where, "community " + entry.community + " is listed more than once");
+      }
+    }
+  }
+  return {};
+}
+
+Result<void> localPrefs(const std::string& where, const api::FrrAdvertise& adv, Outgoing& out) {
+  std::set<std::pair<uint32_t, net::Family>> seen;
+  for (const auto& entry : adv.with_local_pref) {
+    std::set<net::Family> families;
+    for (const auto& text : entry.prefixes) {
+      net::Family f = net::Family::V4;
+      auto o = advertised(where, text, out, f);
+      if (!o) return o.error();
+      if (*o == nullptr) {
+        return fail(where, "localPref associated to non existing prefix " + text);
+      }
+      if ((*o)->local_pref != 0 && (*o)->local_pref != entry.local_pref) {
+        return fail(where, "multiple local prefs specified for prefix " + text);
+      }
+      (*o)->local_pref = entry.local_pref;
+      families.insert(f);
+    }
+    for (auto f : families) {
+      if (!seen.insert({entry.local_pref, f}).second) {
+        return fail(where,
+                    "localPref " + std::to_string(entry.local_pref) + " is listed more than once");
+      }
+    }
+  }
+  return {};
+}
+
+std::vector<OutgoingPrefix> sortedOut(OutMap& m) {
+  std::vector<OutgoingPrefix> v;
+  for (auto& [p, o] : m) {
+    std::sort(o.communities.begin(), o.communities.end());
+    std::sort(o.large_communities.begin(), o.large_communities.end());
+    v.push_back(std::move(o));
+  }
+  return v;
+}
+
+Result<void> receive(const std::string& where, const api::FrrReceive& rcv, Neighbor& out) {
+  if (rcv.allowed_mode == "all") {
+    out.receive_all = true;
+    return {};
+  }
+  if (!rcv.allowed_mode.empty() && rcv.allowed_mode != "filtered") {
+    return fail(where,
+                "toReceive.allowed.mode must be filtered or all, got \"" + rcv.allowed_mode + "\"");
+  }
+  for (const auto& s : rcv.allowed_prefixes) {
+    auto c = parsePrefix(where, s.prefix);
+    if (!c) return c.error();
+    const uint32_t mask = static_cast<uint32_t>(c->prefixLength());
+    const uint32_t le = s.le.value_or(0);
+    const uint32_t ge = s.ge.value_or(0);
+    if ((le > 0 && ge > le) || (le > 0 && mask > le) || (ge > 0 && mask > ge)) {
+      return fail(where, "invalid toReceive selector " + s.prefix +
+                             ": lengths must satisfy mask (" + std::to_string(mask) +
+                             ") <= ge <= le");
+    }
+    auto& list = c->family() == net::Family::V4 ? out.incoming_v4 : out.incoming_v6;
+    list.push_back({c->toString(), s.le, s.ge});
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<void> filters(const std::string& where,
+                     const api::FrrNeighbor& n,
+                     const Prefixes& available,
+                     Neighbor& out) {
+  auto adv = allowedOut(where, n.to_advertise, out.family, available);
+  if (!adv) return adv.error();
+  if (auto r = communities(where, n.to_advertise, *adv); !r) return r.error();
+  if (auto r = localPrefs(where, n.to_advertise, *adv); !r) return r.error();
+  out.outgoing_v4 = sortedOut(adv->v4);
+  out.outgoing_v6 = sortedOut(adv->v6);
+  return receive(where, n.to_receive, out);
+}
+
+}  // namespace ingot::frrgen::convert_detail

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+// policy: the prefix-lists and route-maps each neighbor needs (spec/frrk8s.md §3.4 names and
+// shapes), with sequence numbers that stay put when the set of prefixes changes.
+//
+// Why not frr-k8s' numbering: frr-k8s numbers a list's entries 1, 2, 3 … in sorted order, so adding
+// or removing an early prefix renumbers every later entry; frr-reload.py then deletes and re-adds
+// them all and the ToR drops to zero routes during the reload (spec/lab-recipes.md, "Measured").
+// Here an entry's sequence number is a hash of what it matches (FNV-1a 64 of the entry text), so
+// it does not depend on the other entries: adding or removing one prefix changes exactly one line.
+// Two entries of one list that hash alike are resolved by probing upwards in sorted entry order,
+// which only moves the later of the colliding entries. Within our lists the order of entries has
+// no meaning (every entry is an exact-match permit, or a lone "deny any"), so hash order is safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/net/ip.h"
+#include "common/util/result.h"
+#include "frrgen/model.h"
+
+namespace ingot::frrgen {
+
+/// kDenyAnySeq is the sequence number of the "deny any" entry of an empty list. It is outside the
+/// hashed range, so a permit can never be written over it (FRR keeps "le 32" of `any` in that
+/// case, spec/lab-recipes.md).
+inline constexpr uint32_t kDenyAnySeq = 4294967295u;
+/// Prefix-list entries hash into [1, kPrefixSeqMax].
+inline constexpr uint32_t kPrefixSeqMax = 4294967294u;
+/// Route-map entries that set attributes hash into [1, kSetEntrySeqMax]; the allowed-prefix
+/// entries come after them at fixed numbers, so `on-match next` always reaches them.
+inline constexpr uint32_t kSetEntrySeqMax = 65000;
+inline constexpr uint32_t kAllowedV4Seq = 65534;
+inline constexpr uint32_t kAllowedV6Seq = 65535;
+/// The inbound route-map has two fixed entries.
+inline constexpr uint32_t kInboundV4Seq = 1;
+inline constexpr uint32_t kInboundV6Seq = 2;
+
+enum class Action { Permit, Deny };
+
+/// PrefixListEntry matches prefix (exactly, or ge/le) or, with prefix empty, any prefix.
+struct PrefixListEntry {
+  uint32_t seq = 0;
+  Action action = Action::Permit;
+  std::string prefix;  ///< empty = any
+  std::optional<uint32_t> ge;
+  std::optional<uint32_t> le;
+  friend bool operator==(const PrefixListEntry&, const PrefixListEntry&) = default;
+};
+
+/// PrefixList is `ip prefix-list` (V4) or `ipv6 prefix-list` (V6); entries sorted by seq.
+struct PrefixList {
+  net::Family family = net::Family::V4;
+  std::string name;
+  std::vector<PrefixListEntry> entries;
+  friend bool operator==(const PrefixList&, const PrefixList&) = default;
+};
+
+enum class SetKind { None, LocalPreference, Community, LargeCommunity };
+
+/// RouteMapEntry matches one prefix-list and optionally sets one attribute.
+struct RouteMapEntry {
+  uint32_t seq = 0;
+  Action action = Action::Permit;
+  net::Family match_family = net::Family::V4;
+  std::string match_list;
+  SetKind set = SetKind::None;
+  std::string set_value;  ///< "200", "64512:100", "1:2:3"
+  bool on_match_next = false;
+  friend bool operator==(const RouteMapEntry&, const RouteMapEntry&) = default;
+};
+
+/// RouteMap: entries sorted by seq.
+struct RouteMap {
+  std::string name;
+  std::vector<RouteMapEntry> entries;
+  friend bool operator==(const RouteMap&, const RouteMap&) = default;
+};
+
+/// NeighborPolicy is what one neighbor needs, in the order frr-k8s writes it: attribute lists
+/// (sorted by name), allowed lists (ip, ipv6), inbound lists (ip, ipv6); out and in route-maps.
+struct NeighborPolicy {
+  std::string id;  ///< Neighbor::id()
+  std::vector<PrefixList> prefix_lists;
+  RouteMap out;  ///< "<id>-out"
+  RouteMap in;   ///< "<id>-in"
+  friend bool operator==(const NeighborPolicy&, const NeighborPolicy&) = default;
+};
+
+/// fnv1a64 is the 64-bit FNV-1a hash of text (stable across platforms and releases).
+uint64_t fnv1a64(std::string_view text);
+
+/// assignSeqs gives each key (distinct, any order) a sequence number in [1, max]: hash of the key
+/// modulo max, plus one, probing upwards (wrapping) on collision in sorted key order. Returns the
+/// numbers in the order of keys. Error if there are more keys than numbers.
+Result<std::vector<uint32_t>> assignSeqs(const std::vector<std::string>& keys, uint32_t max);
+
+/// planNeighbor builds one neighbor's lists and route-maps (spec/frrk8s.md §3.4 naming).
+Result<NeighborPolicy> planNeighbor(const Neighbor& n);
+
+/// planPolicy plans every neighbor of every router, routers and neighbors in model order.
+Result<std::vector<NeighborPolicy>> planPolicy(const Model& model);
+
+}  // namespace ingot::frrgen

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// render: Model → frr.conf text for FRR 8.4 and later (spec/frrk8s.md §3), in the shape FRR's own
+// `show running-config` uses (one-space indents, `exit` after each block, one address-family block
+// per family), so that frr-reload.py computes small, exact deltas.
+//
+// Differences from frr-k8s' templates, each for a measured reason (spec/lab-recipes.md):
+// - `no ip forwarding` / `no ipv6 forwarding` are explicit: without them frr-reload.py turns
+//   forwarding on in the node's network namespace.
+// - `bgp route-map delay-timer` defaults to 1 s, not FRR's 5 s (every policy change would reach
+//   the peer ~5 s late) and not 0: with 0, bgpd never re-evaluates outbound policy for routes it
+//   already has, and frr-reload.py applies new lines of existing contexts (a `network` under the
+//   existing `address-family`) before new single-line contexts (each `ip prefix-list` entry), so
+//   a newly announced prefix stays unadvertised; a changed community or a peer removed from a
+//   prefix would also never reach the ToR. With 1 s bgpd re-evaluates after every change whatever
+//   the order of application.
+// - Sequence numbers are stable per entry (policy.h), so one changed prefix changes one line.
+// - BFD profile lines equal to FRR's defaults (300/300 ms, multiplier 3, echo 50 ms, minimum TTL
+//   254) are left out, as FRR's running config leaves them out; same effect, no diff noise.
+// - Timers, connect time and a port other than 179 are written whenever set (merge.h keeps them).
+// - Prefix-list selectors print `ge` before `le`, and `ebgp-multihop` carries its TTL (255), as
+//   FRR 8.4's running config shows them.
+// - The BFD block comes before the routers that reference its profiles.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/util/result.h"
+#include "frrgen/model.h"
+
+namespace ingot::frrgen {
+
+struct RenderOptions {
+  std::string log_level = "informational";  ///< `log stdout <level>`
+  /// hostname, when set, becomes a `hostname` line. Leave it empty unless it equals the host's
+  /// UTS name: FRR shows the UTS name and frr-reload.py would try to remove any other on every
+  /// reload.
+  std::string hostname;
+  uint32_t route_map_delay_timer = 1;  ///< seconds, 0-600; see the header comment
+};
+
+/// render returns the frr.conf for the model. Deterministic: equal models give equal text.
+/// Errors: a neighbor whose lists cannot be numbered (more than 65000 attribute lists), or a
+/// delay timer outside 0-600.
+Result<std::string> render(const Model& model, const RenderOptions& options);
+
+}  // namespace ingot::frrgen

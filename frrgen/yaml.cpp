@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "frrgen/yaml.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace ingot::frrgen {
+
+namespace {
+
+// Node is a YAML value: a scalar (already formatted), a mapping or a sequence.
+struct Node {
+  enum class Kind { Scalar, Map, Seq } kind = Kind::Scalar;
+  std::string scalar;
+  std::vector<std::pair<std::string, Node>> map;
+  std::vector<Node> seq;
+
+  bool empty() const {
+    return (kind == Kind::Map && map.empty()) || (kind == Kind::Seq && seq.empty());
+  }
+};
+
+bool looksLikeNumber(const std::string& s) {
+  size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  if (i == s.size()) return false;
+  int dots = 0;
+  for (; i < s.size(); ++i) {
+    if (s[i] == '.') {
+      ++dots;
+    } else if (!std::isdigit(static_cast<unsigned char>(s[i])) && s[i] != '_') {
+      return false;
+    }
+  }
+  return dots <= 1;
+}
+
+bool needsQuotes(const std::string& s) {
+  if (s.empty() || looksLikeNumber(s)) return true;
+  static const std::vector<std::string> kReserved = {"true", "false", "yes", "no", "on",
+                                                     "off",  "null",  "y",   "n",  "~"};
+  std::string lower(s);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  if (std::find(kReserved.begin(), kReserved.end(), lower) != kReserved.end()) return true;
+  if (s[0] == '-' || s[0] == '.') return true;
+  return !std::all_of(s.begin(), s.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '.' || c == '/' || c == '-' || c == '_';
+  });
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20) {
+          static const char* kHex = "0123456789abcdef";
+          out += "\\x";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+Node str(const std::string& s) {
+  return Node{Node::Kind::Scalar, needsQuotes(s) ? quoted(s) : s, {}, {}};
+}
+Node num(uint64_t v) {
+  return Node{Node::Kind::Scalar, std::to_string(v), {}, {}};
+}
+Node inum(int64_t v) {
+  return Node{Node::Kind::Scalar, std::to_string(v), {}, {}};
+}
+Node boolean(bool v) {
+  return Node{Node::Kind::Scalar, v ? "true" : "false", {}, {}};
+}
+Node mapping() {
+  return Node{Node::Kind::Map, "", {}, {}};
+}
+Node sequence() {
+  return Node{Node::Kind::Seq, "", {}, {}};
+}
+
+// Builder helpers that implement omitempty.
+void put(Node& m, const std::string& key, Node v) {
+  if (!v.empty()) m.map.emplace_back(key, std::move(v));
+}
+void putStr(Node& m, const std::string& key, const std::string& v) {
+  if (!v.empty()) put(m, key, str(v));
+}
+template <typename T>
+void putNum(Node& m, const std::string& key, const std::optional<T>& v) {
+  if (v) put(m, key, num(*v));
+}
+void putTrue(Node& m, const std::string& key, bool v) {
+  if (v) put(m, key, boolean(true));
+}
+Node strings(const std::vector<std::string>& v) {
+  Node s = sequence();
+  for (const auto& x : v) s.seq.push_back(str(x));
+  return s;
+}
+
+void print(std::string& out, const Node& n, int indent);
+
+void printMap(std::string& out, const Node& n, int indent, bool first_inline) {
+  auto entries = n.map;
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  bool first = true;
+  for (const auto& [key, value] : entries) {
+    if (!(first && first_inline)) out.append(indent, ' ');
+    first = false;
+    out += str(key).scalar + ":";
+    if (value.kind == Node::Kind::Scalar) {
+      out += " " + value.scalar + "\n";
+    } else {
+      out += "\n";
+      print(out, value, value.kind == Node::Kind::Map ? indent + 2 : indent);
+    }
+  }
+}
+
+void print(std::string& out, const Node& n, int indent) {
+  if (n.kind == Node::Kind::Map) {
+    printMap(out, n, indent, false);
+    return;
+  }
+  for (const auto& item : n.seq) {
+    out.append(indent, ' ');
+    out += "- ";
+    if (item.kind == Node::Kind::Scalar) {
+      out += item.scalar + "\n";
+    } else {
+      printMap(out, item, indent + 2, true);
+    }
+  }
+}
+
+Node selector(const api::LabelSelector& s) {
+  Node m = mapping();
+  Node labels = mapping();
+  for (const auto& [k, v] : s.match_labels) labels.map.emplace_back(k, str(v));
+  put(m, "matchLabels", std::move(labels));
+  Node exprs = sequence();
+  for (const auto& e : s.match_expressions) {
+    Node x = mapping();
+    putStr(x, "key", e.key);
+    putStr(x, "operator", e.op);
+    put(x, "values", strings(e.values));
+    exprs.seq.push_back(std::move(x));
+  }
+  put(m, "matchExpressions", std::move(exprs));
+  return m;
+}
+
+Node advertise(const api::FrrAdvertise& a) {
+  Node m = mapping();
+  Node allowed = mapping();
+  putStr(allowed, "mode", a.allowed_mode);
+  put(allowed, "prefixes", strings(a.allowed_prefixes));
+  put(m, "allowed", std::move(allowed));
+  Node lp = sequence();
+  for (const auto& e : a.with_local_pref) {
+    Node x = mapping();
+    put(x, "localPref", num(e.local_pref));
+    put(x, "prefixes", strings(e.prefixes));
+    lp.seq.push_back(std::move(x));
+  }
+  put(m, "withLocalPref", std::move(lp));
+  Node comm = sequence();
+  for (const auto& e : a.with_community) {
+    Node x = mapping();
+    putStr(x, "community", e.community);
+    put(x, "prefixes", strings(e.prefixes));
+    comm.seq.push_back(std::move(x));
+  }
+  put(m, "withCommunity", std::move(comm));
+  return m;
+}
+
+Node receive(const api::FrrReceive& r) {
+  Node m = mapping();
+  Node allowed = mapping();
+  putStr(allowed, "mode", r.allowed_mode);
+  Node prefixes = sequence();
+  for (const auto& p : r.allowed_prefixes) {
+    Node x = mapping();
+    putStr(x, "prefix", p.prefix);
+    putNum(x, "le", p.le);
+    putNum(x, "ge", p.ge);
+    prefixes.seq.push_back(std::move(x));
+  }
+  put(allowed, "prefixes", std::move(prefixes));
+  put(m, "allowed", std::move(allowed));
+  return m;
+}
+
+Node neighbor(const api::FrrNeighbor& n) {
+  Node m = mapping();
+  putNum(m, "asn", n.asn);
+  putStr(m, "dynamicASN", n.dynamic_asn);
+  putStr(m, "address", n.address);
+  putStr(m, "interface", n.interface);
+  putStr(m, "sourceaddress", n.source_address);
+  putNum(m, "port", n.port);
+  putStr(m, "password", n.password);
+  if (n.password_secret) {
+    Node s = mapping();
+    putStr(s, "name", n.password_secret->name);
+    putStr(s, "namespace", n.password_secret->namespace_);
+    put(m, "passwordSecret", std::move(s));
+  }
+  if (n.hold_time) put(m, "holdTime", str(n.hold_time->text));
+  if (n.keepalive_time) put(m, "keepaliveTime", str(n.keepalive_time->text));
+  if (n.connect_time) put(m, "connectTime", str(n.connect_time->text));
+  putTrue(m, "ebgpMultiHop", n.ebgp_multi_hop);
+  putStr(m, "bfdProfile", n.bfd_profile);
+  putTrue(m, "enableGracefulRestart", n.enable_graceful_restart);
+  putNum(m, "localASN", n.local_asn);
+  put(m, "toAdvertise", advertise(n.to_advertise));
+  put(m, "toReceive", receive(n.to_receive));
+  putTrue(m, "disableMP", n.disable_mp);
+  putTrue(m, "dualStackAddressFamily", n.dual_stack_address_family);
+  return m;
+}
+
+Node router(const api::FrrRouter& r) {
+  Node m = mapping();
+  put(m, "asn", num(r.asn));
+  putStr(m, "id", r.id);
+  putStr(m, "vrf", r.vrf);
+  Node neighbors = sequence();
+  for (const auto& n : r.neighbors) neighbors.seq.push_back(neighbor(n));
+  put(m, "neighbors", std::move(neighbors));
+  put(m, "prefixes", strings(r.prefixes));
+  Node imports = sequence();
+  for (const auto& v : r.imports) {
+    Node x = mapping();
+    putStr(x, "vrf", v);
+    imports.seq.push_back(std::move(x));
+  }
+  put(m, "imports", std::move(imports));
+  return m;
+}
+
+Node bfdProfile(const api::FrrBfdProfile& b) {
+  Node m = mapping();
+  putStr(m, "name", b.name);
+  putNum(m, "receiveInterval", b.receive_interval);
+  putNum(m, "transmitInterval", b.transmit_interval);
+  putNum(m, "detectMultiplier", b.detect_multiplier);
+  putNum(m, "echoInterval", b.echo_interval);
+  if (b.echo_mode) put(m, "echoMode", boolean(*b.echo_mode));
+  if (b.passive_mode) put(m, "passiveMode", boolean(*b.passive_mode));
+  putNum(m, "minimumTtl", b.minimum_ttl);
+  return m;
+}
+
+Node spec(const api::FRRConfigurationSpec& s) {
+  Node m = mapping();
+  Node bgp = mapping();
+  Node routers = sequence();
+  for (const auto& r : s.routers) routers.seq.push_back(router(r));
+  put(bgp, "routers", std::move(routers));
+  Node profiles = sequence();
+  for (const auto& b : s.bfd_profiles) profiles.seq.push_back(bfdProfile(b));
+  put(bgp, "bfdProfiles", std::move(profiles));
+  put(m, "bgp", std::move(bgp));
+  put(m, "nodeSelector", selector(s.node_selector));
+  if (s.raw) {
+    Node raw = mapping();
+    if (s.raw->priority != 0) put(raw, "priority", inum(s.raw->priority));
+    putStr(raw, "rawConfig", s.raw->raw_config);
+    put(m, "raw", std::move(raw));
+  }
+  return m;
+}
+
+}  // namespace
+
+std::string toYaml(const api::FRRConfiguration& config) {
+  Node doc = mapping();
+  put(doc, "apiVersion", str("frrk8s.metallb.io/v1beta1"));
+  put(doc, "kind", str("FRRConfiguration"));
+  Node meta = mapping();
+  putStr(meta, "name", config.metadata.name);
+  putStr(meta, "namespace", config.metadata.namespace_);
+  Node labels = mapping();
+  for (const auto& [k, v] : config.metadata.labels) labels.map.emplace_back(k, str(v));
+  put(meta, "labels", std::move(labels));
+  put(doc, "metadata", std::move(meta));
+  put(doc, "spec", spec(config.spec));
+  std::string out;
+  print(out, doc, 0);
+  return out;
+}
+
+}  // namespace ingot::frrgen
