@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+// Building blocks shared by the codec_*.cpp files: decode/encode of the shared pieces (metadata,
+// selectors, durations, conditions) and small "put unless empty" helpers. Not a public API.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/frrk8s.h"
+#include "api/types.h"
+#include "common/json/decode.h"
+#include "common/json/value.h"
+
+namespace ingot::api::codec {
+
+using json::Field;
+using json::ObjectReader;
+using json::Unknown;
+using json::Value;
+
+/// readTypeMeta consumes apiVersion and kind, reporting a mismatch with the expected identity.
+void readTypeMeta(ObjectReader& r, std::string_view api_version, std::string_view kind);
+/// startObject returns an object Value holding apiVersion and kind.
+Value startObject(std::string_view api_version, std::string_view kind);
+
+void decodeMeta(const Field& f, ObjectMeta& out, Unknown unknown);
+Value encodeMeta(const ObjectMeta& m);
+
+void decodeSelector(const Field& f, LabelSelector& out);
+Value encodeSelector(const LabelSelector& s);
+void decodeSelectors(const Field& f, std::vector<LabelSelector>& out);
+Value encodeSelectors(const std::vector<LabelSelector>& list);
+
+void decodeDuration(const Field& f, std::optional<Duration>& out);
+void decodeConditions(const Field& f, std::vector<Condition>& out);
+Value encodeConditions(const std::vector<Condition>& list);
+void decodeSecretRef(const Field& f, std::optional<SecretReference>& out);
+Value encodeSecretRef(const SecretReference& ref);
+
+/// arrayOf decodes each element of an array field with fn(Field, T&).
+template <typename T, typename Fn>
+void arrayOf(const Field& f, std::vector<T>& out, Fn fn) {
+  std::vector<T> result;
+  f.forEach([&](const Field& item) {
+    T element{};
+    fn(item, element);
+    result.push_back(std::move(element));
+  });
+  out = std::move(result);
+}
+
+// put* append a member unless the value is "empty" (omitempty); putAlways* always append.
+void putString(Value& o, std::string key, const std::string& s);
+void putStringAlways(Value& o, std::string key, const std::string& s);
+void putBool(Value& o, std::string key, bool b);
+void putInt(Value& o, std::string key, int64_t n);  ///< omitted when 0
+void putIntAlways(Value& o, std::string key, int64_t n);
+void putStrings(Value& o, std::string key, const std::vector<std::string>& list);
+void putMap(Value& o, std::string key, const StringMap& map);
+void putDuration(Value& o, std::string key, const std::optional<Duration>& d);
+void putObject(Value& o, std::string key, Value v);  ///< omitted when v has no members
+template <typename T>
+void putOptionalInt(Value& o, std::string key, const std::optional<T>& n) {
+  if (n) {
+    putIntAlways(o, std::move(key), static_cast<int64_t>(*n));
+  }
+}
+inline void putOptionalBool(Value& o, std::string key, const std::optional<bool>& b) {
+  if (b) {
+    o.set(std::move(key), Value::boolean(*b));
+  }
+}
+
+// Per-kind decoders and encoders (codec_metallb.cpp, codec_frrk8s.cpp, codec_core.cpp).
+void decodeKind(const Field& f, IPAddressPool& out);
+void decodeKind(const Field& f, L2Advertisement& out);
+void decodeKind(const Field& f, BGPAdvertisement& out);
+void decodeKind(const Field& f, BGPPeer& out);
+void decodeKind(const Field& f, BGPPeerV1beta1& out);
+void decodeKind(const Field& f, BFDProfile& out);
+void decodeKind(const Field& f, Community& out);
+void decodeKind(const Field& f, ServiceL2Status& out);
+void decodeKind(const Field& f, ServiceBGPStatus& out);
+void decodeKind(const Field& f, ConfigurationState& out);
+void decodeKind(const Field& f, FRRConfiguration& out);
+void decodeKind(const Field& f, Service& out);
+void decodeKind(const Field& f, EndpointSlice& out);
+void decodeKind(const Field& f, Node& out);
+void decodeKind(const Field& f, Namespace& out);
+void decodeKind(const Field& f, Secret& out);
+
+Value encodeKind(const IPAddressPool& in);
+Value encodeKind(const L2Advertisement& in);
+Value encodeKind(const BGPAdvertisement& in);
+Value encodeKind(const BGPPeer& in);
+Value encodeKind(const BGPPeerV1beta1& in);
+Value encodeKind(const BFDProfile& in);
+Value encodeKind(const Community& in);
+Value encodeKind(const ServiceL2Status& in);
+Value encodeKind(const ServiceBGPStatus& in);
+Value encodeKind(const ConfigurationState& in);
+Value encodeKind(const FRRConfiguration& in);
+Value encodeKind(const Service& in);
+Value encodeKind(const EndpointSlice& in);
+Value encodeKind(const Node& in);
+Value encodeKind(const Namespace& in);
+Value encodeKind(const Secret& in);
+
+}  // namespace ingot::api::codec

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
+// BGPPeer conversion between the deprecated v1beta1 shape and the v1beta2 storage shape
+// (spec/metallb.md §1.4): the fields both versions have are copied 1:1, including metadata.
+#pragma once
+
+#include "api/types.h"
+
+namespace ingot::api {
+
+/// toV1beta2 converts a v1beta1 BGPPeer; fields only v1beta2 has keep their defaults.
+BGPPeer toV1beta2(const BGPPeerV1beta1& peer);
+
+/// toV1beta1 converts a v1beta2 BGPPeer, dropping the fields v1beta1 lacks (dynamicASN,
+/// localASN, interface, connectTime, passwordSecret, enableGracefulRestart, vrf, disableMP,
+/// dualStackAddressFamily), as MetalLB's conversion webhook does.
+BGPPeerV1beta1 toV1beta1(const BGPPeer& peer);
+
+}  // namespace ingot::api

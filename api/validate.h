@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+// Per-object field validation: what MetalLB's CRD schema, CEL rules and per-object parser checks
+// reject (spec/metallb.md §1), frr-k8s' per-object rules for FRRConfiguration (spec/frrk8s.md
+// §1.2-1.3), and for core kinds only what Ingot relies on. Messages reproduce MetalLB's where the
+// spec quotes them. Rules that need several objects (pool overlap across pools, duplicate pool or
+// alias names across objects, community alias resolution, BFD profile / Secret existence, peer
+// conflicts, LOCAL_PREF consistency, aggregation length vs pool prefixes, FRRConfiguration merge
+// conflicts) belong to config/ and frrgen/, not here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "api/object.h"
+
+namespace ingot::api {
+
+/// FieldError is one violation: field is a JSON path ("spec.addresses[1]", "metadata.name").
+struct FieldError {
+  std::string field;
+  std::string message;
+  friend bool operator==(const FieldError&, const FieldError&) = default;
+};
+
+/// validateObject returns every field-level violation of object, in field order; empty = valid.
+std::vector<FieldError> validateObject(const AnyObject& object);
+
+/// goQuote renders s as Go's %q does for printable text: double-quoted with `"` and `\` escaped
+/// and control bytes written as \n, \t, \r or \xNN.
+std::string goQuote(const std::string& s);
+
+}  // namespace ingot::api

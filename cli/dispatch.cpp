@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+
+namespace ingot::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: ingotctl COMMAND [flags] -f PATH...\n"
+    "\n"
+    "Runs Ingot's own decision code on manifest files (files, directories, or - for stdin).\n"
+    "\n"
+    "commands:\n"
+    "  validate   check manifests as MetalLB's webhooks and config parser would\n"
+    "             [--backend frr-k8s|frr|native] [--output text|json] [--namespace NS]\n"
+    "  plan       show the addresses the controller would assign\n"
+    "             [--lb-class X] [--output table|json] [--namespace NS]\n"
+    "  render     show what the agent on a node would configure for BGP\n"
+    "             --node NODE [--format frrconfiguration|frr.conf] [--explain]\n"
+    "             [--ignore-exclude-lb] [--lb-class X] [--frrk8s-namespace NS]\n";
+
+}  // namespace
+
+int runMain(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  if (argv.size() < 2 || argv[1] == "help" || argv[1] == "--help" || argv[1] == "-h") {
+    (argv.size() < 2 ? err : out) << kUsage;
+    return argv.size() < 2 ? kExitUsage : kExitOk;
+  }
+  const std::vector<std::string> rest(argv.begin() + 2, argv.end());
+  const std::string& command = argv[1];
+  if (command == "validate") {
+    return runValidate(rest, out, err);
+  }
+  if (command == "plan") {
+    return runPlan(rest, out, err);
+  }
+  if (command == "render") {
+    return runRender(rest, out, err);
+  }
+  err << "ingotctl: unknown command \"" << command << "\"\n" << kUsage;
+  return kExitUsage;
+}
+
+}  // namespace ingot::cli

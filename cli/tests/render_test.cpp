@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+// `ingotctl render` on examples/: what each node's agent would configure, and why.
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+
+#include "cli/commands.h"
+
+namespace {
+
+std::string sourceDir() {
+  const char* dir = std::getenv("INGOT_SOURCE_DIR");
+  return dir != nullptr ? dir : ".";
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void checkGolden(const std::string& name, const std::string& got) {
+  const std::string path = sourceDir() + "/cli/tests/testdata/" + name;
+  if (const char* update = std::getenv("INGOT_UPDATE_GOLDEN");
+      update && std::string(update) == "1") {
+    std::ofstream(path) << got;
+    return;
+  }
+  BOOST_TEST(got == readFile(path), "golden " << path << " differs; got:\n" << got);
+}
+
+struct Run {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Run render(std::vector<std::string> words) {
+  words.push_back("-f");
+  words.push_back(sourceDir() + "/examples");
+  std::ostringstream out;
+  std::ostringstream err;
+  const int code = ingot::cli::runRender(words, out, err);
+  return {code, out.str(), err.str()};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(render_command)
+
+BOOST_AUTO_TEST_CASE(frrconfiguration_of_each_node_matches_golden) {
+  for (const std::string node : {"node1", "node2"}) {
+    BOOST_TEST_CONTEXT(node) {
+      const Run r = render({"--node", node});
+      BOOST_TEST_REQUIRE(r.code == 0, r.out + r.err);
+      BOOST_TEST(r.out.find("name: metallb-" + node) != std::string::npos, r.out);
+      checkGolden("render-" + node + ".frrconfiguration.yaml", r.out);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(frr_conf_of_node1_matches_golden) {
+  const Run r = render({"--node", "node1", "--format", "frr.conf"});
+  BOOST_TEST_REQUIRE(r.code == 0, r.out + r.err);
+  BOOST_TEST(r.out.find("router bgp 64513") != std::string::npos, r.out);
+  checkGolden("render-node1.frr.conf", r.out);
+}
+
+BOOST_AUTO_TEST_CASE(explain_gives_the_announcement_or_the_reason) {
+  // checkout is ETP Local with its only endpoint on node1: node2 must say why it stays silent.
+  const Run r1 = render({"--node", "node1", "--explain"});
+  const Run r2 = render({"--node", "node2", "--explain"});
+  BOOST_TEST_REQUIRE(r1.code == 0, r1.err);
+  BOOST_TEST_REQUIRE(r2.code == 0, r2.err);
+  BOOST_TEST(r1.out.find("shop/checkout: announced as ") != std::string::npos, r1.out);
+  BOOST_TEST(r2.out.find("shop/checkout: not announced: noLocalEndpoints") != std::string::npos,
+             r2.out);
+  checkGolden("explain-node1.txt", r1.out);
+  checkGolden("explain-node2.txt", r2.out);
+}
+
+BOOST_AUTO_TEST_CASE(exclude_label_is_honoured_unless_ignored) {
+  const std::string node = sourceDir() + "/cli/tests/testdata/excluded-node.yaml";
+  std::ostringstream out;
+  std::ostringstream err;
+  const std::vector<std::string> base = {
+      "--node", "node3", "--explain", "-f", sourceDir() + "/examples", "-f", node};
+  BOOST_TEST_REQUIRE(ingot::cli::runRender(base, out, err) == 0, err.str());
+  BOOST_TEST(out.str().find("shop/checkout: not announced: nodeLabeledExcludeBalancers") !=
+                 std::string::npos,
+             out.str());
+  auto ignoring = base;
+  ignoring.push_back("--ignore-exclude-lb");
+  std::ostringstream out2;
+  BOOST_TEST_REQUIRE(ingot::cli::runRender(ignoring, out2, err) == 0, err.str());
+  BOOST_TEST(out2.str().find("nodeLabeledExcludeBalancers") == std::string::npos, out2.str());
+}
+
+BOOST_AUTO_TEST_CASE(unknown_node_and_bad_flags_fail) {
+  BOOST_TEST(render({"--node", "nosuchnode"}).code == 1);
+  BOOST_TEST(render({}).code == 2);
+  BOOST_TEST(render({"--node", "node1", "--format", "bird.conf"}).code == 2);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: Apache-2.0
+#define BOOST_TEST_MODULE ingot_cli
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+
+#include "cli/commands.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// TempDir is a directory removed when the test ends.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "ingotctl-test-XXXXXX").string();
+    path = mkdtemp(tmpl.data());
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string write(const std::string& name, const std::string& text) const {
+    const fs::path p = path / name;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p.string();
+  }
+};
+
+struct Run {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Run validate(const std::vector<std::string>& words) {
+  std::ostringstream out;
+  std::ostringstream err;
+  const int code = ingot::cli::runValidate(words, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string sourceDir() {
+  const char* dir = std::getenv("INGOT_SOURCE_DIR");
+  return dir != nullptr ? dir : ".";
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    out.push_back(line);
+  }
+  return out;
+}
+
+constexpr const char* kGoodPool = R"(apiVersion: metallb.io/v1beta1
+kind: IPAddressPool
+metadata:
+  name: good
+  namespace: metallb-system
+spec:
+  addresses: [10.1.0.0/24]
+)";
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(validate_command)
+
+BOOST_AUTO_TEST_CASE(examples_are_valid) {
+  const Run r = validate({"-f", sourceDir() + "/examples"});
+  BOOST_TEST(r.code == 0, r.out + r.err);
+  BOOST_TEST(r.out.rfind("valid: ", 0) == 0);
+  BOOST_TEST(r.out.find(" objects") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(valid_input_prints_object_count) {
+  TempDir dir;
+  const auto f = dir.write("pool.yaml", std::string(kGoodPool) + "---\n" +
+                                            "apiVersion: metallb.io/v1beta1\n"
+                                            "kind: L2Advertisement\n"
+                                            "metadata: {name: adv}\n");
+  const Run r = validate({"-f", f});
+  BOOST_TEST(r.code == 0, r.out);
+  BOOST_TEST(r.out == "valid: 2 objects\n");
+}
+
+BOOST_AUTO_TEST_CASE(invalid_field_is_reported_with_file_line_kind_name_and_field) {
+  TempDir dir;
+  const auto f = dir.write("bad.yaml", std::string(kGoodPool) +
+                                           "---\n"
+                                           "apiVersion: metallb.io/v1beta1\n"
+                                           "kind: IPAddressPool\n"
+                                           "metadata:\n"
+                                           "  name: bare-ip\n"
+                                           "spec:\n"
+                                           "  addresses:\n"
+                                           "    - 10.2.0.1\n");
+  const Run r = validate({"-f", f});
+  BOOST_TEST(r.code == 1);
+  const auto out = lines(r.out);
+  BOOST_TEST_REQUIRE(out.size() == 1u, r.out);
+  // The second document starts on line 9; the offending entry is on line 15.
+  const std::string prefix_obj =
+      f + ":9: IPAddressPool metallb-system/bare-ip: spec.addresses[0]: ";
+  const std::string prefix_field =
+      f + ":15: IPAddressPool metallb-system/bare-ip: spec.addresses[0]: ";
+  BOOST_TEST((out[0].rfind(prefix_obj, 0) == 0 || out[0].rfind(prefix_field, 0) == 0), out[0]);
+}
+
+BOOST_AUTO_TEST_CASE(overlapping_pools_are_reported_across_files) {
+  TempDir dir;
+  dir.write("a.yaml", kGoodPool);
+  dir.write("sub/b.yml",
+            "apiVersion: metallb.io/v1beta1\nkind: IPAddressPool\nmetadata: {name: other}\n"
+            "spec:\n  addresses: [10.1.0.128/25]\n");
+  const Run r = validate({"-f", dir.path.string()});
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(r.out.find("overlaps with already defined CIDR") != std::string::npos, r.out);
+}
+
+BOOST_AUTO_TEST_CASE(metallb_kinds_outside_the_metallb_namespace_are_rejected) {
+  TempDir dir;
+  const auto f = dir.write("ns.yaml",
+                           "apiVersion: metallb.io/v1beta1\nkind: IPAddressPool\n"
+                           "metadata: {name: p, namespace: default}\n"
+                           "spec:\n  addresses: [10.3.0.0/24]\n");
+  Run r = validate({"-f", f});
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(r.out == f + ":1: IPAddressPool default/p: metadata.namespace: resource must be "
+                          "created in metallb-system namespace\n");
+  r = validate({"--namespace", "default", "-f", f});
+  BOOST_TEST(r.code == 0, r.out);
+}
+
+BOOST_AUTO_TEST_CASE(json_output_lists_every_problem_with_transient_flag) {
+  TempDir dir;
+  const auto f = dir.write("peer.yaml",
+                           "apiVersion: metallb.io/v1beta2\nkind: BGPPeer\n"
+                           "metadata: {name: tor}\n"
+                           "spec:\n  myASN: 64512\n  peerASN: 64513\n  peerAddress: 10.0.0.1\n"
+                           "  bfdProfile: missing\n");
+  const Run r = validate({"--output", "json", "-f", f});
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(r.out.find("\"kind\": \"BGPPeer\"") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("\"name\": \"tor\"") != std::string::npos);
+  BOOST_TEST(r.out.find("\"namespace\": \"metallb-system\"") != std::string::npos);
+  BOOST_TEST(r.out.find("\"transient\": true") != std::string::npos);
+  BOOST_TEST(r.out.find("\"file\": \"" + f + "\"") != std::string::npos);
+  BOOST_TEST(r.out.find("\"line\": 1") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(json_output_of_valid_input_is_an_empty_array) {
+  TempDir dir;
+  const Run r = validate({"--output=json", "-f", dir.write("p.yaml", kGoodPool)});
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(r.out == "[]\n");
+}
+
+BOOST_AUTO_TEST_CASE(unknown_kinds_are_skipped_with_a_note) {
+  TempDir dir;
+  const auto f = dir.write("mixed.yaml", std::string(kGoodPool) +
+                                             "---\napiVersion: apps/v1\nkind: Deployment\n"
+                                             "metadata: {name: web}\n");
+  const Run r = validate({"-f", f});
+  BOOST_TEST(r.code == 0, r.out);
+  BOOST_TEST(r.out == "valid: 1 objects\n");
+  BOOST_TEST(r.err.find("Deployment") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_CASE(truncated_and_binary_input_fail_with_a_line) {
+  TempDir dir;
+  const auto truncated = dir.write("t.yaml",
+                                   "apiVersion: metallb.io/v1beta1\nkind: IPAddressPool\n"
+                                   "metadata:\n  name: [unclosed\n");
+  Run r = validate({"-f", truncated});
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(r.out.rfind(truncated + ":", 0) == 0, r.out);
+  const auto binary = dir.write("b.json", std::string("\x00\xff\xfe{\x01\"kind", 9));
+  r = validate({"-f", binary});
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(r.out.rfind(binary + ":", 0) == 0, r.out);
+}
+
+BOOST_AUTO_TEST_CASE(missing_file_is_an_error_not_a_crash) {
+  const Run r = validate({"-f", "/nonexistent/ingot/file.yaml"});
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(r.out.find("/nonexistent/ingot/file.yaml") != std::string::npos, r.out);
+}
+
+BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
+  BOOST_TEST(validate({}).code == 2);
+  BOOST_TEST(validate({"--bogus", "-f", "x"}).code == 2);
+  BOOST_TEST(validate({"--output", "yaml", "-f", "x"}).code == 2);
+  BOOST_TEST(validate({"--backend", "gobgp", "-f", "x"}).code == 2);
+  BOOST_TEST(validate({"-f"}).code == 2);
+}
+
+BOOST_AUTO_TEST_CASE(backend_rules_apply) {
+  TempDir dir;
+  const auto f = dir.write("bfd.yaml",
+                           "apiVersion: metallb.io/v1beta1\nkind: BFDProfile\n"
+                           "metadata: {name: fast}\nspec: {receiveInterval: 100}\n");
+  BOOST_TEST(validate({"-f", f}).code == 0);
+  BOOST_TEST(validate({"--backend", "frr", "-f", f}).code == 0);
+  const Run native = validate({"--backend", "native", "-f", f});
+  BOOST_TEST(native.code == 1);
+  BOOST_TEST(native.out.find("bfd profiles section set") != std::string::npos, native.out);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
