@@ -24,8 +24,8 @@ enum class Backend { FrrK8s, Frr, Native };
 
 /// ServiceAllocation is a pool's resolved serviceAllocation.
 struct ServiceAllocation {
-  int32_t priority = 0;                ///< 0 = unprioritised (used after every priority > 0)
-  std::set<std::string> namespaces;    ///< `namespaces` ∪ namespaces matched by namespaceSelectors
+  int32_t priority = 0;              ///< 0 = unprioritised (used after every priority > 0)
+  std::set<std::string> namespaces;  ///< `namespaces` ∪ namespaces matched by namespaceSelectors
   bool has_namespace_constraint = false;  ///< namespaces or namespaceSelectors were given
   std::vector<api::LabelSelector> service_selectors;  ///< OR; empty = any service
   friend bool operator==(const ServiceAllocation&, const ServiceAllocation&) = default;
@@ -55,7 +55,7 @@ struct L2Advertisement {
   std::string name;
   std::set<std::string> pools;  ///< resolved pool names (all pools when none were named/selected)
   std::set<std::string> nodes;  ///< resolved node names (all known nodes when no nodeSelectors)
-  std::vector<std::string> interfaces;  ///< empty = all eligible interfaces
+  std::vector<std::string> interfaces;                ///< empty = all eligible interfaces
   std::vector<api::LabelSelector> service_selectors;  ///< OR; empty = every service
   std::vector<PreferredNodes> preferred_nodes;
   friend bool operator==(const L2Advertisement&, const L2Advertisement&) = default;
@@ -76,7 +76,7 @@ struct BgpAdvertisement {
   std::string name;
   int aggregation_length = 32;
   int aggregation_length_v6 = 128;
-  uint32_t local_pref = 0;  ///< 0 = not set
+  uint32_t local_pref = 0;                ///< 0 = not set
   std::vector<BgpCommunity> communities;  ///< sorted, aliases resolved
   std::set<std::string> pools;
   std::set<std::string> nodes;

@@ -8,44 +8,14 @@
 #include <boost/test/unit_test.hpp>
 
 #include "cli/commands.h"
+#include "cli/tests/test_util.h"
 
 namespace {
 
-std::string sourceDir() {
-  const char* dir = std::getenv("INGOT_SOURCE_DIR");
-  return dir != nullptr ? dir : ".";
-}
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-/// checkGolden compares got with cli/tests/testdata/NAME, or rewrites it when
-/// INGOT_UPDATE_GOLDEN=1.
-void checkGolden(const std::string& name, const std::string& got) {
-  const std::string path = sourceDir() + "/cli/tests/testdata/" + name;
-  if (const char* update = std::getenv("INGOT_UPDATE_GOLDEN");
-      update && std::string(update) == "1") {
-    std::ofstream(path) << got;
-    return;
-  }
-  BOOST_TEST(got == readFile(path), "golden " << path << " differs; got:\n" << got);
-}
-
-struct Run {
-  int code;
-  std::string out;
-  std::string err;
-};
+using namespace ingot::cli::testing;
 
 Run plan(const std::vector<std::string>& words) {
-  std::ostringstream out;
-  std::ostringstream err;
-  const int code = ingot::cli::runPlan(words, out, err);
-  return {code, out.str(), err.str()};
+  return run(ingot::cli::runPlan, words);
 }
 
 }  // namespace

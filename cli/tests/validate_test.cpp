@@ -10,10 +10,13 @@
 #include <boost/test/unit_test.hpp>
 
 #include "cli/commands.h"
+#include "cli/tests/test_util.h"
 
 namespace fs = std::filesystem;
 
 namespace {
+
+using namespace ingot::cli::testing;
 
 /// TempDir is a directory removed when the test ends.
 struct TempDir {
@@ -31,22 +34,8 @@ struct TempDir {
   }
 };
 
-struct Run {
-  int code;
-  std::string out;
-  std::string err;
-};
-
 Run validate(const std::vector<std::string>& words) {
-  std::ostringstream out;
-  std::ostringstream err;
-  const int code = ingot::cli::runValidate(words, out, err);
-  return {code, out.str(), err.str()};
-}
-
-std::string sourceDir() {
-  const char* dir = std::getenv("INGOT_SOURCE_DIR");
-  return dir != nullptr ? dir : ".";
+  return run(ingot::cli::runValidate, words);
 }
 
 std::vector<std::string> lines(const std::string& text) {

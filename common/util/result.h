@@ -14,10 +14,10 @@ enum class ErrorCode {
   InvalidArgument,  ///< bad input: a parse or validation failure
   NotFound,
   AlreadyExists,
-  Conflict,      ///< e.g. an HTTP 409 or an allocation refused by a sharing rule
-  Exhausted,     ///< e.g. no free address left
-  Transient,     ///< retry later: a referenced object may still appear
-  Unavailable,   ///< I/O failure, peer unreachable
+  Conflict,     ///< e.g. an HTTP 409 or an allocation refused by a sharing rule
+  Exhausted,    ///< e.g. no free address left
+  Transient,    ///< retry later: a referenced object may still appear
+  Unavailable,  ///< I/O failure, peer unreachable
   Internal,
   Gone,          ///< HTTP 410: a resourceVersion or continue token has expired; relist
   Unauthorized,  ///< HTTP 401: credentials missing or rejected
@@ -43,7 +43,7 @@ inline Error invalidArgument(std::string message) {
 /// <expected> in C++20). A default-constructed Result<void> is success.
 template <typename T>
 class [[nodiscard]] Result {
-public:
+ public:
   Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
   Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
 
@@ -73,13 +73,13 @@ public:
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
-private:
+ private:
   std::variant<T, Error> v_;
 };
 
 template <>
 class [[nodiscard]] Result<void> {
-public:
+ public:
   Result() = default;
   Result(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT
 
@@ -90,7 +90,7 @@ public:
     return error_;
   }
 
-private:
+ private:
   Error error_;
   bool ok_ = true;
 };

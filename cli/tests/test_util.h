@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// Helpers shared by the ingotctl command tests.
+#pragma once
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+
+namespace ingot::cli::testing {
+
+/// sourceDir is the repository root (CTest sets INGOT_SOURCE_DIR).
+inline std::string sourceDir() {
+  const char* dir = std::getenv("INGOT_SOURCE_DIR");
+  return dir != nullptr ? dir : ".";
+}
+
+inline std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// checkGolden compares got with cli/tests/testdata/NAME, or rewrites the file when
+/// INGOT_UPDATE_GOLDEN=1.
+inline void checkGolden(const std::string& name, const std::string& got) {
+  const std::string path = sourceDir() + "/cli/tests/testdata/" + name;
+  if (const char* update = std::getenv("INGOT_UPDATE_GOLDEN");
+      update != nullptr && std::string(update) == "1") {
+    std::ofstream(path) << got;
+    return;
+  }
+  BOOST_TEST(got == readFile(path), "golden " << path << " differs; got:\n" << got);
+}
+
+/// Run is one command's exit code and output.
+struct Run {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+/// run calls a runX command function in-process.
+template <typename Command>
+Run run(Command command, const std::vector<std::string>& words) {
+  std::ostringstream out;
+  std::ostringstream err;
+  const int code = command(words, out, err);
+  return {code, out.str(), err.str()};
+}
+
+}  // namespace ingot::cli::testing
