@@ -109,7 +109,7 @@ std::string formatLine(std::chrono::system_clock::time_point ts,
                        std::string_view op,
                        std::string_view event,
                        std::string_view msg,
-                       std::initializer_list<Field> fields) {
+                       std::span<const Field> fields) {
   std::string out = "{\"ts\":\"" + formatTime(ts) + "\"";
   appendMember(out, "level", levelName(level), false);
   appendMember(out, "op", op, false);
@@ -134,7 +134,7 @@ void Logger::log(Level level,
                  std::string_view msg,
                  std::initializer_list<Field> fields) {
   if (!enabled(level)) return;
-  const std::string line = formatLine(now_(), level, op, event, msg, fields);
+  const std::string line = formatLine(now_(), level, op, event, msg, {fields.begin(), fields.size()});
   std::lock_guard lock(mu_);
   sink_(line);
 }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <initializer_list>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -51,7 +52,7 @@ std::string formatLine(std::chrono::system_clock::time_point ts,
                        std::string_view op,
                        std::string_view event,
                        std::string_view msg,
-                       std::initializer_list<Field> fields);
+                       std::span<const Field> fields);
 
 /// Logger writes lines at or above its level to a sink (stderr by default). Thread-safe: lines
 /// are never interleaved.

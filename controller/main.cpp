@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: Apache-2.0
+// ingot-controller: flags, wiring and signals only (STYLE.md §8.1). The work is done by the
+// Manager (informers, queue, worker) and the Reconciler (controller/reconciler.h).
+#include <pthread.h>
+#include <signal.h>
+
+#include <condition_variable>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "controller/flags.h"
+#include "controller/http_server.h"
+#include "controller/instrumented_client.h"
+#include "controller/manager.h"
+#include "controller/metrics.h"
+#include "controller/startup.h"
+#include "kube/events.h"
+#include "kube/kubeconfig.h"
+#include "kube/rest_client.h"
+
+namespace {
+
+using namespace ingot;
+using namespace ingot::controller;
+
+constexpr int kExitStartupFailure = 1;
+constexpr int kExitUsage = 2;
+constexpr size_t kEventQueueCapacity = 16384;
+
+/// blockedSignals are handled by the signal thread only (blocked in every other thread).
+sigset_t blockedSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  return set;
+}
+
+/// SignalWatcher turns SIGTERM/SIGINT into a stop request.
+class SignalWatcher {
+ public:
+  explicit SignalWatcher(log::Logger& logger)
+      : thread_([this, &logger](std::stop_token own) { watch(own, logger); }) {}
+  std::stop_token token() const { return stop_.get_token(); }
+  void wait() {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, token(), [] { return false; });
+  }
+
+ private:
+  void watch(const std::stop_token& own, log::Logger& logger) {
+    const sigset_t set = blockedSignals();
+    const timespec tick{0, 200'000'000};
+    while (!own.stop_requested()) {
+      const int sig = sigtimedwait(&set, nullptr, &tick);
+      if (sig == SIGTERM || sig == SIGINT) {
+        logger.info("main", "signal", "shutting down", {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"}});
+        stop_.request_stop();
+        return;
+      }
+    }
+  }
+  std::stop_source stop_;
+  std::mutex mu_;
+  std::condition_variable_any cv_;
+  std::jthread thread_;
+};
+
+std::string podNamespace() {
+  std::ifstream in(std::string(k8s::kServiceAccountDir) + "/namespace");
+  std::string ns;
+  std::getline(in, ns);
+  return ns;
+}
+
+/// Clients are the REST clients: one for the reconcilers and informers, one for Events (its own
+/// rate limit, so Events never delay status writes), both counted in the metrics.
+struct Clients {
+  k8s::ApiClientPtr main_rest;
+  k8s::ApiClientPtr events_rest;
+  std::unique_ptr<InstrumentedClient> main;
+  std::unique_ptr<InstrumentedClient> events;
+  std::string server;
+};
+
+Result<Clients> connect(const Flags& flags, Metrics& metrics, log::Logger& logger) {
+  auto cfg = k8s::loadClientConfig(k8s::loadOptionsFromProcess(flags.kubeconfig, flags.context));
+  if (!cfg) return Error{cfg.error().code, "load API client configuration: " + cfg.error().message};
+  for (const auto& w : cfg->warnings) logger.warn("startup", "client_config", w);
+  k8s::RestOptions options;
+  options.qps = flags.kube_api_qps;
+  options.burst = flags.kube_api_burst;
+  options.user_agent = "ingot-controller";
+  Clients c;
+  auto main_rest = k8s::makeRestClient(*cfg, options);
+  if (!main_rest) return main_rest.error();
+  auto events_rest = k8s::makeRestClient(*cfg, options);
+  if (!events_rest) return events_rest.error();
+  c.main_rest = std::move(*main_rest);
+  c.events_rest = std::move(*events_rest);
+  c.main = std::make_unique<InstrumentedClient>(*c.main_rest, metrics);
+  c.events = std::make_unique<InstrumentedClient>(*c.events_rest, metrics);
+  c.server = cfg->server;
+  logger.info("startup", "client_config", "API client configured",
+              {{"server", cfg->server}, {"source", cfg->source}});
+  return c;
+}
+
+/// Servers are the optional HTTP endpoints.
+struct Servers {
+  std::unique_ptr<HttpServer> metrics;
+  std::unique_ptr<HttpServer> health;
+};
+
+Result<Servers> serve(const Flags& flags, Metrics& metrics, const Manager& manager) {
+  Servers s;
+  if (flags.port != 0) {
+    auto m = HttpServer::start("", flags.port, [&metrics](const HttpRequest& r) {
+      if (r.path != "/metrics") return HttpResponse{404, "text/plain; charset=utf-8", "not found\n"};
+      return HttpResponse{200, "text/plain; version=0.0.4; charset=utf-8", metrics.render()};
+    });
+    if (!m) return Error{m.error().code, "metrics endpoint (--port): " + m.error().message};
+    s.metrics = std::move(*m);
+  }
+  if (flags.health_probe_port != 0) {
+    auto h = HttpServer::start("", flags.health_probe_port, [&manager](const HttpRequest& r) {
+      if (r.path == "/healthz" || r.path == "/livez") return HttpResponse{200, "text/plain", "ok\n"};
+      if (r.path != "/readyz") return HttpResponse{404, "text/plain", "not found\n"};
+      if (manager.ready()) return HttpResponse{200, "text/plain", "ok\n"};
+      return HttpResponse{503, "text/plain", "the first full pass has not succeeded yet\n"};
+    });
+    if (!h) return Error{h.error().code, "health endpoint (--health-probe-port): " + h.error().message};
+    s.health = std::move(*h);
+  }
+  return s;
+}
+
+ManagerOptions managerOptions(const Flags& flags, api::OwnerReference owner) {
+  ManagerOptions o;
+  o.reconciler.namespace_ = flags.namespace_;
+  o.reconciler.service.lb_class = flags.lb_class;
+  o.reconciler.backend = flags.backend;
+  o.reconciler.owner = std::move(owner);
+  return o;
+}
+
+void logStart(const Flags& flags, log::Logger& logger) {
+  logger.info("main", "start", "ingot-controller starting",
+              {{"namespace", flags.namespace_},
+               {"lb_class", flags.lb_class},
+               log::num("port", flags.port),
+               log::num("health_probe_port", flags.health_probe_port)});
+  for (const auto& f : flags.ignored) {
+    logger.warn("main", "flag_ignored", "MetalLB flag accepted without effect", {{"flag", f}});
+  }
+}
+
+int fail(log::Logger& logger, std::string_view event, const Error& e) {
+  logger.error("startup", event, e.message);
+  std::fprintf(stderr, "ingot-controller: %s\n", e.message.c_str());
+  return kExitStartupFailure;
+}
+
+int run(const Flags& flags, log::Logger& logger) {
+  SignalWatcher signals(logger);
+  logStart(flags, logger);
+  Metrics metrics;
+  auto clients = connect(flags, metrics, logger);
+  if (!clients) return fail(logger, "client_config", clients.error());
+  if (auto ok = preflight(*clients->main, clients->server, flags.namespace_, logger); !ok) {
+    return fail(logger, "preflight", ok.error());
+  }
+  auto owner = podOwner(*clients->main, flags.namespace_, flags.pod_name);
+  if (!owner) logger.warn("startup", "pod_owner", owner.error().message);
+  k8s::EventRecorderOptions ev;
+  // A burst of thousands of new Services yields one Event each; keep them rather than drop.
+  ev.queue_capacity = kEventQueueCapacity;
+  ev.on_error = [&logger](const Error& e) { logger.warn("events", "write_failed", e.message); };
+  k8s::EventRecorder recorder(*clients->events, k8s::EventSource{"metallb-controller", ""}, ev);
+  RecorderSink sink(recorder);
+  Manager manager(*clients->main, sink, metrics, logger,
+                  managerOptions(flags, owner ? *owner : api::OwnerReference{}));
+  auto servers = serve(flags, metrics, manager);
+  if (!servers) return fail(logger, "listen", servers.error());
+  if (auto started = manager.start(signals.token()); !started) {
+    manager.stop();
+    if (signals.token().stop_requested()) return 0;
+    return fail(logger, "cache_sync", started.error());
+  }
+  signals.wait();
+  manager.stop();
+  if (!recorder.flush(std::chrono::seconds(5))) {
+    logger.warn("main", "events_dropped", "some queued Events were not written before exit");
+  }
+  logger.info("main", "stopped", "ingot-controller stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const sigset_t set = blockedSignals();
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);  // before any thread exists: all inherit it
+  signal(SIGPIPE, SIG_IGN);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  auto flags = parseFlags(args, processEnvironment(), podNamespace());
+  if (!flags) {
+    std::fprintf(stderr, "ingot-controller: %s\n", flags.error().message.c_str());
+    return kExitUsage;
+  }
+  if (flags->help) {
+    std::fputs(usage().c_str(), stdout);
+    return 0;
+  }
+  log::Logger logger(flags->log_level);
+  return run(*flags, logger);
+}

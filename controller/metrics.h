@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: Apache-2.0
+// The controller's Prometheus metrics: MetalLB's names (spec/metallb.md §3) plus Ingot's own
+// request and reconcile counters, rendered in the Prometheus text exposition format 0.0.4.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "controller/core/pool_status.h"
+
+namespace ingot::controller {
+
+/// MetricType is the TYPE line of a family.
+enum class MetricType { Counter, Gauge };
+
+/// Sample is one line of a family: labels and value.
+struct Sample {
+  std::vector<std::pair<std::string, std::string>> labels;
+  double value = 0;
+};
+
+/// MetricFamily is one metric name with its HELP, TYPE and samples.
+struct MetricFamily {
+  std::string name;
+  std::string help;
+  MetricType type = MetricType::Gauge;
+  std::vector<Sample> samples;
+};
+
+/// renderPrometheus renders families in order: "# HELP", "# TYPE", then one line per sample.
+/// Label values and HELP text are escaped as the format requires (backslash, quote, newline);
+/// integral values are written without a fraction, others with 17 significant digits.
+std::string renderPrometheus(const std::vector<MetricFamily>& families);
+
+/// groupMetrics turns core's flat gauge list (grouped by name already) into families.
+std::vector<MetricFamily> groupMetrics(const std::vector<Metric>& metrics);
+
+/// ApiVerb is the kind of a Kubernetes API request, for the request counters.
+enum class ApiVerb {
+  Get,
+  List,
+  Watch,
+  Create,
+  Update,
+  Patch,
+  UpdateStatus,
+  PatchStatus,
+  Delete,
+};
+inline constexpr size_t kApiVerbCount = 9;
+
+/// apiVerbName returns the label value: "get", "list", ..., "patch_status", "delete".
+std::string_view apiVerbName(ApiVerb verb);
+
+/// ReconcileKind labels the reconcile counters.
+enum class ReconcileKind { Config, FullPass, Service, PoolStatus, ConfigurationState };
+inline constexpr size_t kReconcileKindCount = 5;
+
+std::string_view reconcileKindName(ReconcileKind kind);
+
+/// Metrics holds every value the endpoint exposes. Counters are lock-free; the allocator
+/// snapshot is replaced wholesale by the reconcile worker. Thread-safe.
+class Metrics {
+ public:
+  /// countRequest counts one API request and whether it failed.
+  void countRequest(ApiVerb verb, bool failed);
+  /// countRequestError counts a failure of a request counted earlier (a watch that ended badly).
+  void countRequestError(ApiVerb verb);
+
+  /// countReconcile counts one reconcile and whether it failed (will be retried or reported).
+  void countReconcile(ReconcileKind kind, bool failed);
+
+  /// countUpdate / countUpdateError feed metallb_k8s_client_updates_total and
+  /// metallb_k8s_client_update_errors_total: one per processed change, and per failed one.
+  void countUpdate() { updates_.fetch_add(1, std::memory_order_relaxed); }
+  void countUpdateError() { update_errors_.fetch_add(1, std::memory_order_relaxed); }
+
+  void setConfigLoaded(bool loaded) { config_loaded_.store(loaded); }
+  void setConfigStale(bool stale) { config_stale_.store(stale); }
+  void setQueueDepth(uint64_t depth) { queue_depth_.store(depth); }
+
+  /// setAllocator replaces the allocator gauges (from allocatorMetrics()).
+  void setAllocator(std::vector<Metric> metrics);
+
+  /// requests returns the number of API requests of verb so far.
+  uint64_t requests(ApiVerb verb) const;
+  /// totalRequests returns the number of API requests of every verb.
+  uint64_t totalRequests() const;
+
+  /// families returns everything as families, MetalLB's first, in a fixed order.
+  std::vector<MetricFamily> families() const;
+
+  /// render is renderPrometheus(families()).
+  std::string render() const { return renderPrometheus(families()); }
+
+ private:
+  std::array<std::atomic<uint64_t>, kApiVerbCount> requests_{};
+  std::array<std::atomic<uint64_t>, kApiVerbCount> request_errors_{};
+  std::array<std::atomic<uint64_t>, kReconcileKindCount> reconciles_{};
+  std::array<std::atomic<uint64_t>, kReconcileKindCount> reconcile_errors_{};
+  std::atomic<uint64_t> updates_{0};
+  std::atomic<uint64_t> update_errors_{0};
+  std::atomic<bool> config_loaded_{false};
+  std::atomic<bool> config_stale_{false};
+  std::atomic<uint64_t> queue_depth_{0};
+  mutable std::mutex mu_;
+  std::vector<Metric> allocator_;
+};
+
+}  // namespace ingot::controller

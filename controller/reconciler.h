@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+// The controller's reconcilers (MetalLB's PoolReconciler, ServiceReconciler, service reload,
+// PoolStatusReconciler and ConfigurationState reporting) as one object driven by one worker
+// thread: it reads the informer caches, calls the pure core (config::parse, reprocessAll,
+// convergeService, poolStatus) and writes only the differences through the ApiClient.
+#pragma once
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/types.h"
+#include "common/util/log.h"
+#include "common/util/result.h"
+#include "config/config.h"
+#include "controller/core/allocator.h"
+#include "controller/core/service.h"
+#include "controller/metrics.h"
+#include "controller/write_overlay.h"
+#include "controller/write_pool.h"
+#include "kube/api_client.h"
+#include "kube/events.h"
+#include "kube/store.h"
+#include "kube/workqueue.h"
+
+namespace ingot::controller {
+
+/// EventSink receives the Events the controller emits; production forwards to
+/// k8s::EventRecorder (source component "metallb-controller").
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void record(const k8s::ObjectReference& object,
+                      k8s::EventType type,
+                      std::string_view reason,
+                      std::string_view message) = 0;
+};
+
+/// RecorderSink forwards to an EventRecorder.
+class RecorderSink final : public EventSink {
+ public:
+  explicit RecorderSink(k8s::EventRecorder& recorder) : recorder_(recorder) {}
+  void record(const k8s::ObjectReference& object,
+              k8s::EventType type,
+              std::string_view reason,
+              std::string_view message) override {
+    recorder_.record(object, type, reason, message);
+  }
+
+ private:
+  k8s::EventRecorder& recorder_;
+};
+
+/// Caches are the informer stores the reconciler reads. Pools, communities and the
+/// ConfigurationState are those of the MetalLB namespace; services and namespaces are cluster-wide.
+struct Caches {
+  const k8s::Store<api::Service>& services;
+  const k8s::Store<api::IPAddressPool>& pools;
+  const k8s::Store<api::Community>& communities;
+  const k8s::Store<api::Namespace>& namespaces;
+  const k8s::Store<api::ConfigurationState>& states;
+};
+
+/// Work-queue keys. Services are "svc:<ns>/<name>", pool statuses "pool:<name>"; the others are
+/// singletons.
+namespace keys {
+inline constexpr std::string_view kConfig = "config";        ///< re-parse the configuration
+inline constexpr std::string_view kReprocess = "reprocess";  ///< full pass over every Service
+inline constexpr std::string_view kState = "state";          ///< write ConfigurationState
+std::string service(std::string_view object_key);
+std::string poolStatus(std::string_view pool_name);
+bool isService(std::string_view key);
+}  // namespace keys
+
+/// ReconcileResult says what the driver does with a key after a reconcile.
+struct ReconcileResult {
+  enum class Kind { Done, Retry };
+  Kind kind = Kind::Done;
+  Error error;  ///< why, for Retry
+  static ReconcileResult done() { return {}; }
+  static ReconcileResult retry(Error e) { return {Kind::Retry, std::move(e)}; }
+  bool ok() const { return kind == Kind::Done; }
+};
+
+/// ReconcilerOptions configure the reconciler.
+struct ReconcilerOptions {
+  std::string namespace_ = "metallb-system";  ///< where pools and ConfigurationState live
+  Options service;                            ///< --lb-class
+  config::Backend backend = config::Backend::Native;
+  api::OwnerReference owner;  ///< owner of the ConfigurationState (the pod); uid "" = none
+  size_t write_concurrency = 8;
+  k8s::Duration overlay_ttl = std::chrono::seconds(60);
+  /// pool_status_delay coalesces pool status writes: at most one per pool per delay.
+  k8s::Duration pool_status_delay = std::chrono::milliseconds(500);
+};
+
+/// Reconciler holds the controller's domain state (allocator, last good Config) and reconciles
+/// one key at a time. Not thread-safe except initialPassDone(): call it from one worker thread.
+///
+/// Rules (spec/metallb.md §2.6, §3): nothing happens to Services before the first successful
+/// full pass (the initial-load gate), and no full pass runs before a valid configuration has
+/// been parsed. A configuration that fails to parse is reported (ConfigurationState Invalid,
+/// metallb_k8s_client_config_stale_bool 1) and never replaces the last good one. A full pass
+/// that fails in any write is retried as a whole.
+class Reconciler {
+ public:
+  Reconciler(Caches caches,
+             k8s::ApiClient& api,
+             EventSink& events,
+             k8s::WorkQueue& queue,
+             Metrics& metrics,
+             log::Logger& logger,
+             ReconcilerOptions options,
+             k8s::Clock& clock = k8s::steadyClock());
+
+  /// reconcile handles any key.
+  ReconcileResult reconcile(const std::string& key);
+
+  /// reconcileServices handles service keys: converges each, in order, on this thread, then
+  /// applies their writes concurrently. Returns one result per key, in order.
+  std::vector<ReconcileResult> reconcileServices(const std::vector<std::string>& keys);
+
+  /// initialPassDone is true once a full pass succeeded (readiness). Thread-safe.
+  bool initialPassDone() const { return initial_done_.load(); }
+
+  /// config returns the configuration in use (the last good one), or nullptr.
+  const config::ConfigSharedPtr& config() const { return config_; }
+
+  const Allocator& allocatorForTest() const { return allocator_; }
+
+ private:
+  /// ServiceWrite is one pending services/status patch and what to do once it succeeded.
+  struct ServiceWrite {
+    std::string key;  ///< "ns/name"
+    api::Service service;
+    ServiceOutcome outcome;
+    Result<std::string> result = std::string();
+  };
+  /// ServiceWritten is what a write did, kept until the cache shows it.
+  struct ServiceWritten {
+    api::ServiceStatus status;
+    std::map<std::string, std::string> set_annotations;
+    std::vector<std::string> remove_annotations;
+  };
+
+  ReconcileResult reconcileConfig();
+  ReconcileResult fullPass();
+  ReconcileResult reconcilePoolStatus(const std::string& pool);
+  ReconcileResult reconcileState();
+  ReconcileResult ensureState(bool& exists);
+
+  std::optional<api::Service> view(const std::string& key);
+  std::vector<api::Service> snapshotServices();
+  std::optional<ServiceWrite> convergeOne(const std::string& key);
+  /// planWrites pairs a full pass's outcomes with their Services: writes for those that differ;
+  /// the Events of the others are emitted at once.
+  std::vector<ServiceWrite> planWrites(std::vector<ServiceOutcome>& outcomes,
+                                       const std::vector<api::Service>& services);
+  /// applyServiceWrites patches every write concurrently, then records overlays and emits the
+  /// events of the successful ones. Returns the number of failures.
+  size_t applyServiceWrites(std::vector<ServiceWrite>& writes);
+  void emitEvents(const api::Service& svc, const std::vector<Event>& events);
+  void enqueuePoolStatus(const std::string& pool);
+  void publishAllocatorMetrics();
+  std::string now() const;
+
+  Caches caches_;
+  k8s::ApiClient& api_;
+  EventSink& events_;
+  k8s::WorkQueue& queue_;
+  Metrics& metrics_;
+  log::Logger& log_;
+  ReconcilerOptions options_;
+  k8s::Clock& clock_;
+  WritePool writers_;
+
+  Allocator allocator_;
+  config::ConfigSharedPtr config_;  ///< the last good configuration
+  std::optional<api::ConfigurationStateStatus> state_;  ///< desired ConfigurationState status
+  std::atomic<bool> initial_done_{false};
+  WriteOverlay<ServiceWritten> service_writes_;
+  WriteOverlay<api::IPAddressPoolStatus> pool_writes_;
+  WriteOverlay<api::ConfigurationStateStatus> state_writes_;
+};
+
+}  // namespace ingot::controller

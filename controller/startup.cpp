@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "controller/startup.h"
+
+#include <thread>
+
+#include "kube/json_lite.h"
+#include "kube/resources.h"
+
+namespace ingot::controller {
+namespace {
+
+/// fatalAtOnce: failures that another try cannot fix.
+bool fatalAtOnce(const Error& e) {
+  return e.code == ErrorCode::Unauthorized || e.code == ErrorCode::Forbidden ||
+         e.code == ErrorCode::InvalidArgument ||
+         e.message.find("TLS") != std::string::npos ||
+         e.message.find("certificate") != std::string::npos;
+}
+
+std::string advice(const Error& e) {
+  switch (e.code) {
+    case ErrorCode::Unauthorized:
+      return "the API server rejected the credentials (401): check the token or client "
+             "certificate of the kubeconfig / service account";
+    case ErrorCode::Forbidden:
+      return "the credentials may not list namespaces (403): check the controller's RBAC";
+    default:
+      break;
+  }
+  if (e.message.find("TLS") != std::string::npos ||
+      e.message.find("certificate") != std::string::npos) {
+    return "TLS verification of the API server failed: check the CA (certificate-authority "
+           "of the kubeconfig, or the service account's ca.crt)";
+  }
+  return "the API server is unreachable: check the server address and the network";
+}
+
+}  // namespace
+
+Result<void> preflight(k8s::ApiClient& api,
+                       const std::string& server,
+                       const std::string& ns,
+                       log::Logger& logger,
+                       const PreflightOptions& options) {
+  k8s::ListOptions list;
+  list.field_selector = "metadata.name=" + ns;
+  Result<k8s::ListPage> page = Error{ErrorCode::Internal, "not attempted"};
+  for (int attempt = 1; attempt <= std::max(1, options.attempts); ++attempt) {
+    page = api.list(k8s::resources::kNamespaces, "", list);
+    if (page || fatalAtOnce(page.error()) || attempt == options.attempts) break;
+    logger.warn("startup", "api_retry", page.error().message,
+                {{"server", server}, log::num("attempt", attempt)});
+    if (options.sleep) {
+      options.sleep(options.retry_delay);
+    } else {
+      std::this_thread::sleep_for(options.retry_delay);
+    }
+  }
+  if (!page) {
+    return Error{page.error().code, "cannot use the API server " + server + ": " +
+                                        advice(page.error()) + " (" + page.error().message + ")"};
+  }
+  if (page->items.empty()) {
+    logger.warn("startup", "namespace_missing",
+                "the MetalLB namespace does not exist; no pools until it is created",
+                {{"namespace", ns}});
+  }
+  return {};
+}
+
+Result<api::OwnerReference> podOwner(k8s::ApiClient& api,
+                                     const std::string& ns,
+                                     const std::string& pod_name) {
+  if (pod_name.empty()) return api::OwnerReference{};
+  static const k8s::ResourceRef kPods{"", "v1", "pods", true};
+  auto pod = api.get(kPods, ns, pod_name);
+  if (!pod) return Error{pod.error().code, "read pod " + ns + "/" + pod_name + ": " +
+                                               pod.error().message};
+  auto uid = k8s::json::stringAt(*pod, {"metadata", "uid"});
+  if (!uid || uid->empty()) {
+    return invalidArgument("pod " + ns + "/" + pod_name + " has no metadata.uid");
+  }
+  api::OwnerReference owner;
+  owner.api_version = "v1";
+  owner.kind = "Pod";
+  owner.name = pod_name;
+  owner.uid = *uid;
+  owner.controller = true;
+  return owner;
+}
+
+}  // namespace ingot::controller

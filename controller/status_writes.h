@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// The bodies of everything the controller writes: the Service status merge patch (ingress list
+// and ip-allocated-from-pool annotation in one status-subresource write), IPAddressPool status,
+// and the ConfigurationState `controller` object and status. Pure functions of their inputs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "api/types.h"
+#include "config/config.h"
+#include "controller/core/service.h"
+
+namespace ingot::controller {
+
+/// kConfigurationStateName is the controller's ConfigurationState (spec §1.8).
+inline constexpr const char* kConfigurationStateName = "controller";
+/// kComponentTypeLabel / kComponentType label it.
+inline constexpr const char* kComponentTypeLabel = "metallb.io/component-type";
+inline constexpr const char* kComponentType = "controller";
+/// kPoolConditionType is the condition the pool reconciler owns.
+inline constexpr const char* kPoolConditionType = "poolReconcilerValid";
+
+/// servicePatch renders the JSON merge patch for services/status that makes the Service match
+/// outcome: status.loadBalancer.ingress replaced by the desired list (null when empty, which
+/// leaves `loadBalancer: {}`), changed annotations set and removed ones set to null. The
+/// status subresource of Services applies metadata from the patched object, so the annotation
+/// and the status land in one write, as MetalLB's UpdateStatus does.
+std::string servicePatch(const ServiceOutcome& outcome);
+
+/// applyOutcome returns svc as it is after servicePatch(outcome) was applied.
+api::Service applyOutcome(api::Service svc, const ServiceOutcome& outcome);
+
+/// poolStatusPatch renders {"status": {...}} for ipaddresspools/status.
+std::string poolStatusPatch(const api::IPAddressPoolStatus& status);
+
+/// formatConfigError renders one parse error: "<Kind> <ns>/<name> <field>: <message>" (parts that
+/// are empty are left out).
+std::string formatConfigError(const config::ConfigError& error);
+
+/// configurationStateStatus builds the controller's ConfigurationState status for a parse
+/// result: Valid with condition True/Reconciled when errors is empty; otherwise Invalid with
+/// condition False/ConfigurationError, message "configuration error: " + the errors joined by
+/// "\n", and errorSummary = that message. now is the RFC 3339 lastTransitionTime.
+api::ConfigurationStateStatus configurationStateStatus(const std::vector<config::ConfigError>& errors,
+                                                       const std::string& now);
+
+/// sameConfigurationState compares two statuses ignoring lastTransitionTime.
+bool sameConfigurationState(const api::ConfigurationStateStatus& a,
+                            const api::ConfigurationStateStatus& b);
+
+/// configurationStateObject renders the object to create: name `controller` in ns, label
+/// metallb.io/component-type=controller, and an ownerReference to owner when its uid is set.
+std::string configurationStateObject(const std::string& ns, const api::OwnerReference& owner);
+
+/// configurationStatePatch renders {"status": {...}} for configurationstates/status.
+std::string configurationStatePatch(const api::ConfigurationStateStatus& status);
+
+}  // namespace ingot::controller

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "controller/flags.h"
+
+#include <map>
+
+#include <boost/test/unit_test.hpp>
+
+using namespace ingot;
+using namespace ingot::controller;
+
+namespace {
+
+Environment envOf(std::map<std::string, std::string> vars) {
+  return [vars = std::move(vars)](std::string_view name) -> std::optional<std::string> {
+    auto it = vars.find(std::string(name));
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(flags)
+
+BOOST_AUTO_TEST_CASE(flags_and_environment_are_parsed_like_metallb_controller) {
+  struct Case {
+    std::string desc;
+    std::vector<std::string> args;
+    std::map<std::string, std::string> env;
+    std::string pod_namespace;
+    std::string ns;
+    std::string lb_class;
+    log::Level level;
+    int port;
+    int health;
+    config::Backend backend;
+  };
+  const std::vector<Case> cases = {
+      {"defaults with the namespace from the environment", {}, {{"METALLB_NAMESPACE", "mlb"}},
+       "", "mlb", "", log::Level::Info, 9120, 17472, config::Backend::Native},
+      {"flag overrides the environment", {"--namespace=x"}, {{"METALLB_NAMESPACE", "mlb"}}, "",
+       "x", "", log::Level::Info, 9120, 17472, config::Backend::Native},
+      {"the pod's namespace file is the last fallback", {}, {}, "from-pod", "from-pod", "",
+       log::Level::Info, 9120, 17472, config::Backend::Native},
+      {"single dash and separate values as Go's flag package",
+       {"-namespace", "a", "-lb-class", "cls", "-log-level", "all", "-port", "0"}, {}, "", "a",
+       "cls", log::Level::Debug, 0, 17472, config::Backend::Native},
+      {"health probe port and log level none",
+       {"--namespace=a", "--health-probe-port=0", "--log-level=none"}, {}, "", "a", "",
+       log::Level::None, 9120, 0, config::Backend::Native},
+      {"METALLB_BGP_TYPE selects the validation backend", {"--namespace=a"},
+       {{"METALLB_BGP_TYPE", "frr-k8s"}}, "", "a", "", log::Level::Info, 9120, 17472,
+       config::Backend::FrrK8s},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      auto f = parseFlags(c.args, envOf(c.env), c.pod_namespace);
+      BOOST_REQUIRE_MESSAGE(f.has_value(), (f.has_value() ? std::string() : f.error().message));
+      BOOST_TEST(f->namespace_ == c.ns);
+      BOOST_TEST(f->lb_class == c.lb_class);
+      BOOST_TEST(static_cast<int>(f->log_level) == static_cast<int>(c.level));
+      BOOST_TEST(f->port == c.port);
+      BOOST_TEST(f->health_probe_port == c.health);
+      BOOST_TEST(static_cast<int>(f->backend) == static_cast<int>(c.backend));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(invalid_flags_are_rejected_with_the_flag_and_reason) {
+  struct Case {
+    std::string desc;
+    std::vector<std::string> args;
+    std::map<std::string, std::string> env;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"unknown flag", {"--nope"}, {}, "unknown flag --nope"},
+      {"missing value", {"--namespace"}, {}, "flag --namespace needs a value"},
+      {"bad log level", {"--namespace=a", "--log-level=loud"}, {}, "invalid log level \"loud\""},
+      {"port too large", {"--namespace=a", "--port=65536"}, {}, "must be a port number 0-65535"},
+      {"port not a number", {"--namespace=a", "--port=http"}, {}, "must be a port number"},
+      {"no namespace anywhere", {}, {}, "the MetalLB namespace is unknown"},
+      {"positional argument", {"--namespace=a", "extra"}, {}, "unexpected argument \"extra\""},
+      {"bad backend", {"--namespace=a"}, {{"METALLB_BGP_TYPE", "bird"}}, "METALLB_BGP_TYPE"},
+      {"webhook-only mode is refused", {"--namespace=a", "--webhook-mode=onlywebhook"}, {},
+       "\"onlywebhook\" is not supported"},
+      {"bad boolean", {"--namespace=a", "--disable-cert-rotation=maybe"}, {},
+       "invalid boolean value"},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      auto f = parseFlags(c.args, envOf(c.env), "");
+      BOOST_REQUIRE(!f.has_value());
+      BOOST_TEST(f.error().message.find(c.expected) != std::string::npos, f.error().message);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(metallb_flags_without_an_ingot_equivalent_are_accepted_and_listed) {
+  auto f = parseFlags({"--namespace=a", "--ml-secret-name=memberlist", "--deployment", "ctrl",
+                       "--disable-cert-rotation", "--webhook-mode=enabled", "--webhook-http2=false",
+                       "--tls-min-version=VersionTLS12"},
+                      envOf({}), "");
+  BOOST_REQUIRE(f.has_value());
+  const std::vector<std::string> expected = {"ml-secret-name", "deployment",
+                                             "disable-cert-rotation", "webhook-mode",
+                                             "tls-min-version"};
+  BOOST_TEST(f->ignored == expected, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(help_is_recognised_before_the_namespace_is_required) {
+  auto f = parseFlags({"--help"}, envOf({}), "");
+  BOOST_REQUIRE(f.has_value());
+  BOOST_TEST(f->help);
+  BOOST_TEST(usage().find("--health-probe-port") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

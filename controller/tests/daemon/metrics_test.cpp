@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "controller/metrics.h"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace ingot::controller;
+
+BOOST_AUTO_TEST_SUITE(metrics)
+
+BOOST_AUTO_TEST_CASE(families_render_in_prometheus_text_format) {
+  struct Case {
+    std::string desc;
+    std::vector<MetricFamily> families;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"unlabelled counter",
+       {{"a_total", "Things.", MetricType::Counter, {{{}, 3}}}},
+       "# HELP a_total Things.\n# TYPE a_total counter\na_total 3\n"},
+      {"labelled gauge with escaping",
+       {{"g", "Line1\nback\\slash", MetricType::Gauge,
+         {{{{"pool", "a\"b"}}, 1.5}, {{{"pool", "c\\d"}, {"x", "y\nz"}}, 2}}}},
+       "# HELP g Line1\\nback\\\\slash\n# TYPE g gauge\ng{pool=\"a\\\"b\"} 1.5\n"
+       "g{pool=\"c\\\\d\",x=\"y\\nz\"} 2\n"},
+      {"huge integers keep all digits below 2^53 and use exponent above",
+       {{"h", "H.", MetricType::Gauge, {{{}, 4294967296.0}, {{}, 1.8446744073709552e19}}}},
+       "# HELP h H.\n# TYPE h gauge\nh 4294967296\nh 1.8446744073709552e+19\n"},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) { BOOST_TEST(renderPrometheus(c.families) == c.expected); }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(metallb_names_and_request_counters_are_exposed) {
+  Metrics m;
+  m.countRequest(ApiVerb::PatchStatus, false);
+  m.countRequest(ApiVerb::PatchStatus, true);
+  m.countRequest(ApiVerb::Watch, false);
+  m.countRequestError(ApiVerb::Watch);
+  m.countUpdate();
+  m.countUpdateError();
+  m.setConfigLoaded(true);
+  m.setConfigStale(true);
+  m.setAllocator({{"metallb_allocator_addresses_total", "Total.", {{"pool", "p"}}, 8}});
+  const std::string text = m.render();
+  const std::vector<std::string> lines = {
+      "metallb_allocator_addresses_total{pool=\"p\"} 8\n",
+      "metallb_k8s_client_updates_total 1\n",
+      "metallb_k8s_client_update_errors_total 1\n",
+      "metallb_k8s_client_config_loaded_bool 1\n",
+      "metallb_k8s_client_config_stale_bool 1\n",
+      "ingot_controller_api_requests_total{verb=\"patch_status\"} 2\n",
+      "ingot_controller_api_request_errors_total{verb=\"patch_status\"} 1\n",
+      "ingot_controller_api_requests_total{verb=\"watch\"} 1\n",
+      "ingot_controller_api_request_errors_total{verb=\"watch\"} 1\n",
+  };
+  for (const auto& l : lines) {
+    BOOST_TEST_CONTEXT(l) { BOOST_TEST(text.find(l) != std::string::npos); }
+  }
+  BOOST_TEST(m.totalRequests() == 3u);
+  BOOST_TEST(m.requests(ApiVerb::PatchStatus) == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(allocator_metrics_are_grouped_by_name) {
+  const auto families = groupMetrics({{"a", "A.", {{"pool", "p1"}}, 1},
+                                      {"a", "A.", {{"pool", "p2"}}, 2},
+                                      {"b", "B.", {{"pool", "p1"}}, 3}});
+  BOOST_REQUIRE(families.size() == 2u);
+  BOOST_TEST(families[0].samples.size() == 2u);
+  BOOST_TEST(families[1].name == "b");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
