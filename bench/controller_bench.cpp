@@ -6,6 +6,7 @@
 // per Service (its own request counters, from /metrics), and its RSS afterwards.
 //
 //   build/bench/ingot_bench_controller [--services N] [--creators C] [--qps Q] [--burst B]
+//                                      [--mode burst|startup]
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -31,16 +32,25 @@ struct Options {
   int creators = 16;
   std::string qps = "0";  ///< the controller's --kube-api-qps (0 = no client-side limit)
   std::string burst = "30";
+  /// mode "burst": Services are created while the controller runs; "startup": they exist (no
+  /// addresses) before it starts, so the first full pass assigns them all.
+  std::string mode = "burst";
 };
 
 Options parseArgs(int argc, char** argv) {
   Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--services") o.services = std::atoi(argv[i + 1]);
-    else if (flag == "--creators") o.creators = std::atoi(argv[i + 1]);
-    else if (flag == "--qps") o.qps = argv[i + 1];
-    else if (flag == "--burst") o.burst = argv[i + 1];
+    if (flag == "--services")
+      o.services = std::atoi(argv[i + 1]);
+    else if (flag == "--creators")
+      o.creators = std::atoi(argv[i + 1]);
+    else if (flag == "--qps")
+      o.qps = argv[i + 1];
+    else if (flag == "--burst")
+      o.burst = argv[i + 1];
+    else if (flag == "--mode")
+      o.mode = argv[i + 1];
     else {
       std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
       std::exit(2);
@@ -83,8 +93,9 @@ class AddressWatch {
       k8s::WatchOptions o;
       o.resource_version = rv_;
       o.timeout_seconds = 600;
-      const auto out = api_.watch(k8s::resources::kServices, "default", o,
-                                  [this](const k8s::WatchEvent& e) { return onEvent(e); }, stop);
+      const auto out = api_.watch(
+          k8s::resources::kServices, "default", o,
+          [this](const k8s::WatchEvent& e) { return onEvent(e); }, stop);
       if (out.end == k8s::WatchEnd::Gone) die("the address watch fell out of the history");
     }
   }
@@ -129,11 +140,11 @@ std::unordered_map<std::string, Stamp> burst(KubeApi& server, int n, int creator
         // unlike the real API server's bitmap, and would dominate the measurement.
         const std::string cluster_ip =
             "10.97." + std::to_string(i / 250) + "." + std::to_string(i % 250 + 1);
-        auto r = createRetrying(
-            **api, k8s::resources::kServices, "default",
-            serviceJson("default", name, {}, "LoadBalancer",
-                        R"("allocateLoadBalancerNodePorts":false,"clusterIP":")" + cluster_ip +
-                            "\""));
+        auto r =
+            createRetrying(**api, k8s::resources::kServices, "default",
+                           serviceJson("default", name, {}, "LoadBalancer",
+                                       R"("allocateLoadBalancerNodePorts":false,"clusterIP":")" +
+                                           cluster_ip + "\""));
         if (!r) die("create " + name + ": " + r.error().message);
         std::lock_guard lock(mu);
         created.emplace(name, Clock::now());
@@ -144,12 +155,79 @@ std::unordered_map<std::string, Stamp> burst(KubeApi& server, int n, int creator
   return created;
 }
 
-double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+double ms(Clock::duration d) {
+  return std::chrono::duration<double, std::milli>(d).count();
+}
 
 double percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())));
   return v[i];
+}
+
+/// requestsByVerb returns the controller's API requests per verb between two /metrics texts.
+std::map<std::string, double> requestsByVerb(const std::string& before, const std::string& after) {
+  std::map<std::string, double> out;
+  for (const char* verb : {"get", "list", "watch", "create", "update", "patch", "update_status",
+                           "patch_status", "delete"}) {
+    const std::string series =
+        "ingot_controller_api_requests_total{verb=\"" + std::string(verb) + "\"}";
+    out[verb] = metricValue(after, series).value_or(0) - metricValue(before, series).value_or(0);
+  }
+  return out;
+}
+
+std::unique_ptr<ControllerProcess> startController(KubeApi& server, const Options& opt, bool wait) {
+  auto controller = ControllerProcess::start(
+      server.kubeconfig(), server.dir(),
+      {"--kube-api-qps=" + opt.qps, "--kube-api-burst=" + opt.burst, "--log-level=warn"});
+  if (!controller) die(controller.error().message);
+  if (wait && !(*controller)->waitReady(Millis(30000))) die("controller not ready");
+  return std::move(*controller);
+}
+
+struct Run {
+  std::unordered_map<std::string, Stamp> created;  ///< latency origin per Service
+  Stamp t0;
+  Stamp t_created;
+  Stamp t_all;
+  std::string metrics_before;
+  std::unique_ptr<ControllerProcess> controller;
+};
+
+Run measure(KubeApi& server, k8s::ApiClient& api, const Options& opt) {
+  Run run;
+  AddressWatch watch(api);
+  if (opt.mode == "startup") {
+    run.created = burst(server, opt.services, opt.creators);
+    watch.start();
+    run.t0 = run.t_created = Clock::now();
+    for (auto& [name, at] : run.created) at = run.t0;  // latency counts from controller start
+    run.controller = startController(server, opt, false);
+  } else {
+    run.controller = startController(server, opt, true);
+    watch.start();
+    run.metrics_before = run.controller->metrics();
+    run.t0 = Clock::now();
+    run.created = burst(server, opt.services, opt.creators);
+    run.t_created = Clock::now();
+  }
+  if (!waitFor(Millis(1800000),
+               [&] { return watch.seen() >= static_cast<size_t>(opt.services); })) {
+    die("not every service got an address");
+  }
+  run.t_all = Clock::now();
+  std::vector<double> latency;
+  const auto stamps = watch.stamps();
+  for (const auto& [name, at] : run.created) latency.push_back(ms(stamps.at(name) - at));
+  std::printf("mode                         %s\n", opt.mode.c_str());
+  std::printf("services                     %d (created by %d threads in %.0f ms)\n", opt.services,
+              opt.creators, ms(run.t_created - run.t0));
+  std::printf("all addressed after          %.0f ms from the %s\n", ms(run.t_all - run.t0),
+              opt.mode == "startup" ? "controller start" : "first create");
+  std::printf("per-service latency          p50 %.1f ms  p99 %.1f ms  max %.1f ms\n",
+              percentile(latency, 0.5), percentile(latency, 0.99), percentile(latency, 1.0));
+  return run;
 }
 
 }  // namespace
@@ -165,41 +243,12 @@ int main(int argc, char** argv) {
       !r) {
     die(r.error().message);
   }
-  auto controller = ControllerProcess::start(
-      (*server)->kubeconfig(), (*server)->dir(),
-      {"--kube-api-qps=" + opt.qps, "--kube-api-burst=" + opt.burst, "--log-level=warn"});
-  if (!controller || !(*controller)->waitReady(Millis(30000))) die("controller not ready");
-  AddressWatch watch(**api);
-  watch.start();
-  const std::string before = (*controller)->metrics();
-
-  const Stamp t0 = Clock::now();
-  const auto created = burst(**server, opt.services, opt.creators);
-  const Stamp t_created = Clock::now();
-  if (!waitFor(Millis(1800000), [&] { return watch.seen() >= static_cast<size_t>(opt.services); })) {
-    die("not every service got an address");
-  }
-  const Stamp t_all = Clock::now();
+  Run run = measure(**server, **api, opt);
   std::this_thread::sleep_for(Millis(3000));  // let pool status and events settle
-
-  const auto stamps = watch.stamps();
-  std::vector<double> latency;
-  for (const auto& [name, at] : created) latency.push_back(ms(stamps.at(name) - at));
-  const std::string after = (*controller)->metrics();
-  std::map<std::string, double> per_verb;
+  const auto per_verb = requestsByVerb(run.metrics_before, run.controller->metrics());
   double total = 0;
-  for (const char* verb : {"get", "list", "watch", "create", "update", "patch", "update_status",
-                           "patch_status", "delete"}) {
-    const std::string series = "ingot_controller_api_requests_total{verb=\"" + std::string(verb) + "\"}";
-    per_verb[verb] = metricValue(after, series).value_or(0) - metricValue(before, series).value_or(0);
-    total += per_verb[verb];
-  }
-  const pid_t pid = (*controller)->process().pid();
-  std::printf("services                     %d (created by %d threads in %.0f ms)\n", opt.services,
-              opt.creators, ms(t_created - t0));
-  std::printf("all addressed after          %.0f ms from the first create\n", ms(t_all - t0));
-  std::printf("per-service latency          p50 %.1f ms  p99 %.1f ms  max %.1f ms\n",
-              percentile(latency, 0.5), percentile(latency, 0.99), percentile(latency, 1.0));
+  for (const auto& [verb, n] : per_verb) total += n;
+  const pid_t pid = run.controller->process().pid();
   std::printf("controller API requests      %.0f total, %.2f per service\n", total,
               total / opt.services);
   for (const auto& [verb, n] : per_verb) {
@@ -207,10 +256,11 @@ int main(int argc, char** argv) {
   }
   std::printf("controller CPU               %.1f s (test API server: %.1f s)\n", cpuSeconds(pid),
               cpuSeconds((*server)->pid()));
-  std::printf("controller RSS after         %ld KiB (peak %ld KiB)\n", rssKiB(pid), rssKiB(pid, true));
+  std::printf("controller RSS after         %ld KiB (peak %ld KiB)\n", rssKiB(pid),
+              rssKiB(pid, true));
   std::printf("controller flags             --kube-api-qps=%s --kube-api-burst=%s\n",
               opt.qps.c_str(), opt.burst.c_str());
-  const auto code = (*controller)->process().terminate(Millis(20000));
+  const auto code = run.controller->process().terminate(Millis(20000));
   std::printf("controller exit on SIGTERM   %d\n", code.value_or(-1));
   return 0;
 }

@@ -62,10 +62,18 @@ std::string setWebhookMode(Flags& f, const std::string& v) {
 const std::map<std::string, FlagSpec>& flagTable() {
   static const std::map<std::string, FlagSpec> kTable = {
       {"namespace",
-       {false, [](Flags& f, const std::string& v) { f.namespace_ = v; return std::string(); },
+       {false,
+        [](Flags& f, const std::string& v) {
+          f.namespace_ = v;
+          return std::string();
+        },
         "namespace of the MetalLB objects (env METALLB_NAMESPACE)"}},
       {"lb-class",
-       {false, [](Flags& f, const std::string& v) { f.lb_class = v; return std::string(); },
+       {false,
+        [](Flags& f, const std::string& v) {
+          f.lb_class = v;
+          return std::string();
+        },
         "handle only Services of this spec.loadBalancerClass (\"\" = Services without one)"}},
       {"log-level",
        {false,
@@ -83,13 +91,26 @@ const std::map<std::string, FlagSpec>& flagTable() {
        {false, [](Flags& f, const std::string& v) { return setPort(f.health_probe_port, v); },
         "port of /healthz and /readyz, 0 disables (default 17472)"}},
       {"kubeconfig",
-       {false, [](Flags& f, const std::string& v) { f.kubeconfig = v; return std::string(); },
-        "kubeconfig file for out-of-cluster use (default: $KUBECONFIG, in-cluster, ~/.kube/config)"}},
+       {false,
+        [](Flags& f, const std::string& v) {
+          f.kubeconfig = v;
+          return std::string();
+        },
+        "kubeconfig file for out-of-cluster use (default: $KUBECONFIG, in-cluster, "
+        "~/.kube/config)"}},
       {"context",
-       {false, [](Flags& f, const std::string& v) { f.context = v; return std::string(); },
+       {false,
+        [](Flags& f, const std::string& v) {
+          f.context = v;
+          return std::string();
+        },
         "kubeconfig context (default: current-context)"}},
       {"pod-name",
-       {false, [](Flags& f, const std::string& v) { f.pod_name = v; return std::string(); },
+       {false,
+        [](Flags& f, const std::string& v) {
+          f.pod_name = v;
+          return std::string();
+        },
         "this pod's name, owner of the ConfigurationState (env METALLB_POD_NAME)"}},
       {"kube-api-qps",
        {false, [](Flags& f, const std::string& v) { return setDouble(f.kube_api_qps, v); },
@@ -97,10 +118,23 @@ const std::map<std::string, FlagSpec>& flagTable() {
       {"kube-api-burst",
        {false, [](Flags& f, const std::string& v) { return setInt(f.kube_api_burst, v); },
         "burst of the client-side API limit (default 30)"}},
-      {"webhook-mode", {false, setWebhookMode, "accepted for MetalLB compatibility"}},
-      {"help", {true, [](Flags& f, const std::string&) { f.help = true; return std::string(); },
-                "print this help"}},
-      {"h", {true, [](Flags& f, const std::string&) { f.help = true; return std::string(); }, ""}},
+      {"webhook-mode",
+       {false, setWebhookMode,
+        "enabled or disabled: accepted, but no webhooks are served; onlywebhook is refused"}},
+      {"help",
+       {true,
+        [](Flags& f, const std::string&) {
+          f.help = true;
+          return std::string();
+        },
+        "print this help"}},
+      {"h",
+       {true,
+        [](Flags& f, const std::string&) {
+          f.help = true;
+          return std::string();
+        },
+        ""}},
   };
   return kTable;
 }
@@ -108,8 +142,8 @@ const std::map<std::string, FlagSpec>& flagTable() {
 /// ignoredSpec returns the spec of a MetalLB flag ingot-controller accepts without effect.
 std::optional<FlagSpec> ignoredSpec(const std::string& name) {
   static const char* const kValued[] = {
-      "ml-secret-name", "deployment",          "pprof-bind-address",    "cert-dir",
-      "cert-service-name", "webhook-secret",   "tls-min-version",       "tls-cipher-suites",
+      "ml-secret-name",        "deployment",      "pprof-bind-address", "cert-dir",
+      "cert-service-name",     "webhook-secret",  "tls-min-version",    "tls-cipher-suites",
       "tls-curve-preferences", "metrics-cert-dir"};
   static const char* const kBools[] = {"disable-cert-rotation", "webhook-http2"};
   for (const char* n : kValued) {
@@ -175,7 +209,8 @@ Result<Flags> parseFlags(const std::vector<std::string>& args,
   flags.pod_name = env("METALLB_POD_NAME").value_or("");
   for (size_t i = 0; i < args.size();) {
     if (args[i] == "--") {
-      if (i + 1 < args.size()) return invalidArgument("unexpected argument \"" + args[i + 1] + "\"");
+      if (i + 1 < args.size())
+        return invalidArgument("unexpected argument \"" + args[i + 1] + "\"");
       break;
     }
     if (args[i].size() < 2 || args[i][0] != '-') {

@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <netinet/in.h>
 #include <poll.h>
@@ -10,15 +11,15 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <chrono>
-
 namespace ingot::controller {
 namespace {
 
 constexpr int kReadTimeoutMs = 2000;
 constexpr int kListenBacklog = 16;
 
-std::string errnoText() { return std::strerror(errno); }
+std::string errnoText() {
+  return std::strerror(errno);
+}
 
 /// Endpoint is a socket address ready for bind().
 struct Endpoint {
@@ -98,7 +99,8 @@ int boundPort(int fd) {
 /// readHead reads until the blank line that ends a request head, the size limit or the timeout.
 std::string readHead(int fd) {
   std::string head;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kReadTimeoutMs);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kReadTimeoutMs);
   char buf[1024];
   while (head.size() < kMaxRequestHeaderBytes && head.find("\r\n\r\n") == std::string::npos &&
          head.find("\n\n") == std::string::npos) {
@@ -198,7 +200,9 @@ Result<std::unique_ptr<HttpServer>> HttpServer::start(const std::string& address
 HttpServer::HttpServer(int listen_fd, int wake_fd, int port, HttpHandler handler)
     : listen_fd_(listen_fd), wake_fd_(wake_fd), port_(port), handler_(std::move(handler)) {}
 
-HttpServer::~HttpServer() { stop(); }
+HttpServer::~HttpServer() {
+  stop();
+}
 
 void HttpServer::stop() {
   if (thread_.joinable()) {

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // ingot-controller: flags, wiring and signals only (STYLE.md §8.1). The work is done by the
 // Manager (informers, queue, worker) and the Reconciler (controller/reconciler.h).
-#include <pthread.h>
-#include <signal.h>
-
 #include <condition_variable>
 #include <cstdio>
 #include <fstream>
 #include <mutex>
+#include <pthread.h>
+#include <signal.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -58,7 +57,8 @@ class SignalWatcher {
     while (!own.stop_requested()) {
       const int sig = sigtimedwait(&set, nullptr, &tick);
       if (sig == SIGTERM || sig == SIGINT) {
-        logger.info("main", "signal", "shutting down", {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"}});
+        logger.info("main", "signal", "shutting down",
+                    {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"}});
         stop_.request_stop();
         return;
       }
@@ -120,7 +120,8 @@ Result<Servers> serve(const Flags& flags, Metrics& metrics, const Manager& manag
   Servers s;
   if (flags.port != 0) {
     auto m = HttpServer::start("", flags.port, [&metrics](const HttpRequest& r) {
-      if (r.path != "/metrics") return HttpResponse{404, "text/plain; charset=utf-8", "not found\n"};
+      if (r.path != "/metrics")
+        return HttpResponse{404, "text/plain; charset=utf-8", "not found\n"};
       return HttpResponse{200, "text/plain; version=0.0.4; charset=utf-8", metrics.render()};
     });
     if (!m) return Error{m.error().code, "metrics endpoint (--port): " + m.error().message};
@@ -128,12 +129,14 @@ Result<Servers> serve(const Flags& flags, Metrics& metrics, const Manager& manag
   }
   if (flags.health_probe_port != 0) {
     auto h = HttpServer::start("", flags.health_probe_port, [&manager](const HttpRequest& r) {
-      if (r.path == "/healthz" || r.path == "/livez") return HttpResponse{200, "text/plain", "ok\n"};
+      if (r.path == "/healthz" || r.path == "/livez")
+        return HttpResponse{200, "text/plain", "ok\n"};
       if (r.path != "/readyz") return HttpResponse{404, "text/plain", "not found\n"};
       if (manager.ready()) return HttpResponse{200, "text/plain", "ok\n"};
       return HttpResponse{503, "text/plain", "the first full pass has not succeeded yet\n"};
     });
-    if (!h) return Error{h.error().code, "health endpoint (--health-probe-port): " + h.error().message};
+    if (!h)
+      return Error{h.error().code, "health endpoint (--health-probe-port): " + h.error().message};
     s.health = std::move(*h);
   }
   return s;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "controller/manager.h"
 
+#include <malloc.h>
+
 #include "api/codec.h"
 #include "controller/status_writes.h"
 #include "kube/resources.h"
@@ -83,8 +85,7 @@ Manager::Manager(k8s::ApiClient& api,
   const std::string& ns = options_.reconciler.namespace_;
   const ErrorHandler err = [this](const Error& e) { log_.warn("informer", "error", e.message); };
   k8s::InformerOptions state_options = options_.informer;
-  state_options.reflector.field_selector =
-      std::string("metadata.name=") + kConfigurationStateName;
+  state_options.reflector.field_selector = std::string("metadata.name=") + kConfigurationStateName;
   services_ = std::make_unique<k8s::Informer<api::Service>>(
       api, k8s::resources::kServices, "", decoder<api::Service>(), serviceHandlers(queue_, err),
       options_.informer);
@@ -106,7 +107,9 @@ Manager::Manager(k8s::ApiClient& api,
       api, events, queue_, metrics_, log_, options_.reconciler);
 }
 
-Manager::~Manager() { stop(); }
+Manager::~Manager() {
+  stop();
+}
 
 Result<void> Manager::start(const std::stop_token& stop) {
   // The configuration is parsed first; Service keys from the initial lists queue up behind it.
@@ -166,11 +169,11 @@ void Manager::finish(const std::string& key, const ReconcileResult& result) {
     queue_.forget(key);
   } else {
     const k8s::Duration delay = queue_.addRateLimited(key);
-    log_.debug("manager", "requeue", result.error.message,
-               {{"key", key},
-                log::num("delay_ms",
-                         std::chrono::duration_cast<std::chrono::milliseconds>(delay).count()),
-                log::num("requeues", queue_.numRequeues(key))});
+    log_.debug(
+        "manager", "requeue", result.error.message,
+        {{"key", key},
+         log::num("delay_ms", std::chrono::duration_cast<std::chrono::milliseconds>(delay).count()),
+         log::num("requeues", queue_.numRequeues(key))});
   }
   queue_.done(key);
 }
@@ -184,6 +187,8 @@ void Manager::work(const std::stop_token&) {
     }
     if (!keys::isService(*key)) {
       finish(*key, reconciler_->reconcile(*key));
+      // A full pass copies every Service; hand that memory back to the system afterwards.
+      if (*key == keys::kConfig || *key == keys::kReprocess) malloc_trim(0);
       continue;
     }
     std::vector<std::string> batch{*key};

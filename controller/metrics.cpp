@@ -166,9 +166,9 @@ std::vector<MetricFamily> Metrics::families() const {
       "metallb_k8s_client_config_stale_bool",
       "1 if running on a stale configuration, because the latest config failed to load.",
       config_stale_.load() ? 1 : 0));
-  out.push_back(labelledCounter<kApiVerbCount, ApiVerb>(
-      "ingot_controller_api_requests_total", "Kubernetes API requests made, by verb.", "verb",
-      requests_, apiVerbName));
+  out.push_back(labelledCounter<kApiVerbCount, ApiVerb>("ingot_controller_api_requests_total",
+                                                        "Kubernetes API requests made, by verb.",
+                                                        "verb", requests_, apiVerbName));
   out.push_back(labelledCounter<kApiVerbCount, ApiVerb>(
       "ingot_controller_api_request_errors_total", "Kubernetes API requests that failed, by verb.",
       "verb", request_errors_, apiVerbName));

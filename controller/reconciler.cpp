@@ -46,7 +46,9 @@ std::string service(std::string_view object_key) {
 std::string poolStatus(std::string_view pool_name) {
   return std::string(kPoolPrefix) + std::string(pool_name);
 }
-bool isService(std::string_view key) { return key.substr(0, kServicePrefix.size()) == kServicePrefix; }
+bool isService(std::string_view key) {
+  return key.substr(0, kServicePrefix.size()) == kServicePrefix;
+}
 }  // namespace keys
 
 Reconciler::Reconciler(Caches caches,
@@ -80,7 +82,8 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
     return r;
   }
   if (key.rfind(kPoolPrefix, 0) == 0) return reconcilePoolStatus(key.substr(kPoolPrefix.size()));
-  log_.error("reconcile", "unknown_key", "dropping a work-queue key of no known kind", {{"key", key}});
+  log_.error("reconcile", "unknown_key", "dropping a work-queue key of no known kind",
+             {{"key", key}});
   return ReconcileResult::done();
 }
 
@@ -109,9 +112,9 @@ std::vector<api::Service> Reconciler::snapshotServices() {
   return out;
 }
 
-void Reconciler::emitEvents(const api::Service& svc, const std::vector<Event>& events) {
+void Reconciler::emitEvents(const k8s::ObjectReference& ref, const std::vector<Event>& events) {
   for (const Event& e : events) {
-    events_.record(serviceRef(svc),
+    events_.record(ref,
                    e.type == EventType::Warning ? k8s::EventType::Warning : k8s::EventType::Normal,
                    e.reason, e.message);
   }
@@ -121,16 +124,17 @@ void Reconciler::enqueuePoolStatus(const std::string& pool) {
   if (!pool.empty()) queue_.addAfter(keys::poolStatus(pool), options_.pool_status_delay);
 }
 
-void Reconciler::publishAllocatorMetrics() { metrics_.setAllocator(allocatorMetrics(allocator_)); }
+void Reconciler::publishAllocatorMetrics() {
+  metrics_.setAllocator(allocatorMetrics(allocator_));
+}
 
 size_t Reconciler::applyServiceWrites(std::vector<ServiceWrite>& writes) {
   std::vector<std::function<void()>> tasks;
   tasks.reserve(writes.size());
   for (ServiceWrite& w : writes) {
     tasks.emplace_back([this, &w] {
-      w.result = api_.patchStatus(k8s::resources::kServices, w.service.metadata.namespace_,
-                                  w.service.metadata.name, k8s::PatchType::Merge,
-                                  servicePatch(w.outcome));
+      w.result = api_.patchStatus(k8s::resources::kServices, w.ref.namespace_, w.ref.name,
+                                  k8s::PatchType::Merge, servicePatch(w.outcome));
     });
   }
   writers_.runAll(std::move(tasks));
@@ -144,21 +148,19 @@ size_t Reconciler::applyServiceWrites(std::vector<ServiceWrite>& writes) {
       log_.warn("service", "write_failed", w.result.error().message, {{"key", w.key}});
       continue;
     }
-    service_writes_.record(w.key,
-                           {w.outcome.status, w.outcome.set_annotations,
-                            w.outcome.remove_annotations},
-                           resourceVersionOf(*w.result), now);
+    service_writes_.record(
+        w.key, {w.outcome.status, w.outcome.set_annotations, w.outcome.remove_annotations},
+        resourceVersionOf(*w.result), now);
     log_.info("service", w.outcome.ips.empty() ? "cleared" : "assigned",
               w.outcome.ips.empty() ? "service status cleared" : "service addresses written",
               {{"key", w.key}, {"ips", joined(w.outcome.ips)}, {"pool", w.outcome.pool}});
-    emitEvents(w.service, w.outcome.events);
+    emitEvents(w.ref, w.outcome.events);
   }
   return failed;
 }
 
 std::vector<Reconciler::ServiceWrite> Reconciler::planWrites(
-    std::vector<ServiceOutcome>& outcomes,
-    const std::vector<api::Service>& services) {
+    std::vector<ServiceOutcome>& outcomes, const std::vector<api::Service>& services) {
   std::unordered_map<std::string, size_t> index;
   index.reserve(services.size());
   for (size_t i = 0; i < services.size(); ++i) {
@@ -169,9 +171,9 @@ std::vector<Reconciler::ServiceWrite> Reconciler::planWrites(
     const std::string key = k8s::objectKey(out.namespace_, out.name);
     const api::Service& svc = services[index.at(key)];
     if (out.write && !out.ignored) {
-      writes.push_back(ServiceWrite{key, svc, std::move(out)});
+      writes.push_back(ServiceWrite{key, serviceRef(svc), std::move(out)});
     } else {
-      emitEvents(svc, out.events);
+      emitEvents(serviceRef(svc), out.events);
     }
   }
   return writes;
@@ -200,7 +202,8 @@ ReconcileResult Reconciler::fullPass() {
       log::num("failed", static_cast<long long>(failed))};
   if (failed > 0) {
     metrics_.countUpdateError();
-    log_.warn("full_pass", "retry", "some service writes failed; the whole pass is retried", counts);
+    log_.warn("full_pass", "retry", "some service writes failed; the whole pass is retried",
+              counts);
     return ReconcileResult::retry(
         Error{ErrorCode::Unavailable, std::to_string(failed) + " service writes failed"});
   }
@@ -235,8 +238,8 @@ std::optional<Reconciler::ServiceWrite> Reconciler::convergeOne(const std::strin
     if (after != before) enqueuePoolStatus(after);
   }
   if (out.reprocess_all) queue_.add(std::string(keys::kReprocess));
-  if (out.write && !out.ignored) return ServiceWrite{key, std::move(*svc), std::move(out)};
-  emitEvents(*svc, out.events);
+  if (out.write && !out.ignored) return ServiceWrite{key, serviceRef(*svc), std::move(out)};
+  emitEvents(serviceRef(*svc), out.events);
   return std::nullopt;
 }
 

@@ -133,8 +133,8 @@ class Reconciler {
  private:
   /// ServiceWrite is one pending services/status patch and what to do once it succeeded.
   struct ServiceWrite {
-    std::string key;  ///< "ns/name"
-    api::Service service;
+    std::string key;           ///< "ns/name"
+    k8s::ObjectReference ref;  ///< the Service, for the Events
     ServiceOutcome outcome;
     Result<std::string> result = std::string();
   };
@@ -161,7 +161,7 @@ class Reconciler {
   /// applyServiceWrites patches every write concurrently, then records overlays and emits the
   /// events of the successful ones. Returns the number of failures.
   size_t applyServiceWrites(std::vector<ServiceWrite>& writes);
-  void emitEvents(const api::Service& svc, const std::vector<Event>& events);
+  void emitEvents(const k8s::ObjectReference& ref, const std::vector<Event>& events);
   void enqueuePoolStatus(const std::string& pool);
   void publishAllocatorMetrics();
   std::string now() const;
@@ -177,7 +177,7 @@ class Reconciler {
   WritePool writers_;
 
   Allocator allocator_;
-  config::ConfigSharedPtr config_;  ///< the last good configuration
+  config::ConfigSharedPtr config_;                      ///< the last good configuration
   std::optional<api::ConfigurationStateStatus> state_;  ///< desired ConfigurationState status
   std::atomic<bool> initial_done_{false};
   WriteOverlay<ServiceWritten> service_writes_;

@@ -12,8 +12,7 @@ namespace {
 /// fatalAtOnce: failures that another try cannot fix.
 bool fatalAtOnce(const Error& e) {
   return e.code == ErrorCode::Unauthorized || e.code == ErrorCode::Forbidden ||
-         e.code == ErrorCode::InvalidArgument ||
-         e.message.find("TLS") != std::string::npos ||
+         e.code == ErrorCode::InvalidArgument || e.message.find("TLS") != std::string::npos ||
          e.message.find("certificate") != std::string::npos;
 }
 
@@ -74,8 +73,8 @@ Result<api::OwnerReference> podOwner(k8s::ApiClient& api,
   if (pod_name.empty()) return api::OwnerReference{};
   static const k8s::ResourceRef kPods{"", "v1", "pods", true};
   auto pod = api.get(kPods, ns, pod_name);
-  if (!pod) return Error{pod.error().code, "read pod " + ns + "/" + pod_name + ": " +
-                                               pod.error().message};
+  if (!pod)
+    return Error{pod.error().code, "read pod " + ns + "/" + pod_name + ": " + pod.error().message};
   auto uid = k8s::json::stringAt(*pod, {"metadata", "uid"});
   if (!uid || uid->empty()) {
     return invalidArgument("pod " + ns + "/" + pod_name + " has no metadata.uid");

@@ -87,8 +87,8 @@ std::string formatConfigError(const config::ConfigError& error) {
   return out.empty() ? error.message : out + ": " + error.message;
 }
 
-api::ConfigurationStateStatus configurationStateStatus(const std::vector<config::ConfigError>& errors,
-                                                       const std::string& now) {
+api::ConfigurationStateStatus configurationStateStatus(
+    const std::vector<config::ConfigError>& errors, const std::string& now) {
   api::ConfigurationStateStatus status;
   api::Condition c;
   c.type = kPoolConditionType;

@@ -42,8 +42,8 @@ std::string formatConfigError(const config::ConfigError& error);
 /// result: Valid with condition True/Reconciled when errors is empty; otherwise Invalid with
 /// condition False/ConfigurationError, message "configuration error: " + the errors joined by
 /// "\n", and errorSummary = that message. now is the RFC 3339 lastTransitionTime.
-api::ConfigurationStateStatus configurationStateStatus(const std::vector<config::ConfigError>& errors,
-                                                       const std::string& now);
+api::ConfigurationStateStatus configurationStateStatus(
+    const std::vector<config::ConfigError>& errors, const std::string& now);
 
 /// sameConfigurationState compares two statuses ignoring lastTransitionTime.
 bool sameConfigurationState(const api::ConfigurationStateStatus& a,

@@ -134,7 +134,8 @@ void Logger::log(Level level,
                  std::string_view msg,
                  std::initializer_list<Field> fields) {
   if (!enabled(level)) return;
-  const std::string line = formatLine(now_(), level, op, event, msg, {fields.begin(), fields.size()});
+  const std::string line =
+      formatLine(now_(), level, op, event, msg, {fields.begin(), fields.size()});
   std::lock_guard lock(mu_);
   sink_(line);
 }

@@ -82,7 +82,8 @@ BOOST_AUTO_TEST_CASE(server_answers_handler_responses_and_rejects_bad_requests) 
     if (r.path == "/ok") return HttpResponse{200, "text/plain", "fine\n"};
     return HttpResponse{404, "text/plain", "nope\n"};
   });
-  BOOST_REQUIRE_MESSAGE(server.has_value(), (server.has_value() ? std::string() : server.error().message));
+  BOOST_REQUIRE_MESSAGE(server.has_value(),
+                        (server.has_value() ? std::string() : server.error().message));
   const int port = (*server)->port();
   BOOST_REQUIRE(port > 0);
   struct Case {

@@ -19,12 +19,20 @@ BOOST_AUTO_TEST_CASE(lines_are_one_json_object_with_fixed_members_first) {
     std::string expected;
   };
   const std::vector<Case> cases = {
-      {"plain line", log::Level::Info, "hello", {},
+      {"plain line",
+       log::Level::Info,
+       "hello",
+       {},
        R"({"ts":"2024-05-01T12:00:00.123Z","level":"info","op":"op1","event":"ev","msg":"hello"})"},
-      {"object key and numbers", log::Level::Warn, "m", {{"key", "ns/a"}, log::num("n", -3)},
+      {"object key and numbers",
+       log::Level::Warn,
+       "m",
+       {{"key", "ns/a"}, log::num("n", -3)},
        R"({"ts":"2024-05-01T12:00:00.123Z","level":"warn","op":"op1","event":"ev","msg":"m","key":"ns/a","n":-3})"},
-      {"quotes, backslashes and control characters are escaped", log::Level::Error,
-       "say \"hi\"\\\n\x01", {},
+      {"quotes, backslashes and control characters are escaped",
+       log::Level::Error,
+       "say \"hi\"\\\n\x01",
+       {},
        R"({"ts":"2024-05-01T12:00:00.123Z","level":"error","op":"op1","event":"ev","msg":"say \"hi\"\\\n\u0001"})"},
   };
   for (const auto& c : cases) {
@@ -40,14 +48,11 @@ BOOST_AUTO_TEST_CASE(levels_parse_metallb_spellings_and_filter_lines) {
     bool ok;
     log::Level level;
   };
-  const std::vector<Case> cases = {{"all", true, log::Level::Debug},
-                                   {"debug", true, log::Level::Debug},
-                                   {"info", true, log::Level::Info},
-                                   {"warn", true, log::Level::Warn},
-                                   {"error", true, log::Level::Error},
-                                   {"none", true, log::Level::None},
-                                   {"INFO", false, log::Level::Info},
-                                   {"", false, log::Level::Info}};
+  const std::vector<Case> cases = {
+      {"all", true, log::Level::Debug},   {"debug", true, log::Level::Debug},
+      {"info", true, log::Level::Info},   {"warn", true, log::Level::Warn},
+      {"error", true, log::Level::Error}, {"none", true, log::Level::None},
+      {"INFO", false, log::Level::Info},  {"", false, log::Level::Info}};
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.text) {
       auto l = log::parseLevel(c.text);

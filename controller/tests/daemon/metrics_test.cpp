@@ -18,7 +18,9 @@ BOOST_AUTO_TEST_CASE(families_render_in_prometheus_text_format) {
        {{"a_total", "Things.", MetricType::Counter, {{{}, 3}}}},
        "# HELP a_total Things.\n# TYPE a_total counter\na_total 3\n"},
       {"labelled gauge with escaping",
-       {{"g", "Line1\nback\\slash", MetricType::Gauge,
+       {{"g",
+         "Line1\nback\\slash",
+         MetricType::Gauge,
          {{{{"pool", "a\"b"}}, 1.5}, {{{"pool", "c\\d"}, {"x", "y\nz"}}, 2}}}},
        "# HELP g Line1\\nback\\\\slash\n# TYPE g gauge\ng{pool=\"a\\\"b\"} 1.5\n"
        "g{pool=\"c\\\\d\",x=\"y\\nz\"} 2\n"},
@@ -27,7 +29,9 @@ BOOST_AUTO_TEST_CASE(families_render_in_prometheus_text_format) {
        "# HELP h H.\n# TYPE h gauge\nh 4294967296\nh 1.8446744073709552e+19\n"},
   };
   for (const auto& c : cases) {
-    BOOST_TEST_CONTEXT(c.desc) { BOOST_TEST(renderPrometheus(c.families) == c.expected); }
+    BOOST_TEST_CONTEXT(c.desc) {
+      BOOST_TEST(renderPrometheus(c.families) == c.expected);
+    }
   }
 }
 
@@ -55,7 +59,9 @@ BOOST_AUTO_TEST_CASE(metallb_names_and_request_counters_are_exposed) {
       "ingot_controller_api_request_errors_total{verb=\"watch\"} 1\n",
   };
   for (const auto& l : lines) {
-    BOOST_TEST_CONTEXT(l) { BOOST_TEST(text.find(l) != std::string::npos); }
+    BOOST_TEST_CONTEXT(l) {
+      BOOST_TEST(text.find(l) != std::string::npos);
+    }
   }
   BOOST_TEST(m.totalRequests() == 3u);
   BOOST_TEST(m.requests(ApiVerb::PatchStatus) == 2u);

@@ -83,9 +83,9 @@ struct Fixture {
   std::unique_ptr<Reconciler> reconciler;
 
   explicit Fixture(ReconcilerOptions options = defaults()) {
-    reconciler = std::make_unique<Reconciler>(
-        Caches{services, pools, communities, namespaces, states}, api, events, queue, metrics,
-        logger, std::move(options), clock);
+    reconciler =
+        std::make_unique<Reconciler>(Caches{services, pools, communities, namespaces, states}, api,
+                                     events, queue, metrics, logger, std::move(options), clock);
   }
 
   static ReconcilerOptions defaults() {
@@ -168,8 +168,8 @@ BOOST_AUTO_TEST_CASE(first_pass_writes_status_and_annotation_once_and_emits_the_
   BOOST_TEST(f.readyKeys() == std::vector<std::string>{"pool:p"}, boost::test_tools::per_element());
 
   BOOST_TEST_MESSAGE("the cache has not seen the write yet: reconciling again writes nothing");
-  const auto r = f.reconciler->reconcileServices({keys::service("default/web"),
-                                                  keys::service("default/other")});
+  const auto r = f.reconciler->reconcileServices(
+      {keys::service("default/web"), keys::service("default/other")});
   BOOST_TEST((r[0].ok() && r[1].ok()));
   BOOST_TEST(f.writesOf("patchStatus").size() == 2u);
   BOOST_TEST(f.events.events.size() == 2u);
@@ -265,8 +265,8 @@ BOOST_AUTO_TEST_CASE(service_writes_fail_and_retry_per_key) {
   f.put(lbService("b", "10.96.0.2"));
   f.api.write_results.push_back(std::string("{}"));
   f.api.write_results.push_back(Error{ErrorCode::Unavailable, "500"});
-  const auto r = f.reconciler->reconcileServices({keys::service("default/a"),
-                                                  keys::service("default/b")});
+  const auto r =
+      f.reconciler->reconcileServices({keys::service("default/a"), keys::service("default/b")});
   BOOST_REQUIRE(r.size() == 2u);
   BOOST_TEST(r[0].ok());
   BOOST_TEST(!r[1].ok());

@@ -32,7 +32,9 @@ BOOST_AUTO_TEST_CASE(service_patch_carries_ingress_and_annotation_changes_in_one
        R"({"status":{"loadBalancer":{"ingress":[{"ip":"10.0.0.1"}]}}})"},
   };
   for (const auto& c : cases) {
-    BOOST_TEST_CONTEXT(c.desc) { BOOST_TEST(servicePatch(c.outcome) == c.expected); }
+    BOOST_TEST_CONTEXT(c.desc) {
+      BOOST_TEST(servicePatch(c.outcome) == c.expected);
+    }
   }
 }
 

@@ -82,7 +82,8 @@ BOOST_AUTO_TEST_CASE(deleted_configuration_state_is_recreated) {
   Cluster cluster;
   cluster.createPool("good", {"192.168.30.0/28"});
   auto controller = cluster.startController();
-  BOOST_REQUIRE(waitFor(Millis(10000), [&] { return configurationState(*cluster.api).has_value(); }));
+  BOOST_REQUIRE(
+      waitFor(Millis(10000), [&] { return configurationState(*cluster.api).has_value(); }));
   cluster.kubectlOk("-n metallb-system delete configurationstate controller");
   BOOST_TEST(waitFor(Millis(10000), [&] {
     auto st = configurationState(*cluster.api);

@@ -15,8 +15,8 @@ using namespace ingot::controller::testing;
 BOOST_AUTO_TEST_SUITE(faults)
 
 BOOST_AUTO_TEST_CASE(converges_with_watches_cut_every_2s_and_10_percent_of_writes_failing) {
-  Cluster cluster({"--close-watches-after", "2", "--fail-writes", "0.1", "--seed", "7",
-                   "--history", "5000"});
+  Cluster cluster(
+      {"--close-watches-after", "2", "--fail-writes", "0.1", "--seed", "7", "--history", "5000"});
   cluster.createPool("pool-f", {"10.30.0.0/24"});
   auto controller = cluster.startController();
 
@@ -64,8 +64,8 @@ BOOST_AUTO_TEST_CASE(converges_with_watches_cut_every_2s_and_10_percent_of_write
   BOOST_TEST(controller->metric("metallb_allocator_addresses_in_use_total{pool=\"pool-f\"}") ==
              static_cast<double>(expected));
   // The faults really happened: the controller saw failed writes and re-watched many times.
-  BOOST_TEST(controller->metric("ingot_controller_api_request_errors_total{verb=\"patch_status\"}") >
-             0);
+  BOOST_TEST(
+      controller->metric("ingot_controller_api_request_errors_total{verb=\"patch_status\"}") > 0);
   BOOST_TEST(controller->metric("ingot_controller_api_requests_total{verb=\"watch\"}") > 10);
   stopCleanly(*controller);
 }

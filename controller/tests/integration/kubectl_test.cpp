@@ -82,7 +82,8 @@ bool hasEvent(const std::vector<std::string>& events, const std::string& text) {
 
 BOOST_AUTO_TEST_SUITE(kubectl)
 
-BOOST_AUTO_TEST_CASE(kubectl_applied_pool_and_services_get_status_annotation_events_and_pool_status) {
+BOOST_AUTO_TEST_CASE(
+    kubectl_applied_pool_and_services_get_status_annotation_events_and_pool_status) {
   Cluster cluster;
   auto controller = cluster.startController();
   BOOST_REQUIRE(writeWholeFile(cluster.server->dir() + "/m.yaml", kManifest).has_value());
@@ -137,7 +138,8 @@ BOOST_AUTO_TEST_CASE(kubectl_applied_pool_and_services_get_status_annotation_eve
   BOOST_REQUIRE(state->status.conditions.size() == 1u);
   BOOST_TEST(state->status.conditions[0].type == "poolReconcilerValid");
   BOOST_TEST(state->status.conditions[0].status == "True");
-  BOOST_TEST(controller->metric("metallb_allocator_addresses_in_use_total{pool=\"pool-a\"}") == 2.0);
+  BOOST_TEST(controller->metric("metallb_allocator_addresses_in_use_total{pool=\"pool-a\"}") ==
+             2.0);
   BOOST_TEST(controller->metric("metallb_k8s_client_config_loaded_bool") == 1.0);
 
   // Exhaust the pool: two more fit, the third fails loudly; deleting one makes room for it.
@@ -153,7 +155,8 @@ BOOST_AUTO_TEST_CASE(kubectl_applied_pool_and_services_get_status_annotation_eve
   cluster.kubectlOk("delete service web");
   BOOST_TEST_MESSAGE("a deleted service frees its address and pending ones are reprocessed");
   BOOST_TEST(waitFor(Millis(10000), [&] {
-    return ingressIps(cluster.services()["default/s3"]) == std::vector<std::string>{"192.168.10.10"};
+    return ingressIps(cluster.services()["default/s3"]) ==
+           std::vector<std::string>{"192.168.10.10"};
   }));
   BOOST_TEST(waitFor(Millis(5000), [&] {
     auto st = poolStatusOf(*cluster.api, "pool-a");

@@ -30,10 +30,11 @@ std::string kubeconfigWith(const std::string& original,
 
 /// otherCaData creates a self-signed CA with openssl and returns its base64 PEM.
 std::string otherCaData(const std::string& dir) {
-  const auto r = runCommand("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes"
-                            " -keyout " + dir + "/other.key -out " + dir +
-                            "/other.crt -subj /CN=other-ca -days 1 && base64 -w0 " + dir +
-                            "/other.crt");
+  const auto r = runCommand(
+      "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes"
+      " -keyout " +
+      dir + "/other.key -out " + dir + "/other.crt -subj /CN=other-ca -days 1 && base64 -w0 " +
+      dir + "/other.crt");
   BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.output);
   const size_t begin = r.output.find("LS0t");  // base64 of "-----"
   BOOST_REQUIRE(begin != std::string::npos);

@@ -20,7 +20,9 @@ bool retriable(const Error& e) {
   return e.code == ErrorCode::Unavailable || e.code == ErrorCode::Internal;
 }
 
-std::string quoted(const std::string& s) { return k8s::json::quote(s); }
+std::string quoted(const std::string& s) {
+  return k8s::json::quote(s);
+}
 
 }  // namespace
 
@@ -29,12 +31,10 @@ Result<std::unique_ptr<KubeApi>> KubeApi::start(const std::vector<std::string>& 
   if (!dir) return dir.error();
   auto api = std::unique_ptr<KubeApi>(new KubeApi());
   api->dir_ = *dir;
-  std::vector<std::string> argv = {"/usr/bin/python3", INGOT_KUBEAPI_SERVER,
-                                   "--port",           "0",
-                                   "--port-file",      *dir + "/port",
-                                   "--kubeconfig-out", *dir + "/kubeconfig",
-                                   "--cert-dir",       *dir + "/certs",
-                                   "--token",          kTestToken};
+  std::vector<std::string> argv = {
+      "/usr/bin/python3", INGOT_KUBEAPI_SERVER, "--port",           "0",
+      "--port-file",      *dir + "/port",       "--kubeconfig-out", *dir + "/kubeconfig",
+      "--cert-dir",       *dir + "/certs",      "--token",          kTestToken};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   auto process = Process::spawn(argv, {}, *dir + "/server.log");
   if (!process) return process.error();
@@ -56,7 +56,9 @@ KubeApi::~KubeApi() {
   std::filesystem::remove_all(dir_, ec);
 }
 
-std::string KubeApi::log() const { return readWholeFile(dir_ + "/server.log"); }
+std::string KubeApi::log() const {
+  return readWholeFile(dir_ + "/server.log");
+}
 
 Result<k8s::ApiClientPtr> KubeApi::client() const {
   auto cfg = k8s::loadKubeconfig({kubeconfig()});
@@ -72,9 +74,7 @@ CommandResult KubeApi::kubectl(const std::string& args) const {
 }
 
 Result<std::unique_ptr<ControllerProcess>> ControllerProcess::start(
-    const std::string& kubeconfig,
-    const std::string& dir,
-    const std::vector<std::string>& extra) {
+    const std::string& kubeconfig, const std::string& dir, const std::vector<std::string>& extra) {
   static int counter = 0;
   auto c = std::unique_ptr<ControllerProcess>(new ControllerProcess());
   c->metrics_port_ = freePort();
@@ -94,11 +94,13 @@ Result<std::unique_ptr<ControllerProcess>> ControllerProcess::start(
 }
 
 bool ControllerProcess::waitReady(Millis timeout) {
-  return waitFor(timeout, [this] {
-    if (!process_->running()) return true;  // stop waiting; reported below
-    auto r = httpGet(health_port_, "/readyz");
-    return r.has_value() && r->status == 200;
-  }) && process_->running();
+  return waitFor(timeout,
+                 [this] {
+                   if (!process_->running()) return true;  // stop waiting; reported below
+                   auto r = httpGet(health_port_, "/readyz");
+                   return r.has_value() && r->status == 200;
+                 }) &&
+         process_->running();
 }
 
 std::string ControllerProcess::metrics() const {
@@ -208,8 +210,8 @@ Result<std::vector<std::string>> eventsFor(k8s::ApiClient& api,
       auto v = k8s::json::stringAt(item, path);
       return v.has_value() ? *v : std::string();
     };
-    out.push_back(field({"type"}) + " " + field({"reason"}) + " " +
-                  field({"source", "component"}) + ": " + field({"message"}));
+    out.push_back(field({"type"}) + " " + field({"reason"}) + " " + field({"source", "component"}) +
+                  ": " + field({"message"}));
   }
   return out;
 }

@@ -54,9 +54,10 @@ class ControllerProcess {
  public:
   /// start runs the binary against the kubeconfig with --namespace metallb-system, free metrics
   /// and health ports, --log-level debug and extra args; log in <dir>/controller-<n>.log.
-  static Result<std::unique_ptr<ControllerProcess>> start(const std::string& kubeconfig,
-                                                          const std::string& dir,
-                                                          const std::vector<std::string>& extra = {});
+  static Result<std::unique_ptr<ControllerProcess>> start(
+      const std::string& kubeconfig,
+      const std::string& dir,
+      const std::vector<std::string>& extra = {});
 
   Process& process() { return *process_; }
   const std::string& logPath() const { return log_path_; }

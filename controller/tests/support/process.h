@@ -4,12 +4,11 @@
 // benchmark can use it too. Children die with the parent (PR_SET_PDEATHSIG).
 #pragma once
 
-#include <sys/types.h>
-
 #include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 #include "common/util/result.h"
