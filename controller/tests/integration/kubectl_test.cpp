@@ -119,10 +119,12 @@ BOOST_AUTO_TEST_CASE(
     }
   }
 
-  auto web_events = eventsFor(*cluster.api, "default", "web");
-  BOOST_REQUIRE(web_events.has_value());
-  BOOST_TEST(hasEvent(*web_events,
-                      "Normal IPAllocated metallb-controller: Assigned IP [\"192.168.10.10\"]"));
+  // Events are sent by the recorder's own thread, so they may land after the status write.
+  BOOST_TEST(waitFor(Millis(5000), [&] {
+    auto ev = eventsFor(*cluster.api, "default", "web");
+    return ev && hasEvent(*ev,
+                          "Normal IPAllocated metallb-controller: Assigned IP [\"192.168.10.10\"]");
+  }));
   auto foreign_events = eventsFor(*cluster.api, "default", "foreign");
   BOOST_REQUIRE(foreign_events.has_value());
   BOOST_TEST(foreign_events->empty());
@@ -130,6 +132,10 @@ BOOST_AUTO_TEST_CASE(
   BOOST_TEST(waitFor(Millis(5000), [&] {
     auto st = poolStatusOf(*cluster.api, "pool-a");
     return st && st->assigned_ipv4 == 2 && st->available_ipv4 == 2;
+  }));
+  BOOST_TEST(waitFor(Millis(5000), [&] {
+    auto st = configurationState(*cluster.api);
+    return st && st->status.result == "Valid";
   }));
   auto state = configurationState(*cluster.api);
   BOOST_REQUIRE_MESSAGE(state.has_value(), why(state));
