@@ -4,7 +4,6 @@
 ingot_add_library(ingot_controller
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/http_server.cpp
     ${CMAKE_CURRENT_LIST_DIR}/instrumented_client.cpp
     ${CMAKE_CURRENT_LIST_DIR}/manager.cpp
     ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
@@ -13,7 +12,7 @@ ingot_add_library(ingot_controller
     ${CMAKE_CURRENT_LIST_DIR}/startup.cpp
     ${CMAKE_CURRENT_LIST_DIR}/status_writes.cpp
     ${CMAKE_CURRENT_LIST_DIR}/write_pool.cpp
-  LIBRARIES ingot_controller_core ingot_config ingot_api ingot_json ingot_kube ingot_util)
+  LIBRARIES ingot_controller_core ingot_config ingot_api ingot_json ingot_kube ingot_daemon ingot_util)
 
 add_executable(ingot-controller ${CMAKE_CURRENT_LIST_DIR}/main.cpp)
 target_link_libraries(ingot-controller PRIVATE ingot_controller)
@@ -26,7 +25,6 @@ ingot_add_test(ingot_controller_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/flags_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/log_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/metrics_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/http_server_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/status_writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/write_overlay_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp

@@ -1,18 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // ingot-controller: flags, wiring and signals only (STYLE.md §8.1). The work is done by the
 // Manager (informers, queue, worker) and the Reconciler (controller/reconciler.h).
-#include <condition_variable>
 #include <cstdio>
 #include <fstream>
-#include <mutex>
-#include <pthread.h>
-#include <signal.h>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "common/daemon/http_server.h"
+#include "common/daemon/signals.h"
 #include "controller/flags.h"
-#include "controller/http_server.h"
 #include "controller/instrumented_client.h"
 #include "controller/manager.h"
 #include "controller/metrics.h"
@@ -25,50 +21,13 @@ namespace {
 
 using namespace ingot;
 using namespace ingot::controller;
+using daemon::HttpRequest;
+using daemon::HttpResponse;
+using daemon::HttpServer;
 
 constexpr int kExitStartupFailure = 1;
 constexpr int kExitUsage = 2;
 constexpr size_t kEventQueueCapacity = 16384;
-
-/// blockedSignals are handled by the signal thread only (blocked in every other thread).
-sigset_t blockedSignals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  return set;
-}
-
-/// SignalWatcher turns SIGTERM/SIGINT into a stop request.
-class SignalWatcher {
- public:
-  explicit SignalWatcher(log::Logger& logger)
-      : thread_([this, &logger](std::stop_token own) { watch(own, logger); }) {}
-  std::stop_token token() const { return stop_.get_token(); }
-  void wait() {
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, token(), [] { return false; });
-  }
-
- private:
-  void watch(const std::stop_token& own, log::Logger& logger) {
-    const sigset_t set = blockedSignals();
-    const timespec tick{0, 200'000'000};
-    while (!own.stop_requested()) {
-      const int sig = sigtimedwait(&set, nullptr, &tick);
-      if (sig == SIGTERM || sig == SIGINT) {
-        logger.info("main", "signal", "shutting down",
-                    {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"}});
-        stop_.request_stop();
-        return;
-      }
-    }
-  }
-  std::stop_source stop_;
-  std::mutex mu_;
-  std::condition_variable_any cv_;
-  std::jthread thread_;
-};
 
 std::string podNamespace() {
   std::ifstream in(std::string(k8s::kServiceAccountDir) + "/namespace");
@@ -169,7 +128,7 @@ int fail(log::Logger& logger, std::string_view event, const Error& e) {
 }
 
 int run(const Flags& flags, log::Logger& logger) {
-  SignalWatcher signals(logger);
+  daemon::SignalWatcher signals(logger);
   logStart(flags, logger);
   Metrics metrics;
   auto clients = connect(flags, metrics, logger);
@@ -206,9 +165,7 @@ int run(const Flags& flags, log::Logger& logger) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const sigset_t set = blockedSignals();
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);  // before any thread exists: all inherit it
-  signal(SIGPIPE, SIG_IGN);
+  daemon::blockTerminationSignals();  // before any thread exists: all inherit it
   const std::vector<std::string> args(argv + 1, argv + argc);
   auto flags = parseFlags(args, processEnvironment(), podNamespace());
   if (!flags) {

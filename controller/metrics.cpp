@@ -7,48 +7,6 @@
 namespace ingot::controller {
 namespace {
 
-std::string escapeLabel(std::string_view v) {
-  std::string out;
-  for (const char c : v) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '"') {
-      out += "\\\"";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string escapeHelp(std::string_view v) {
-  std::string out;
-  for (const char c : v) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string formatValue(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
-  char buf[40];
-  if (std::fabs(v) < 9.007199254740992e15 && v == std::floor(v)) {
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-  }
-  return buf;
-}
-
 MetricFamily counterFamily(std::string name, std::string help, double value) {
   return MetricFamily{std::move(name), std::move(help), MetricType::Counter, {Sample{{}, value}}};
 }
@@ -72,27 +30,6 @@ MetricFamily labelledCounter(std::string name,
 }
 
 }  // namespace
-
-std::string renderPrometheus(const std::vector<MetricFamily>& families) {
-  std::string out;
-  for (const MetricFamily& f : families) {
-    out += "# HELP " + f.name + " " + escapeHelp(f.help) + "\n";
-    out += "# TYPE " + f.name + (f.type == MetricType::Counter ? " counter\n" : " gauge\n");
-    for (const Sample& s : f.samples) {
-      out += f.name;
-      if (!s.labels.empty()) {
-        out += '{';
-        for (size_t i = 0; i < s.labels.size(); ++i) {
-          out += (i == 0 ? "" : ",") + s.labels[i].first + "=\"" + escapeLabel(s.labels[i].second) +
-                 "\"";
-        }
-        out += '}';
-      }
-      out += " " + formatValue(s.value) + "\n";
-    }
-  }
-  return out;
-}
 
 std::vector<MetricFamily> groupMetrics(const std::vector<Metric>& metrics) {
   std::vector<MetricFamily> out;

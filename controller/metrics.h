@@ -12,31 +12,15 @@
 #include <utility>
 #include <vector>
 
+#include "common/daemon/prometheus.h"
 #include "controller/core/pool_status.h"
 
 namespace ingot::controller {
 
-/// MetricType is the TYPE line of a family.
-enum class MetricType { Counter, Gauge };
-
-/// Sample is one line of a family: labels and value.
-struct Sample {
-  std::vector<std::pair<std::string, std::string>> labels;
-  double value = 0;
-};
-
-/// MetricFamily is one metric name with its HELP, TYPE and samples.
-struct MetricFamily {
-  std::string name;
-  std::string help;
-  MetricType type = MetricType::Gauge;
-  std::vector<Sample> samples;
-};
-
-/// renderPrometheus renders families in order: "# HELP", "# TYPE", then one line per sample.
-/// Label values and HELP text are escaped as the format requires (backslash, quote, newline);
-/// integral values are written without a fraction, others with 17 significant digits.
-std::string renderPrometheus(const std::vector<MetricFamily>& families);
+using daemon::MetricFamily;
+using daemon::MetricType;
+using daemon::renderPrometheus;
+using daemon::Sample;
 
 /// groupMetrics turns core's flat gauge list (grouped by name already) into families.
 std::vector<MetricFamily> groupMetrics(const std::vector<Metric>& metrics);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/http_server.h"
+#include "common/daemon/http_server.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -8,7 +8,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-using namespace ingot::controller;
+using namespace ingot::daemon;
 
 namespace {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/http_server.h"
+#include "common/daemon/http_server.h"
 
 #include <arpa/inet.h>
 #include <cerrno>
@@ -11,7 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-namespace ingot::controller {
+namespace ingot::daemon {
 namespace {
 
 constexpr int kReadTimeoutMs = 2000;
@@ -248,4 +248,4 @@ void HttpServer::handleConnection(int fd) {
   writeAll(fd, renderResponse(response, head_only));
 }
 
-}  // namespace ingot::controller
+}  // namespace ingot::daemon

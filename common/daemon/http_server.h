@@ -14,7 +14,7 @@
 
 #include "common/util/result.h"
 
-namespace ingot::controller {
+namespace ingot::daemon {
 
 /// HttpRequest is the part of a request the handlers see.
 struct HttpRequest {
@@ -76,4 +76,4 @@ class HttpServer {
   std::jthread thread_;
 };
 
-}  // namespace ingot::controller
+}  // namespace ingot::daemon
