@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: Apache-2.0
+# ingot_agent_bgp: applies a rendered frr.conf to the node's FRR (frr-reload.py loop, vtysh) and
+# the subprocess helper it runs them with. Included from agent/CMakeLists.txt.
+ingot_add_library(ingot_agent_bgp
+  SOURCES bgp/process.cpp bgp/reload_delta.cpp bgp/frr_driver.cpp
+  LIBRARIES ingot_util)
+
+# Unit tests: parser on captured frr-reload.py output, the process helper, and the driver and
+# applier against a fake frr-reload.py (tests/bgp/testdata/fake-frr-reload.py). No root needed.
+ingot_add_test(ingot_agent_bgp_test
+  SOURCES tests/bgp/reload_delta_test.cpp tests/bgp/process_test.cpp tests/bgp/frr_driver_test.cpp
+          tests/bgp/bgp_test_main.cpp
+  LIBRARIES ingot_agent_bgp)
+
+# Real FRR in a network namespace the test creates (root; skips with a message otherwise).
+ingot_add_test(ingot_agent_bgp_frr_test
+  SOURCES tests/bgp/frr_real_test.cpp
+  LIBRARIES ingot_agent_bgp
+  LABELS frr)
+set_tests_properties(ingot_agent_bgp_frr_test PROPERTIES SKIP_REGULAR_EXPRESSION "skipped: "
+  TIMEOUT 300)

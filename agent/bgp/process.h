@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// Running one external command with a hard timeout: the agent's only way to start FRR's tools
+// (frr-reload.py, vtysh). The child gets its own process group, stdin from /dev/null and its
+// stdout and stderr on two pipes; on timeout the whole group is killed with SIGKILL and the child
+// is reaped, so a hung vtysh below frr-reload.py cannot outlive the call. No fd is leaked (every
+// descriptor is O_CLOEXEC and closed before return) and no zombie is left behind.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "common/util/result.h"
+
+namespace ingot::agent::bgp {
+
+/// CommandOutput is what a command that ran to completion produced.
+struct CommandOutput {
+  int exit_status = -1;    ///< the exit code, or 128 + signal number when a signal ended it
+  std::string out;         ///< stdout
+  std::string err;         ///< stderr
+  bool truncated = false;  ///< a stream exceeded kMaxCapturedBytes; its tail was dropped
+};
+
+/// kMaxCapturedBytes caps each captured stream; the rest is read and discarded.
+inline constexpr size_t kMaxCapturedBytes = 64u << 20;
+
+/// runCommand starts argv (argv[0] is looked up in PATH when it has no slash) with the current
+/// environment and waits for it up to timeout. A non-zero exit status is a value, not an error.
+/// Errors, each naming the command line: argv empty (InvalidArgument); the program missing
+/// (NotFound) or not startable (Unavailable); the timeout expiring (Unavailable: the process group
+/// was killed; the message ends with the tail of the output). When the child exits but a process
+/// it left behind keeps its pipes open, the pipes are drained for a short grace period and that
+/// process group is then killed too. Thread-safe (no shared state); reaps only its own child.
+Result<CommandOutput> runCommand(const std::vector<std::string>& argv,
+                                 std::chrono::milliseconds timeout);
+
+/// commandLine renders argv for messages: arguments joined by spaces, an argument with a space,
+/// quote or shell metacharacter single-quoted.
+std::string commandLine(const std::vector<std::string>& argv);
+
+}  // namespace ingot::agent::bgp
