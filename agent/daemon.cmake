@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: Apache-2.0
+# ingot-agent: the daemon around agent/core and agent/bgp (included by agent/CMakeLists.txt).
+# ingot_agent holds everything but main.cpp so that tests drive the same code.
+
+# Pure helpers of the daemon live with the other pure decisions.
+target_sources(ingot_agent_core PRIVATE ${CMAKE_CURRENT_LIST_DIR}/core/prefix_limit.cpp)
+
+ingot_add_library(ingot_agent
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/frr_apply.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/instrumented_client.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/manager.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconciler.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconciler_bgp.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/writes.cpp
+  LIBRARIES ingot_agent_core ingot_agent_bgp ingot_frrgen ingot_controller ingot_config ingot_api
+            ingot_json ingot_kube ingot_daemon ingot_util)
+
+add_executable(ingot-agent ${CMAKE_CURRENT_LIST_DIR}/main.cpp)
+target_link_libraries(ingot-agent PRIVATE ingot_agent)
+
+# Unit tests: flags, pure helpers, write bodies and the reconciler against kube's FakeApiClient
+# (the same output as `ingotctl render` for tables of object sets).
+ingot_add_test(ingot_agent_test
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/main_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/flags_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/prefix_limit_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/writes_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/render_parity_test.cpp
+  LIBRARIES ingot_agent ingot_cli)
+
+# Integration: the test API server and a real ingot-agent process per case.
+ingot_add_test(ingot_agent_integration_test
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/tests/integration/main_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/integration/agent_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/support/agent_process.cpp
+  LIBRARIES ingot_controller_testkit ingot_agent)
+target_compile_definitions(ingot_agent_integration_test PRIVATE
+  INGOT_AGENT_BINARY="$<TARGET_FILE:ingot-agent>"
+  INGOT_INGOTCTL_BINARY="$<TARGET_FILE:ingotctl>")
+add_dependencies(ingot_agent_integration_test ingot-agent ingotctl)
+set_tests_properties(ingot_agent_integration_test PROPERTIES LABELS integration TIMEOUT 180)

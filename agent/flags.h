@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+// ingot-agent's command line: MetalLB speaker flags and environment variables where they exist
+// (spec/metallb.md §4.1), plus --kubeconfig/--context, the BGP mode and the frr-mode options.
+// Parsing is pure: the environment and the pod's namespace file are passed in.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/util/log.h"
+#include "common/util/result.h"
+
+namespace ingot::agent {
+
+/// BgpMode selects how announcements reach FRR.
+enum class BgpMode {
+  FrrK8s,  ///< write FRRConfiguration metallb-<node> through the API (frr-k8s renders it)
+  Frr,     ///< render frr.conf and reload the node's FRR with frr-reload.py
+};
+
+/// bgpModeName returns "frr-k8s" or "frr".
+std::string_view bgpModeName(BgpMode mode);
+
+/// Flags is the parsed command line.
+struct Flags {
+  std::string node_name;   ///< --node-name, $METALLB_NODE_NAME (required)
+  std::string pod_name;    ///< --pod-name, $METALLB_POD_NAME: owner of ConfigurationState
+  std::string namespace_;  ///< --namespace, $METALLB_NAMESPACE, pod namespace, metallb-system
+  std::string kubeconfig;  ///< --kubeconfig ("" = $KUBECONFIG, in-cluster, ~/.kube/config)
+  std::string context;     ///< --context ("" = current-context)
+  std::string lb_class;    ///< --lb-class
+  bool ignore_exclude_lb = false;           ///< --ignore-exclude-lb
+  log::Level log_level = log::Level::Info;  ///< --log-level
+  int port = 9120;                          ///< --port: plain-HTTP /metrics; 0 disables
+  int health_probe_port = 17472;            ///< --health-probe-port; 0 disables
+  std::string frrk8s_namespace;             ///< --frrk8s-namespace, $FRRK8S_NAMESPACE
+  bool frrk8s_secret_passthrough = false;   ///< --frrk8s-secret-passthrough
+  BgpMode bgp_mode = BgpMode::FrrK8s;       ///< --bgp-mode, $METALLB_BGP_TYPE
+  /// --bgp-debounce-timeout (ms), $METALLB_BGP_DEBOUNCE_TIMEOUT. MetalLB: 3000, frr mode only;
+  /// Ingot: 200 in both modes.
+  std::chrono::milliseconds bgp_debounce{200};
+  std::string frr_pathspace;                                     ///< --frr-pathspace
+  std::string frr_workdir = "/var/lib/ingot/frr";                ///< --frr-workdir
+  std::string frr_reload_script = "/usr/lib/frr/frr-reload.py";  ///< --frr-reload-script
+  int frr_max_new_prefixes = 200;                                ///< --frr-max-new-prefixes (>= 1)
+  double kube_api_qps = 20;  ///< --kube-api-qps; <= 0 disables client-side throttling
+  int kube_api_burst = 30;   ///< --kube-api-burst
+  /// ignored lists MetalLB flags that were given but have no effect in ingot-agent (memberlist,
+  /// --host, TLS metrics, pprof); main warns about each.
+  std::vector<std::string> ignored;
+  bool help = false;  ///< -h / --help
+};
+
+/// Environment reads one variable (nullopt when unset).
+using Environment = std::function<std::optional<std::string>(std::string_view name)>;
+
+/// parseFlags parses args (without argv[0]) the way Go's flag package does: "-name" or
+/// "--name", the value as "=value" or as the next argument; booleans take no value or
+/// "=true"/"=false". Flags win over environment variables. pod_namespace is the content of the
+/// service-account namespace file ("" outside a pod); the namespace falls back to it, then to
+/// "metallb-system". Errors name the flag or variable and the reason (unknown flag, missing or
+/// invalid value, no node name, `native` mode).
+Result<Flags> parseFlags(const std::vector<std::string>& args,
+                         const Environment& env,
+                         const std::string& pod_namespace);
+
+/// usage returns the --help text.
+std::string usage();
+
+/// processEnvironment reads the real environment.
+Environment processEnvironment();
+
+}  // namespace ingot::agent

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: Apache-2.0
+// ingot-agent: flags, wiring and signals only (STYLE.md §8.1). The work is done by the Manager
+// (informers, queue, worker) and the Reconciler (agent/reconciler.h).
+#include <climits>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "agent/flags.h"
+#include "agent/frr_apply.h"
+#include "agent/instrumented_client.h"
+#include "agent/manager.h"
+#include "agent/metrics.h"
+#include "common/daemon/http_server.h"
+#include "common/daemon/signals.h"
+#include "controller/startup.h"
+#include "kube/events.h"
+#include "kube/kubeconfig.h"
+#include "kube/rest_client.h"
+
+namespace {
+
+using namespace ingot;
+using namespace ingot::agent;
+using daemon::HttpRequest;
+using daemon::HttpResponse;
+using daemon::HttpServer;
+
+constexpr int kExitStartupFailure = 1;
+constexpr int kExitUsage = 2;
+
+std::string podNamespace() {
+  std::ifstream in(std::string(k8s::kServiceAccountDir) + "/namespace");
+  std::string ns;
+  std::getline(in, ns);
+  return ns;
+}
+
+std::string hostname() {
+  char buf[HOST_NAME_MAX + 1] = {};
+  if (gethostname(buf, sizeof(buf) - 1) != 0) return "";
+  return buf;
+}
+
+/// RecorderSink forwards the reconciler's Events to the recorder.
+class RecorderSink final : public EventSink {
+ public:
+  explicit RecorderSink(k8s::EventRecorder& recorder) : recorder_(recorder) {}
+  void record(const k8s::ObjectReference& object,
+              k8s::EventType type,
+              std::string_view reason,
+              std::string_view message) override {
+    recorder_.record(object, type, reason, message);
+  }
+
+ private:
+  k8s::EventRecorder& recorder_;
+};
+
+/// Clients: one REST client for informers and writes, one for Events, both counted.
+struct Clients {
+  k8s::ApiClientPtr main_rest;
+  k8s::ApiClientPtr events_rest;
+  std::unique_ptr<InstrumentedClient> main;
+  std::unique_ptr<InstrumentedClient> events;
+  std::string server;
+};
+
+Result<Clients> connect(const Flags& flags, Metrics& metrics, log::Logger& logger) {
+  auto cfg = k8s::loadClientConfig(k8s::loadOptionsFromProcess(flags.kubeconfig, flags.context));
+  if (!cfg) return Error{cfg.error().code, "load API client configuration: " + cfg.error().message};
+  for (const auto& w : cfg->warnings) logger.warn("startup", "client_config", w);
+  k8s::RestOptions options;
+  options.qps = flags.kube_api_qps;
+  options.burst = flags.kube_api_burst;
+  options.user_agent = "ingot-agent";
+  Clients c;
+  auto main_rest = k8s::makeRestClient(*cfg, options);
+  if (!main_rest) return main_rest.error();
+  auto events_rest = k8s::makeRestClient(*cfg, options);
+  if (!events_rest) return events_rest.error();
+  c.main_rest = std::move(*main_rest);
+  c.events_rest = std::move(*events_rest);
+  c.main = std::make_unique<InstrumentedClient>(*c.main_rest, metrics);
+  c.events = std::make_unique<InstrumentedClient>(*c.events_rest, metrics);
+  c.server = cfg->server;
+  logger.info("startup", "client_config", "API client configured",
+              {{"server", cfg->server}, {"source", cfg->source}});
+  return c;
+}
+
+struct Servers {
+  std::unique_ptr<HttpServer> metrics;
+  std::unique_ptr<HttpServer> health;
+};
+
+Result<Servers> serve(const Flags& flags, Metrics& metrics, const Manager& manager) {
+  Servers s;
+  if (flags.port != 0) {
+    auto m = HttpServer::start("", flags.port, [&metrics](const HttpRequest& r) {
+      if (r.path != "/metrics")
+        return HttpResponse{404, "text/plain; charset=utf-8", "not found\n"};
+      return HttpResponse{200, "text/plain; version=0.0.4; charset=utf-8", metrics.render()};
+    });
+    if (!m) return Error{m.error().code, "metrics endpoint (--port): " + m.error().message};
+    s.metrics = std::move(*m);
+  }
+  if (flags.health_probe_port != 0) {
+    auto h =
+        HttpServer::start("127.0.0.1", flags.health_probe_port, [&manager](const HttpRequest& r) {
+          if (r.path == "/healthz" || r.path == "/livez")
+            return HttpResponse{200, "text/plain", "ok\n"};
+          if (r.path != "/readyz") return HttpResponse{404, "text/plain", "not found\n"};
+          if (manager.ready()) return HttpResponse{200, "text/plain", "ok\n"};
+          return HttpResponse{503, "text/plain", "no configuration loaded and synced yet\n"};
+        });
+    if (!h)
+      return Error{h.error().code, "health endpoint (--health-probe-port): " + h.error().message};
+    s.health = std::move(*h);
+  }
+  return s;
+}
+
+ManagerOptions managerOptions(const Flags& flags, api::OwnerReference owner) {
+  ManagerOptions o;
+  auto& r = o.reconciler;
+  r.node = flags.node_name;
+  r.namespace_ = flags.namespace_;
+  r.mode = flags.bgp_mode;
+  r.announce.lb_class = flags.lb_class;
+  r.announce.ignore_exclude_lb = flags.ignore_exclude_lb;
+  r.build.metallb_namespace = flags.namespace_;
+  // frr mode resolves passwordSecret itself from the MetalLB namespace's Secrets.
+  r.build.frrk8s_namespace =
+      flags.bgp_mode == BgpMode::Frr ? flags.namespace_ : flags.frrk8s_namespace;
+  r.build.secret_passthrough = flags.frrk8s_secret_passthrough;
+  r.debounce = flags.bgp_debounce;
+  r.max_new_prefixes = static_cast<size_t>(flags.frr_max_new_prefixes);
+  r.hostname = hostname();
+  r.owner = std::move(owner);
+  return o;
+}
+
+std::unique_ptr<FrrApply> frrApply(const Flags& flags, log::Logger& logger) {
+  if (flags.bgp_mode != BgpMode::Frr) return nullptr;
+  bgp::FrrDriverOptions o;
+  o.reload_script = flags.frr_reload_script;
+  o.pathspace = flags.frr_pathspace;
+  o.workdir = flags.frr_workdir;
+  o.logger = &logger;
+  return makeFrrApply(std::move(o));
+}
+
+void logStart(const Flags& flags, log::Logger& logger) {
+  logger.info("main", "start", "ingot-agent starting",
+              {{"node", flags.node_name},
+               {"namespace", flags.namespace_},
+               {"bgp_mode", std::string(bgpModeName(flags.bgp_mode))},
+               {"frrk8s_namespace", flags.frrk8s_namespace},
+               log::num("bgp_debounce_ms", flags.bgp_debounce.count()),
+               log::num("port", flags.port),
+               log::num("health_probe_port", flags.health_probe_port)});
+  for (const auto& f : flags.ignored) {
+    logger.warn("main", "flag_ignored", "MetalLB flag accepted without effect", {{"flag", f}});
+  }
+}
+
+int fail(log::Logger& logger, std::string_view event, const Error& e) {
+  logger.error("startup", event, e.message);
+  std::fprintf(stderr, "ingot-agent: %s\n", e.message.c_str());
+  return kExitStartupFailure;
+}
+
+int run(const Flags& flags, log::Logger& logger) {
+  daemon::SignalWatcher signals(logger);
+  logStart(flags, logger);
+  Metrics metrics(flags.node_name);
+  auto clients = connect(flags, metrics, logger);
+  if (!clients) return fail(logger, "client_config", clients.error());
+  if (auto ok = controller::preflight(*clients->main, clients->server, flags.namespace_, logger);
+      !ok) {
+    return fail(logger, "preflight", ok.error());
+  }
+  auto owner = controller::podOwner(*clients->main, flags.namespace_, flags.pod_name);
+  if (!owner) logger.warn("startup", "pod_owner", owner.error().message);
+  k8s::EventRecorderOptions ev;
+  ev.on_error = [&logger](const Error& e) { logger.warn("events", "write_failed", e.message); };
+  k8s::EventRecorder recorder(*clients->events,
+                              k8s::EventSource{"metallb-speaker", flags.node_name}, ev);
+  RecorderSink sink(recorder);
+  auto frr = frrApply(flags, logger);
+  Manager manager(*clients->main, sink, metrics, logger,
+                  managerOptions(flags, owner ? *owner : api::OwnerReference{}), frr.get());
+  auto servers = serve(flags, metrics, manager);
+  if (!servers) return fail(logger, "listen", servers.error());
+  if (auto started = manager.start(signals.token()); !started) {
+    manager.stop();
+    if (signals.token().stop_requested()) return 0;
+    return fail(logger, "cache_sync", started.error());
+  }
+  signals.wait();
+  manager.stop();  // the FRRConfiguration stays as last written, as MetalLB leaves it
+  if (!recorder.flush(std::chrono::seconds(5))) {
+    logger.warn("main", "events_dropped", "some queued Events were not written before exit");
+  }
+  logger.info("main", "stopped", "ingot-agent stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  daemon::blockTerminationSignals();  // before any thread exists: all inherit it
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  auto flags = parseFlags(args, processEnvironment(), podNamespace());
+  if (!flags) {
+    std::fprintf(stderr, "ingot-agent: %s\n", flags.error().message.c_str());
+    return kExitUsage;
+  }
+  if (flags->help) {
+    std::fputs(usage().c_str(), stdout);
+    return 0;
+  }
+  log::Logger logger(flags->log_level);
+  return run(*flags, logger);
+}

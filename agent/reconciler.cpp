@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: Apache-2.0
+// Configuration parse, the announcement sync and ServiceBGPStatus. The BGP writes (frr-k8s and
+// frr mode) and ConfigurationState are in reconciler_bgp.cpp.
+#include "agent/reconciler.h"
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_map>
+
+#include "agent/writes.h"
+#include "controller/status_writes.h"
+#include "kube/json_lite.h"
+#include "kube/resources.h"
+
+namespace ingot::agent {
+namespace {
+
+template <typename T>
+std::vector<T> values(const k8s::Store<T>& store) {
+  std::vector<T> out;
+  for (const auto& p : store.list()) out.push_back(*p);
+  return out;
+}
+
+std::string serviceKey(const api::Service& svc) {
+  return svc.metadata.namespace_ + "/" + svc.metadata.name;
+}
+
+k8s::ObjectReference serviceRef(const api::Service& svc) {
+  return k8s::ObjectReference{"v1",
+                              "Service",
+                              svc.metadata.namespace_,
+                              svc.metadata.name,
+                              svc.metadata.uid,
+                              svc.metadata.resource_version};
+}
+
+/// signature identifies an announcement: its prefixes with their attributes and peers.
+std::string signature(const BgpDecision& d) {
+  std::vector<std::string> parts;
+  for (const auto& a : d.announcements) {
+    std::string p = a.prefix.toString() + "|" + std::to_string(a.local_pref) + "|";
+    for (const auto& c : a.communities) p += frrgen::communityText(c) + ",";
+    p += "|";
+    for (const auto& peer : a.peers) p += peer + ",";
+    parts.push_back(std::move(p));
+  }
+  std::sort(parts.begin(), parts.end());
+  std::string out;
+  for (const auto& p : parts) out += p + ";";
+  return out;
+}
+
+std::string ingressIps(const api::Service& svc) {
+  std::string out;
+  for (const auto& i : svc.status.ingress) out += (out.empty() ? "" : ",") + i.ip;
+  return out;
+}
+
+std::string resourceVersionOf(const std::string& json) {
+  auto rv = k8s::json::stringAt(json, {"metadata", "resourceVersion"});
+  return rv.has_value() ? *rv : std::string();
+}
+
+}  // namespace
+
+Reconciler::Reconciler(Caches caches,
+                       k8s::ApiClient& api,
+                       EventSink& events,
+                       k8s::WorkQueue& queue,
+                       Metrics& metrics,
+                       log::Logger& logger,
+                       ReconcilerOptions options,
+                       FrrApply* frr,
+                       k8s::Clock& clock)
+    : caches_(caches),
+      api_(api),
+      events_(events),
+      queue_(queue),
+      metrics_(metrics),
+      log_(logger),
+      options_(std::move(options)),
+      frr_(frr),
+      clock_(clock) {}
+
+ReconcileResult Reconciler::reconcile(const std::string& key) {
+  if (key == keys::kConfig) return reconcileConfig();
+  if (key == keys::kSync) {
+    ReconcileResult r = sync();
+    metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
+    return r;
+  }
+  if (key == keys::kBgp) {
+    ReconcileResult r = options_.mode == BgpMode::Frr ? reloadFrr() : writeFrrConfiguration();
+    metrics_.countReconcile(ReconcileKind::Bgp, !r.ok());
+    return r;
+  }
+  if (key == keys::kState) {
+    ReconcileResult r = writeState();
+    metrics_.countReconcile(ReconcileKind::ConfigurationState, !r.ok());
+    return r;
+  }
+  log_.error("reconcile", "unknown_key", "dropping a work-queue key of no known kind",
+             {{"key", key}});
+  return ReconcileResult::done();
+}
+
+ReconcileResult Reconciler::reconcileConfig() {
+  metrics_.countUpdate();
+  config::Inputs in;
+  in.pools = values(caches_.pools);
+  in.l2_advertisements = values(caches_.l2_advertisements);
+  in.bgp_advertisements = values(caches_.bgp_advertisements);
+  in.peers = values(caches_.peers);
+  in.bfd_profiles = values(caches_.bfd_profiles);
+  in.communities = values(caches_.communities);
+  in.nodes = values(caches_.nodes);
+  in.namespaces = values(caches_.namespaces);
+  in.secrets = values(caches_.secrets);
+  const config::Backend backend =
+      options_.mode == BgpMode::Frr ? config::Backend::Frr : config::Backend::FrrK8s;
+  config::ParseOutcome parsed = config::parse(in, {backend, options_.namespace_});
+  config_parsed_ = true;
+  config_errors_ = parsed.errors;
+  queue_.add(std::string(keys::kState));
+  if (!parsed.errors.empty()) {
+    metrics_.setConfigStale(true);
+    metrics_.countUpdateError();
+    for (const auto& e : parsed.errors) {
+      log_.error("config", "invalid", controller::formatConfigError(e),
+                 {{"key", k8s::objectKey(e.namespace_, e.name)}, {"kind", e.kind}});
+    }
+    log_.error("config", "kept_last_good",
+               config_ ? "configuration rejected; announcing with the last good one"
+                       : "configuration rejected; no valid configuration yet, nothing announced",
+               {log::num("errors", static_cast<long long>(parsed.errors.size()))});
+    return ReconcileResult::done();  // the next change of an input re-triggers
+  }
+  metrics_.setConfigLoaded(true);
+  metrics_.setConfigStale(false);
+  if (!config_ || *config_ != *parsed.config) {
+    log_.info("config", "reloaded", "configuration loaded",
+              {log::num("pools", static_cast<long long>(parsed.config->pools.size())),
+               log::num("peers", static_cast<long long>(parsed.config->peers.size()))});
+  }
+  config_ = parsed.config;
+  ReconcileResult r = sync();
+  metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
+  if (!r.ok()) queue_.addRateLimited(std::string(keys::kSync));
+  return ReconcileResult::done();
+}
+
+std::vector<Reconciler::Decided> Reconciler::decideAll(const std::vector<api::Service>& services) {
+  // Slices grouped by their Service: decideBgp ignores other Services' slices anyway.
+  std::unordered_map<std::string, std::vector<api::EndpointSlice>> slices;
+  for (const auto& s : caches_.endpoint_slices.list()) {
+    auto it = s->metadata.labels.find("kubernetes.io/service-name");
+    if (it == s->metadata.labels.end()) continue;
+    slices[s->metadata.namespace_ + "/" + it->second].push_back(*s);
+  }
+  const auto node = caches_.nodes.get(options_.node);
+  static const std::vector<api::EndpointSlice> kNone;
+  std::vector<Decided> out;
+  out.reserve(services.size());
+  for (const auto& svc : services) {
+    auto it = slices.find(serviceKey(svc));
+    out.push_back({&svc, decideBgp(*config_, options_.node, node.get(), svc,
+                                   it == slices.end() ? kNone : it->second, options_.announce)});
+  }
+  return out;
+}
+
+ReconcileResult Reconciler::sync() {
+  if (!config_) return ReconcileResult::done();  // nothing is announced before a configuration
+  std::vector<api::Service> services = values(caches_.services);
+  std::sort(services.begin(), services.end(), [](const api::Service& a, const api::Service& b) {
+    return std::tie(a.metadata.namespace_, a.metadata.name) <
+           std::tie(b.metadata.namespace_, b.metadata.name);
+  });
+  const std::vector<Decided> decided = decideAll(services);
+  std::vector<BgpDecision> plain;
+  plain.reserve(decided.size());
+  for (const auto& d : decided) plain.push_back(d.decision);
+  std::vector<frrgen::Announcement> announcements = collectAnnouncements(plain);
+  auto own = frrgen::build(*config_, options_.node, announcements, options_.build);
+  if (!own) {
+    metrics_.countUpdateError();
+    log_.error("bgp", "build_failed", own.error().message, {{"node", options_.node}});
+  } else if (!desired_ || *own != *desired_ || desired_config_ != config_) {
+    const bool first = !desired_.has_value();
+    desired_ = std::move(*own);
+    desired_config_ = config_;
+    desired_announcements_ = std::move(announcements);
+    queue_.addAfter(std::string(keys::kBgp), first ? k8s::Duration::zero() : options_.debounce);
+  }
+  reportAnnouncements(decided);
+  ReconcileResult r = syncBgpStatuses(decided);
+  if (r.ok()) ready_.store(true);
+  return r;
+}
+
+void Reconciler::reportAnnouncements(const std::vector<Decided>& decided) {
+  std::map<std::string, std::string> next;
+  std::vector<AnnouncedIp> gauge;
+  for (const auto& d : decided) {
+    const std::string key = serviceKey(*d.service);
+    auto prev = announced_.find(key);
+    if (!d.decision.announced()) {
+      if (prev != announced_.end()) {
+        log_.info("announce", "serviceWithdrawn", "withdrawn",
+                  {{"service", key},
+                   {"protocol", "bgp"},
+                   {"reason", std::string(bgpSkipReason(*d.decision.skip))}});
+      }
+      continue;
+    }
+    std::string sig = signature(d.decision);
+    for (const auto& i : d.service->status.ingress) gauge.push_back({key, i.ip});
+    if (prev == announced_.end() || prev->second != sig) {
+      log_.info("announce", "serviceAnnounced", "service has IP, announcing",
+                {{"service", key}, {"protocol", "bgp"}, {"ips", ingressIps(*d.service)}});
+      events_.record(serviceRef(*d.service), k8s::EventType::Normal, "nodeAssigned",
+                     "announcing from node \"" + options_.node + "\" with protocol \"bgp\"");
+    }
+    next.emplace(key, std::move(sig));
+  }
+  std::set<std::string> present;
+  for (const auto& d : decided) present.insert(serviceKey(*d.service));
+  for (const auto& [key, sig] : announced_) {
+    if (!present.contains(key)) {
+      log_.info("announce", "serviceWithdrawn", "withdrawn",
+                {{"service", key}, {"protocol", "bgp"}, {"reason", "serviceDeleted"}});
+    }
+  }
+  announced_ = std::move(next);
+  metrics_.setAnnounced(std::move(gauge));
+}
+
+std::map<std::string, std::vector<std::pair<std::string, api::ServiceBGPStatusStatus>>>
+Reconciler::currentBgpStatuses() {
+  std::map<std::string, api::ServiceBGPStatusStatus> by_name;
+  for (const auto& s : caches_.bgp_statuses.list()) {
+    auto node = s->metadata.labels.find(kNodeLabel);
+    if (node == s->metadata.labels.end() || node->second != options_.node) continue;
+    api::ServiceBGPStatusStatus st = s->status;
+    // The labels identify the service even before the status was written.
+    auto label = [&s](const char* key) {
+      auto it = s->metadata.labels.find(key);
+      return it == s->metadata.labels.end() ? std::string() : it->second;
+    };
+    st.service_name = label(kServiceNameLabel);
+    st.service_namespace = label(kServiceNamespaceLabel);
+    by_name[s->metadata.name] = std::move(st);
+  }
+  const auto now = clock_.now();
+  for (auto it = status_writes_.begin(); it != status_writes_.end();) {
+    auto cached = caches_.bgp_statuses.entry(k8s::objectKey(options_.namespace_, it->first));
+    const bool caught_up = it->second.status ? cached.object != nullptr && !it->second.rv.empty() &&
+                                                   cached.resource_version == it->second.rv
+                                             : cached.object == nullptr;
+    if (caught_up || now >= it->second.expires) {
+      it = status_writes_.erase(it);
+      continue;
+    }
+    if (it->second.status) {
+      by_name[it->first] = *it->second.status;
+    } else {
+      by_name.erase(it->first);
+    }
+    ++it;
+  }
+  std::map<std::string, std::vector<std::pair<std::string, api::ServiceBGPStatusStatus>>> out;
+  for (auto& [name, st] : by_name) {
+    out[st.service_namespace + "/" + st.service_name].emplace_back(name, std::move(st));
+  }
+  return out;
+}
+
+ReconcileResult Reconciler::syncBgpStatuses(const std::vector<Decided>& decided) {
+  auto current = currentBgpStatuses();
+  Error first_error;
+  size_t failures = 0;
+  auto check = [&](Result<void> r) {
+    if (r) return;
+    if (failures++ == 0) first_error = r.error();
+    log_.warn("bgp_status", "write_failed", r.error().message);
+  };
+  for (const auto& d : decided) {
+    if (!d.decision.announced() || d.decision.peers.empty()) continue;
+    const auto& meta = d.service->metadata;
+    const auto want = bgpStatus(options_.node, meta.namespace_, meta.name, d.decision.peers);
+    auto it = current.find(serviceKey(*d.service));
+    if (it == current.end()) {
+      check(createBgpStatus(want));
+      continue;
+    }
+    auto& have = it->second;  // sorted by object name; keep the first, drop duplicates
+    if (have.front().second != want) check(patchBgpStatus(have.front().first, want));
+    for (size_t i = 1; i < have.size(); ++i) check(removeBgpStatus(have[i].first));
+    current.erase(it);
+  }
+  for (const auto& [key, objects] : current) {
+    for (const auto& [name, st] : objects) check(removeBgpStatus(name));
+  }
+  if (failures > 0) return ReconcileResult::retry(first_error);
+  return ReconcileResult::done();
+}
+
+Result<void> Reconciler::createBgpStatus(const api::ServiceBGPStatusStatus& status) {
+  metrics_.countUpdate();
+  auto created = api_.create(k8s::resources::kServiceBgpStatuses, options_.namespace_,
+                             bgpStatusObject(options_.namespace_, status, options_.owner));
+  if (!created) {
+    metrics_.countUpdateError();
+    return created.error();
+  }
+  auto name = k8s::json::stringAt(*created, {"metadata", "name"});
+  if (!name) return Error{ErrorCode::Internal, "created ServiceBGPStatus has no name"};
+  const auto expires = clock_.now() + options_.overlay_ttl;
+  // Until the status write lands the object exists with an empty status.
+  status_writes_[*name] =
+      Pending{bgpStatus(options_.node, status.service_namespace, status.service_name, {}),
+              resourceVersionOf(*created), expires};
+  log_.info("bgp_status", "created", "ServiceBGPStatus created",
+            {{"name", *name}, {"service", status.service_namespace + "/" + status.service_name}});
+  return patchBgpStatus(*name, status);
+}
+
+Result<void> Reconciler::patchBgpStatus(const std::string& name,
+                                        const api::ServiceBGPStatusStatus& status) {
+  metrics_.countUpdate();
+  auto r = api_.patchStatus(k8s::resources::kServiceBgpStatuses, options_.namespace_, name,
+                            k8s::PatchType::Merge, bgpStatusPatch(status));
+  if (!r) {
+    metrics_.countUpdateError();
+    if (r.error().code == ErrorCode::NotFound) status_writes_.erase(name);
+    return r.error();
+  }
+  status_writes_[name] =
+      Pending{status, resourceVersionOf(*r), clock_.now() + options_.overlay_ttl};
+  return {};
+}
+
+Result<void> Reconciler::removeBgpStatus(const std::string& name) {
+  metrics_.countUpdate();
+  auto r = api_.remove(k8s::resources::kServiceBgpStatuses, options_.namespace_, name);
+  if (!r && r.error().code != ErrorCode::NotFound) {
+    metrics_.countUpdateError();
+    return r.error();
+  }
+  status_writes_[name] = Pending{std::nullopt, "", clock_.now() + options_.overlay_ttl};
+  log_.info("bgp_status", "deleted", "ServiceBGPStatus deleted", {{"name", name}});
+  return {};
+}
+
+k8s::ObjectReference Reconciler::nodeRef() const {
+  auto node = caches_.nodes.get(options_.node);
+  return k8s::ObjectReference{"v1",
+                              "Node",
+                              "",
+                              options_.node,
+                              node ? node->metadata.uid : std::string(),
+                              node ? node->metadata.resource_version : std::string()};
+}
+
+std::string Reconciler::now() const {
+  return k8s::formatTimestamp(std::chrono::system_clock::now());
+}
+
+}  // namespace ingot::agent

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+// Object sets for the reconciler tests: the repository's examples (examples/bgp and
+// examples/cluster/nodes.yaml), loaded the way `ingotctl render` loads them.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+
+#include "agent/tests/daemon/harness.h"
+#include "cli/converge.h"
+#include "cli/workspace.h"
+
+namespace ingot::agent::testing {
+
+inline std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::string sourceDir() {
+  const char* d = std::getenv("INGOT_SOURCE_DIR");
+  return d != nullptr ? d : ".";
+}
+
+/// examples returns examples/bgp and examples/cluster/nodes.yaml as one YAML stream.
+inline std::string examples() {
+  const std::string dir = sourceDir() + "/examples/";
+  std::string out;
+  for (const char* f : {"bgp/advertisement.yaml", "bgp/endpoints.yaml", "bgp/peering.yaml",
+                        "bgp/service.yaml", "cluster/nodes.yaml"}) {
+    out += readFile(dir + f) + "\n---\n";
+  }
+  return out;
+}
+
+/// replaced replaces the first `from` in text (which must contain it).
+inline std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  BOOST_REQUIRE_MESSAGE(at != std::string::npos, "test input lacks: " + from);
+  return text.replace(at, from.size(), to);
+}
+
+/// TempFile holds YAML in a file under /tmp for as long as it lives.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& text) {
+    static int n = 0;
+    path_ =
+        "/tmp/ingot-agent-test-" + std::to_string(::getpid()) + "-" + std::to_string(++n) + ".yaml";
+    std::ofstream(path_) << text;
+  }
+  ~TempFile() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+/// loadInto puts the objects of the YAML file into the harness' stores, Services with the
+/// addresses the controller would give them (as `ingotctl render` assumes).
+inline void loadInto(Harness& h, const std::string& file) {
+  cli::Workspace ws = cli::loadWorkspace({file}, {});
+  BOOST_REQUIRE_MESSAGE(ws.problems.empty() && ws.parsed.config, "test manifests are invalid");
+  std::vector<api::Service> services = ws.services;
+  BOOST_REQUIRE(cli::convergeServices(*ws.parsed.config, services, {}));
+  for (const auto& o : ws.objects) {
+    if (!std::holds_alternative<api::Service>(o.object)) h.world.put(o.object);
+  }
+  for (const auto& s : services) h.world.put(s);
+}
+
+}  // namespace ingot::agent::testing

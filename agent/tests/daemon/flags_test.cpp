@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "agent/flags.h"
+
+#include <map>
+
+#include <boost/test/unit_test.hpp>
+
+namespace ingot::agent {
+namespace {
+
+Environment envOf(std::map<std::string, std::string> vars) {
+  return [vars](std::string_view name) -> std::optional<std::string> {
+    auto it = vars.find(std::string(name));
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+struct Case {
+  std::string desc;
+  std::vector<std::string> args;
+  std::map<std::string, std::string> env;
+  std::string pod_namespace;
+  std::function<void(const Flags&)> check;  ///< for successes
+  std::string error;                        ///< substring, for failures
+};
+
+BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
+  const std::vector<Case> cases = {
+      {"defaults_with_only_the_node_name",
+       {"--node-name", "n1"},
+       {},
+       "",
+       [](const Flags& f) {
+         BOOST_TEST(f.node_name == "n1");
+         BOOST_TEST(f.namespace_ == "metallb-system");
+         BOOST_TEST(f.frrk8s_namespace == "metallb-system");
+         BOOST_TEST(f.port == 9120);
+         BOOST_TEST(f.health_probe_port == 17472);
+         BOOST_TEST((f.bgp_mode == BgpMode::FrrK8s));
+         BOOST_TEST(f.bgp_debounce.count() == 200);
+         BOOST_TEST(f.frr_workdir == "/var/lib/ingot/frr");
+         BOOST_TEST(f.frr_reload_script == "/usr/lib/frr/frr-reload.py");
+         BOOST_TEST(f.frr_max_new_prefixes == 200);
+         BOOST_TEST((f.log_level == log::Level::Info));
+         BOOST_TEST(!f.ignore_exclude_lb);
+       },
+       ""},
+      {"environment_supplies_node_pod_namespaces_mode_and_debounce",
+       {},
+       {{"METALLB_NODE_NAME", "n2"},
+        {"METALLB_POD_NAME", "speaker-x"},
+        {"METALLB_NAMESPACE", "lb"},
+        {"FRRK8S_NAMESPACE", "frr-k8s-system"},
+        {"METALLB_BGP_TYPE", "frr"},
+        {"METALLB_BGP_DEBOUNCE_TIMEOUT", "3000"}},
+       "",
+       [](const Flags& f) {
+         BOOST_TEST(f.node_name == "n2");
+         BOOST_TEST(f.pod_name == "speaker-x");
+         BOOST_TEST(f.namespace_ == "lb");
+         BOOST_TEST(f.frrk8s_namespace == "frr-k8s-system");
+         BOOST_TEST((f.bgp_mode == BgpMode::Frr));
+         BOOST_TEST(f.bgp_debounce.count() == 3000);
+       },
+       ""},
+      {"flags_win_over_the_environment",
+       {"--node-name=n3", "--bgp-mode", "frr-k8s", "--namespace", "x"},
+       {{"METALLB_NODE_NAME", "n2"}, {"METALLB_BGP_TYPE", "frr"}},
+       "",
+       [](const Flags& f) {
+         BOOST_TEST(f.node_name == "n3");
+         BOOST_TEST((f.bgp_mode == BgpMode::FrrK8s));
+         BOOST_TEST(f.namespace_ == "x");
+         BOOST_TEST(f.frrk8s_namespace == "x");
+       },
+       ""},
+      {"pod_namespace_file_is_the_namespace_fallback",
+       {"-node-name", "n"},
+       {},
+       "from-pod",
+       [](const Flags& f) { BOOST_TEST(f.namespace_ == "from-pod"); },
+       ""},
+      {"every_value_flag_is_stored",
+       {"--node-name",
+        "n",
+        "--kubeconfig",
+        "/k",
+        "--context",
+        "c",
+        "--lb-class",
+        "cls",
+        "--ignore-exclude-lb",
+        "--log-level",
+        "debug",
+        "--port",
+        "0",
+        "--health-probe-port",
+        "1234",
+        "--frrk8s-namespace",
+        "f",
+        "--frrk8s-secret-passthrough",
+        "--bgp-debounce-timeout",
+        "0",
+        "--frr-pathspace",
+        "p",
+        "--frr-workdir",
+        "/w",
+        "--frr-reload-script",
+        "/r.py",
+        "--frr-max-new-prefixes",
+        "50"},
+       {},
+       "",
+       [](const Flags& f) {
+         BOOST_TEST(f.kubeconfig == "/k");
+         BOOST_TEST(f.context == "c");
+         BOOST_TEST(f.lb_class == "cls");
+         BOOST_TEST(f.ignore_exclude_lb);
+         BOOST_TEST((f.log_level == log::Level::Debug));
+         BOOST_TEST(f.port == 0);
+         BOOST_TEST(f.health_probe_port == 1234);
+         BOOST_TEST(f.frrk8s_namespace == "f");
+         BOOST_TEST(f.frrk8s_secret_passthrough);
+         BOOST_TEST(f.bgp_debounce.count() == 0);
+         BOOST_TEST(f.frr_pathspace == "p");
+         BOOST_TEST(f.frr_workdir == "/w");
+         BOOST_TEST(f.frr_reload_script == "/r.py");
+         BOOST_TEST(f.frr_max_new_prefixes == 50);
+       },
+       ""},
+      {"memberlist_and_tls_flags_are_accepted_and_listed_as_ignored",
+       {"--node-name", "n", "--ml-bindport", "7946", "--ml-wan-config", "--host", "h",
+        "--tls-min-version=VersionTLS13"},
+       {},
+       "",
+       [](const Flags& f) {
+         BOOST_TEST(f.ignored == (std::vector<std::string>{"ml-bindport", "ml-wan-config", "host",
+                                                           "tls-min-version"}),
+                    boost::test_tools::per_element());
+       },
+       ""},
+      {"help_needs_no_node_name",
+       {"--help"},
+       {},
+       "",
+       [](const Flags& f) { BOOST_TEST(f.help); },
+       ""},
+      {"missing_node_name_is_an_error",
+       {},
+       {},
+       "",
+       nullptr,
+       "--node-name or set METALLB_NODE_NAME"},
+      {"native_mode_flag_is_refused",
+       {"--node-name", "n", "--bgp-mode", "native"},
+       {},
+       "",
+       nullptr,
+       "\"native\" is not supported"},
+      {"native_mode_environment_is_refused",
+       {"--node-name", "n"},
+       {{"METALLB_BGP_TYPE", "native"}},
+       "",
+       nullptr,
+       "METALLB_BGP_TYPE=\"native\""},
+      {"unknown_mode_is_refused",
+       {"--node-name", "n", "--bgp-mode", "gobgp"},
+       {},
+       "",
+       nullptr,
+       "must be frr-k8s or frr"},
+      {"bad_debounce_environment_names_the_variable",
+       {"--node-name", "n"},
+       {{"METALLB_BGP_DEBOUNCE_TIMEOUT", "soon"}},
+       "",
+       nullptr,
+       "METALLB_BGP_DEBOUNCE_TIMEOUT"},
+      {"bad_port_names_the_flag",
+       {"--node-name", "n", "--port", "70000"},
+       {},
+       "",
+       nullptr,
+       "flag --port=\"70000\": must be a port number"},
+      {"zero_new_prefixes_is_refused",
+       {"--node-name", "n", "--frr-max-new-prefixes", "0"},
+       {},
+       "",
+       nullptr,
+       "--frr-max-new-prefixes"},
+      {"unknown_flag_is_an_error",
+       {"--node-name", "n", "--bogus"},
+       {},
+       "",
+       nullptr,
+       "unknown flag --bogus"},
+      {"missing_value_is_an_error", {"--node-name"}, {}, "", nullptr, "needs a value"},
+      {"bad_log_level_is_an_error",
+       {"--node-name", "n", "--log-level", "loud"},
+       {},
+       "",
+       nullptr,
+       "--log-level"},
+      {"positional_argument_is_an_error",
+       {"--node-name", "n", "extra"},
+       {},
+       "",
+       nullptr,
+       "unexpected argument \"extra\""},
+  };
+  for (const Case& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      auto f = parseFlags(c.args, envOf(c.env), c.pod_namespace);
+      if (c.error.empty()) {
+        BOOST_REQUIRE_MESSAGE(f, (f ? "" : f.error().message));
+        c.check(*f);
+      } else {
+        BOOST_REQUIRE(!f);
+        BOOST_TEST(f.error().message.find(c.error) != std::string::npos, f.error().message);
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(usage_lists_every_flag_of_the_brief) {
+  const std::string u = usage();
+  for (const char* f :
+       {"--node-name", "--pod-name", "--namespace", "--kubeconfig", "--lb-class",
+        "--ignore-exclude-lb", "--log-level", "--port", "--health-probe-port", "--frrk8s-namespace",
+        "--frrk8s-secret-passthrough", "--bgp-mode", "--bgp-debounce-timeout", "--frr-pathspace",
+        "--frr-workdir", "--frr-reload-script", "--frr-max-new-prefixes"}) {
+    const bool listed = u.find(std::string("  ") + f + " value\n") != std::string::npos ||
+                        u.find(std::string("  ") + f + "\n") != std::string::npos;
+    BOOST_TEST(listed, f);
+  }
+}
+
+}  // namespace
+}  // namespace ingot::agent

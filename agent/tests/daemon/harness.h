@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: Apache-2.0
+// A Reconciler over hand-filled stores, kube's FakeApiClient and a FakeClock: keys are processed
+// by hand (drain), so the debounce is observed by advancing the clock, never by sleeping.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "agent/reconciler.h"
+#include "api/object.h"
+#include "kube/tests/fake_api_client.h"
+#include "kube/tests/fake_clock.h"
+
+namespace ingot::agent::testing {
+
+/// World holds one store per kind the reconciler reads.
+struct World {
+  k8s::Store<api::Service> services;
+  k8s::Store<api::EndpointSlice> endpoint_slices;
+  k8s::Store<api::Node> nodes;
+  k8s::Store<api::Namespace> namespaces;
+  k8s::Store<api::IPAddressPool> pools;
+  k8s::Store<api::BGPPeer> peers;
+  k8s::Store<api::BGPAdvertisement> bgp_advertisements;
+  k8s::Store<api::L2Advertisement> l2_advertisements;
+  k8s::Store<api::BFDProfile> bfd_profiles;
+  k8s::Store<api::Community> communities;
+  k8s::Store<api::Secret> secrets;
+  k8s::Store<api::FRRConfiguration> frr_configurations;
+  k8s::Store<api::ServiceBGPStatus> bgp_statuses;
+  k8s::Store<api::ConfigurationState> states;
+
+  Caches caches() {
+    return Caches{services,
+                  endpoint_slices,
+                  nodes,
+                  namespaces,
+                  pools,
+                  peers,
+                  bgp_advertisements,
+                  l2_advertisements,
+                  bfd_profiles,
+                  communities,
+                  secrets,
+                  frr_configurations,
+                  bgp_statuses,
+                  states};
+  }
+
+  template <typename T>
+  static void upsert(k8s::Store<T>& store, const T& obj, const std::string& rv = "1") {
+    store.upsert(k8s::objectKey(obj.metadata.namespace_, obj.metadata.name),
+                 {std::make_shared<const T>(obj), rv});
+  }
+
+  /// put stores any object of a kind the reconciler reads (others are ignored); false if ignored.
+  bool put(const api::AnyObject& any) {
+    return std::visit(
+        [this](const auto& o) {
+          using T = std::decay_t<decltype(o)>;
+          if constexpr (std::is_same_v<T, api::Service>)
+            return upsert(services, o), true;
+          else if constexpr (std::is_same_v<T, api::EndpointSlice>)
+            return upsert(endpoint_slices, o), true;
+          else if constexpr (std::is_same_v<T, api::Node>)
+            return upsert(nodes, o), true;
+          else if constexpr (std::is_same_v<T, api::Namespace>)
+            return upsert(namespaces, o), true;
+          else if constexpr (std::is_same_v<T, api::IPAddressPool>)
+            return upsert(pools, o), true;
+          else if constexpr (std::is_same_v<T, api::BGPPeer>)
+            return upsert(peers, o), true;
+          else if constexpr (std::is_same_v<T, api::BGPAdvertisement>)
+            return upsert(bgp_advertisements, o), true;
+          else if constexpr (std::is_same_v<T, api::L2Advertisement>)
+            return upsert(l2_advertisements, o), true;
+          else if constexpr (std::is_same_v<T, api::BFDProfile>)
+            return upsert(bfd_profiles, o), true;
+          else if constexpr (std::is_same_v<T, api::Community>)
+            return upsert(communities, o), true;
+          else if constexpr (std::is_same_v<T, api::Secret>)
+            return upsert(secrets, o), true;
+          else
+            return false;
+        },
+        any);
+  }
+};
+
+/// RecordedEvent is one Event the reconciler emitted.
+struct RecordedEvent {
+  k8s::ObjectReference object;
+  k8s::EventType type;
+  std::string reason;
+  std::string message;
+};
+
+class RecordingSink final : public EventSink {
+ public:
+  void record(const k8s::ObjectReference& object,
+              k8s::EventType type,
+              std::string_view reason,
+              std::string_view message) override {
+    events.push_back({object, type, std::string(reason), std::string(message)});
+  }
+  std::vector<RecordedEvent> events;
+};
+
+/// NamingClient forwards to the fake and, like the API server, names objects created with a
+/// generateName ("bgp-" → "bgp-1", "bgp-2", ...) and gives created objects a resourceVersion.
+class NamingClient final : public k8s::ApiClient {
+ public:
+  explicit NamingClient(k8s::testing::FakeApiClient& inner) : inner_(inner) {}
+  Result<std::string> get(const k8s::ResourceRef& r,
+                          std::string_view ns,
+                          std::string_view n) override {
+    return inner_.get(r, ns, n);
+  }
+  Result<k8s::ListPage> list(const k8s::ResourceRef& r,
+                             std::string_view ns,
+                             const k8s::ListOptions& o) override {
+    return inner_.list(r, ns, o);
+  }
+  k8s::WatchOutcome watch(const k8s::ResourceRef& r,
+                          std::string_view ns,
+                          const k8s::WatchOptions& o,
+                          const k8s::WatchHandler& h,
+                          std::stop_token s) override {
+    return inner_.watch(r, ns, o, h, s);
+  }
+  Result<std::string> create(const k8s::ResourceRef& r,
+                             std::string_view ns,
+                             std::string_view body) override {
+    auto out = inner_.create(r, ns, body);
+    if (!out) return out;
+    const std::string gen = R"("generateName":"bgp-")";
+    if (auto at = out->find(gen); at != std::string::npos) {
+      const std::string n = std::to_string(++named_);
+      out->insert(at + gen.size(), R"(,"name":"bgp-)" + n + R"(","resourceVersion":"c)" + n + "\"");
+    }
+    return out;
+  }
+  Result<std::string> update(const k8s::ResourceRef& r,
+                             std::string_view ns,
+                             std::string_view n,
+                             std::string_view b) override {
+    return inner_.update(r, ns, n, b);
+  }
+  Result<std::string> patch(const k8s::ResourceRef& r,
+                            std::string_view ns,
+                            std::string_view n,
+                            k8s::PatchType t,
+                            std::string_view b) override {
+    return inner_.patch(r, ns, n, t, b);
+  }
+  Result<std::string> updateStatus(const k8s::ResourceRef& r,
+                                   std::string_view ns,
+                                   std::string_view n,
+                                   std::string_view b) override {
+    return inner_.updateStatus(r, ns, n, b);
+  }
+  Result<std::string> patchStatus(const k8s::ResourceRef& r,
+                                  std::string_view ns,
+                                  std::string_view n,
+                                  k8s::PatchType t,
+                                  std::string_view b) override {
+    return inner_.patchStatus(r, ns, n, t, b);
+  }
+  Result<void> remove(const k8s::ResourceRef& r, std::string_view ns, std::string_view n) override {
+    return inner_.remove(r, ns, n);
+  }
+
+ private:
+  k8s::testing::FakeApiClient& inner_;
+  int named_ = 0;
+};
+
+/// Harness is one reconciler with its fakes.
+struct Harness {
+  explicit Harness(ReconcilerOptions options, FrrApply* frr = nullptr)
+      : client(api),
+        queue(k8s::WorkQueueOptions{}, clock),
+        metrics(options.node),
+        logger(log::Level::Debug, [this](std::string_view line) { logs.emplace_back(line); }),
+        reconciler(world.caches(),
+                   client,
+                   events,
+                   queue,
+                   metrics,
+                   logger,
+                   std::move(options),
+                   frr,
+                   clock) {}
+
+  /// drain reconciles every key ready now (delayed ones wait for the clock); returns the keys.
+  std::vector<std::string> drain() {
+    std::vector<std::string> seen;
+    while (auto key = queue.tryGet()) {
+      seen.push_back(*key);
+      last = reconciler.reconcile(*key);
+      results[*key] = last;
+      queue.done(*key);
+    }
+    return seen;
+  }
+
+  /// writes returns the fake client's writes with the given verb.
+  std::vector<k8s::testing::Write> writes(const std::string& verb) const {
+    std::vector<k8s::testing::Write> out;
+    for (auto& w : api.writes()) {
+      if (w.verb == verb) out.push_back(w);
+    }
+    return out;
+  }
+
+  World world;
+  k8s::testing::FakeApiClient api;
+  NamingClient client;
+  k8s::testing::FakeClock clock;
+  k8s::WorkQueue queue;
+  Metrics metrics;
+  std::vector<std::string> logs;
+  log::Logger logger;
+  RecordingSink events;
+  Reconciler reconciler;
+  ReconcileResult last;
+  std::map<std::string, ReconcileResult> results;  ///< the last result per key
+};
+
+}  // namespace ingot::agent::testing

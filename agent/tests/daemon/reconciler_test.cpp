@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: Apache-2.0
+// The reconciler against hand-filled stores and the fake API client: debounce, FRRConfiguration
+// writes, ServiceBGPStatus, Events, ConfigurationState and the frr-mode loop.
+#include <boost/test/unit_test.hpp>
+
+#include "agent/tests/daemon/fixtures.h"
+#include "api/codec.h"
+
+namespace ingot::agent {
+namespace {
+
+using testing::Harness;
+using testing::TempFile;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+ReconcilerOptions node1() {
+  ReconcilerOptions o;
+  o.node = "node1";
+  return o;
+}
+
+/// started returns a harness on the examples after the first pass and the first BGP write.
+void start(Harness& h, const std::string& yaml = testing::examples()) {
+  const TempFile file(yaml);
+  testing::loadInto(h, file.path());
+  h.queue.add(std::string(keys::kConfig));
+  h.drain();
+}
+
+std::vector<k8s::testing::Write> frrWrites(const Harness& h) {
+  std::vector<k8s::testing::Write> out;
+  for (const auto& w : h.api.writes()) {
+    if ((w.verb == "create" || w.verb == "update") && contains(w.body, "\"FRRConfiguration\"")) {
+      out.push_back(w);
+    }
+  }
+  return out;
+}
+
+BOOST_AUTO_TEST_CASE(first_desired_configuration_is_written_at_once) {
+  Harness h(node1());
+  start(h);
+  const auto writes = frrWrites(h);
+  BOOST_REQUIRE_EQUAL(writes.size(), 1u);
+  BOOST_TEST(writes[0].verb == "create");
+  BOOST_TEST(writes[0].ns == "metallb-system");
+  BOOST_TEST(contains(writes[0].body, "\"name\":\"metallb-node1\""));
+  BOOST_TEST(h.metrics.frrConfigurationWrites() == 1u);
+}
+
+api::IPAddressPool overlappingPool() {
+  api::IPAddressPool bad;
+  bad.metadata.name = "bad";
+  bad.metadata.namespace_ = "metallb-system";
+  bad.spec.addresses = {"198.51.100.0/25"};
+  return bad;
+}
+
+BOOST_AUTO_TEST_CASE(nothing_is_written_for_bgp_before_a_configuration_parses) {
+  Harness h(node1());
+  const TempFile file(testing::examples());
+  testing::loadInto(h, file.path());
+  testing::World::upsert(h.world.pools, overlappingPool());
+  h.queue.add(std::string(keys::kConfig));
+  h.drain();
+  h.clock.advance(std::chrono::seconds(1));
+  h.drain();
+  BOOST_TEST(frrWrites(h).empty());
+  BOOST_TEST(h.writes("remove").empty());
+  BOOST_TEST(!h.reconciler.desired().has_value());
+  BOOST_TEST(!h.reconciler.ready());
+  const auto patches = h.writes("patchStatus");
+  BOOST_REQUIRE(!patches.empty());
+  BOOST_TEST(patches.back().name == "speaker-node1");
+  BOOST_TEST(contains(patches.back().body, "\"result\":\"Invalid\""));
+  BOOST_TEST(contains(patches.back().body, "\"reason\":\"ConfigurationError\""));
+  BOOST_TEST(contains(patches.back().body, "configuration error: "));
+  BOOST_TEST(contains(h.metrics.render(), "metallb_k8s_client_config_stale_bool 1"));
+}
+
+BOOST_AUTO_TEST_CASE(debounce_coalesces_a_burst_into_one_write) {
+  Harness h(node1());
+  start(h);
+  const std::string first = frrWrites(h).at(0).body;
+  // The live object as the server holds it now.
+  h.api.gets.push_back(first);
+  // Two changes in a row: the checkout Service goes away, then its endpoints do.
+  h.world.services.erase("shop/checkout");
+  h.queue.add(std::string(keys::kSync));
+  h.drain();
+  h.world.endpoint_slices.erase("shop/checkout-abcde");
+  h.queue.add(std::string(keys::kSync));
+  h.drain();
+  BOOST_TEST(frrWrites(h).size() == 1u);  // still only the first: the debounce holds the change
+  BOOST_TEST(h.queue.delayedLen() == 1u);
+  h.clock.advance(std::chrono::milliseconds(200));
+  h.drain();
+  const auto writes = frrWrites(h);
+  BOOST_REQUIRE_EQUAL(writes.size(), 2u);
+  BOOST_TEST(writes[1].verb == "update");
+  BOOST_TEST(!contains(writes[1].body, "198.51.100.0/32"));
+}
+
+BOOST_AUTO_TEST_CASE(frrconfiguration_equal_to_the_cache_is_not_touched) {
+  Harness h(node1());
+  start(h);
+  testing::World::upsert(h.world.frr_configurations, *h.reconciler.desired());
+  const size_t writes = h.api.writes().size();
+  const int gets = h.api.getCalls();
+  h.queue.add(std::string(keys::kBgp));
+  h.drain();
+  BOOST_TEST(h.api.writes().size() == writes);
+  BOOST_TEST(h.api.getCalls() == gets);
+}
+
+BOOST_AUTO_TEST_CASE(an_edited_frrconfiguration_is_restored) {
+  Harness h(node1());
+  start(h);
+  api::FRRConfiguration edited = *h.reconciler.desired();
+  edited.spec.bfd_profiles.clear();
+  edited.metadata.resource_version = "7";
+  testing::World::upsert(h.world.frr_configurations, edited, "7");
+  h.api.gets.push_back(api::encodeJson(edited));
+  h.queue.add(std::string(keys::kBgp));
+  h.drain();
+  const auto writes = frrWrites(h);
+  BOOST_REQUIRE_EQUAL(writes.size(), 2u);
+  BOOST_TEST(writes[1].verb == "update");
+  auto body = api::decodeJson<api::FRRConfiguration>(writes[1].body);
+  BOOST_REQUIRE(body);
+  BOOST_TEST((body->spec == h.reconciler.desired()->spec));
+  BOOST_TEST(body->metadata.resource_version == "7");
+}
+
+BOOST_AUTO_TEST_CASE(announced_service_gets_one_service_bgp_status_and_one_event) {
+  Harness h(node1());
+  start(h);
+  const auto creates = h.writes("create");
+  const auto status_create = std::find_if(creates.begin(), creates.end(), [](const auto& w) {
+    return contains(w.body, "\"ServiceBGPStatus\"");
+  });
+  BOOST_REQUIRE(status_create != creates.end());
+  BOOST_TEST(contains(status_create->body, "\"generateName\":\"bgp-\""));
+  BOOST_TEST(contains(status_create->body, "\"metallb.io/node\":\"node1\""));
+  BOOST_TEST(contains(status_create->body, "\"metallb.io/service-name\":\"checkout\""));
+  BOOST_TEST(contains(status_create->body, "\"metallb.io/service-namespace\":\"shop\""));
+  const auto patches = h.writes("patchStatus");
+  BOOST_REQUIRE(!patches.empty());
+  BOOST_TEST(patches[0].name == "bgp-1");
+  BOOST_TEST(
+      patches[0].body ==
+      R"({"status":{"node":"node1","serviceName":"checkout","serviceNamespace":"shop","peers":["tor1"]}})");
+  BOOST_REQUIRE_EQUAL(h.events.events.size(), 1u);
+  BOOST_TEST(h.events.events[0].reason == "nodeAssigned");
+  BOOST_TEST(h.events.events[0].message == "announcing from node \"node1\" with protocol \"bgp\"");
+  BOOST_TEST(h.events.events[0].object.kind == "Service");
+  // Another pass with nothing changed: no new write, no new Event.
+  const size_t writes = h.api.writes().size();
+  h.queue.add(std::string(keys::kSync));
+  h.drain();
+  BOOST_TEST(h.api.writes().size() == writes);
+  BOOST_TEST(h.events.events.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(service_bgp_status_is_updated_and_deleted) {
+  Harness h(node1());
+  api::ServiceBGPStatus old;
+  old.metadata.name = "bgp-old";
+  old.metadata.namespace_ = "metallb-system";
+  old.metadata.labels = {{"metallb.io/node", "node1"},
+                         {"metallb.io/service-name", "checkout"},
+                         {"metallb.io/service-namespace", "shop"}};
+  old.status = {"node1", "checkout", "shop", {"tor0"}};
+  testing::World::upsert(h.world.bgp_statuses, old);
+  start(h);
+  BOOST_TEST(h.writes("create").size() == 2u);  // the ConfigurationState and FRRConfiguration
+  auto patches = h.writes("patchStatus");
+  BOOST_REQUIRE(!patches.empty());
+  BOOST_TEST(patches[0].name == "bgp-old");
+  BOOST_TEST(contains(patches[0].body, "\"peers\":[\"tor1\"]"));
+  // The cache catches up with the write, then the Service goes away.
+  old.status.peers = {"tor1"};
+  testing::World::upsert(h.world.bgp_statuses, old, "2");
+  h.world.services.erase("shop/checkout");
+  h.queue.add(std::string(keys::kSync));
+  h.drain();
+  const auto removes = h.writes("remove");
+  BOOST_REQUIRE_EQUAL(removes.size(), 1u);
+  BOOST_TEST(removes[0].name == "bgp-old");
+  BOOST_TEST(!contains(h.metrics.render(), "service=\"shop/checkout\""));
+}
+
+BOOST_AUTO_TEST_CASE(invalid_configuration_keeps_the_last_good_one_and_recovers) {
+  Harness h(node1());
+  start(h);
+  const auto desired = *h.reconciler.desired();
+  testing::World::upsert(h.world.pools, overlappingPool());
+  h.queue.add(std::string(keys::kConfig));
+  h.drain();
+  h.clock.advance(std::chrono::seconds(1));
+  h.drain();
+  BOOST_TEST(frrWrites(h).size() == 1u);
+  BOOST_TEST((*h.reconciler.desired() == desired));
+  auto patches = h.writes("patchStatus");
+  BOOST_TEST(contains(patches.back().body, "\"result\":\"Invalid\""));
+  BOOST_TEST(contains(patches.back().body, "overlap"), patches.back().body);
+  BOOST_TEST(contains(h.metrics.render(), "metallb_k8s_client_config_stale_bool 1"));
+  h.world.pools.erase("metallb-system/bad");
+  h.queue.add(std::string(keys::kConfig));
+  h.drain();
+  patches = h.writes("patchStatus");
+  BOOST_TEST(contains(patches.back().body, "\"result\":\"Valid\""));
+  BOOST_TEST(contains(patches.back().body, "\"reason\":\"Reconciled\""));
+  BOOST_TEST(contains(h.metrics.render(), "metallb_k8s_client_config_stale_bool 0"));
+}
+
+/// FakeApply records the texts and fails while `failures` > 0.
+class FakeApply final : public FrrApply {
+ public:
+  Result<bgp::ApplyReport> apply(const std::string& text) override {
+    texts.push_back(text);
+    if (failures > 0) {
+      --failures;
+      return Error{ErrorCode::Unavailable, "frr-reload.py --reload exited 1: boom"};
+    }
+    return bgp::ApplyReport{1, 3, 0, std::chrono::milliseconds(5)};
+  }
+  std::vector<std::string> texts;
+  int failures = 0;
+};
+
+BOOST_AUTO_TEST_CASE(frr_mode_reports_a_failed_reload_and_retries_with_backoff) {
+  FakeApply frr;
+  frr.failures = 1;
+  ReconcilerOptions o = node1();
+  o.mode = BgpMode::Frr;
+  o.hostname = "node1-host";
+  Harness h(o, &frr);
+  start(h);
+  BOOST_REQUIRE_EQUAL(frr.texts.size(), 1u);
+  BOOST_TEST(contains(frr.texts[0], "hostname node1-host"));
+  BOOST_TEST(contains(frr.texts[0], "198.51.100.0/32"));
+  const ReconcileResult& bgp_result = h.results.at(std::string(keys::kBgp));
+  BOOST_TEST((bgp_result.kind == ReconcileResult::Kind::RetryAfter));
+  BOOST_TEST((bgp_result.delay == bgp::retryDelay(1)));
+  BOOST_TEST(frrWrites(h).empty());
+  const auto& ev = h.events.events.back();
+  BOOST_TEST(ev.reason == "FRRReloadFailed");
+  BOOST_TEST((ev.type == k8s::EventType::Warning));
+  BOOST_TEST(ev.object.kind == "Node");
+  h.drain();  // the state key queued by the failure
+  BOOST_TEST(contains(h.writes("patchStatus").back().body, "\"reason\":\"UnknownError\""));
+  BOOST_TEST(contains(h.metrics.render(), "ingot_agent_frr_reloads_total{result=\"failure\"} 1"));
+  // The retry (the manager re-adds the key after the delay) succeeds and clears the condition.
+  h.queue.add(std::string(keys::kBgp));
+  h.drain();
+  BOOST_TEST(frr.texts.size() == 2u);
+  BOOST_TEST(
+      contains(h.writes("patchStatus").back().body, "\"frrReloadValid\",\"status\":\"True\""));
+}
+
+BOOST_AUTO_TEST_CASE(frr_mode_adds_new_prefixes_in_limited_steps) {
+  FakeApply frr;
+  ReconcilerOptions o = node1();
+  o.mode = BgpMode::Frr;
+  o.max_new_prefixes = 1;
+  Harness h(o, &frr);
+  start(h);
+  // Two prefixes (the /24 aggregate and the /32): one per reload.
+  BOOST_REQUIRE_EQUAL(frr.texts.size(), 2u);
+  BOOST_TEST(contains(frr.texts[0], "198.51.100.0/24"));
+  BOOST_TEST(!contains(frr.texts[0], "198.51.100.0/32"));
+  BOOST_TEST(contains(frr.texts[1], "198.51.100.0/24"));
+  BOOST_TEST(contains(frr.texts[1], "198.51.100.0/32"));
+  BOOST_TEST(h.reconciler.lastRendered() == frr.texts[1]);
+}
+
+}  // namespace
+}  // namespace ingot::agent

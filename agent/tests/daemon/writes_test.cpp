@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "agent/writes.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include "api/codec.h"
+
+namespace ingot::agent {
+namespace {
+
+BOOST_AUTO_TEST_CASE(service_bgp_status_object_carries_labels_owner_and_sorted_peers) {
+  const auto status = bgpStatus("node1", "shop", "checkout", {"tor2", "tor1", "tor2"});
+  BOOST_TEST(status.peers == (std::vector<std::string>{"tor1", "tor2"}),
+             boost::test_tools::per_element());
+  api::OwnerReference owner{"v1", "Pod", "speaker-abc", "uid-1", true, std::nullopt};
+  auto obj =
+      api::decodeJson<api::ServiceBGPStatus>(bgpStatusObject("metallb-system", status, owner));
+  BOOST_REQUIRE(obj);
+  BOOST_TEST(obj->metadata.generate_name == "bgp-");
+  BOOST_TEST(obj->metadata.name.empty());
+  BOOST_TEST(obj->metadata.namespace_ == "metallb-system");
+  BOOST_TEST(obj->metadata.labels.at("metallb.io/node") == "node1");
+  BOOST_TEST(obj->metadata.labels.at("metallb.io/service-name") == "checkout");
+  BOOST_TEST(obj->metadata.labels.at("metallb.io/service-namespace") == "shop");
+  BOOST_REQUIRE_EQUAL(obj->metadata.owner_references.size(), 1u);
+  BOOST_TEST(obj->metadata.owner_references[0].name == "speaker-abc");
+  BOOST_TEST((obj->status == status));
+  auto no_owner = api::decodeJson<api::ServiceBGPStatus>(bgpStatusObject("ns", status, {}));
+  BOOST_REQUIRE(no_owner);
+  BOOST_TEST(no_owner->metadata.owner_references.empty());
+}
+
+BOOST_AUTO_TEST_CASE(service_bgp_status_patch_is_the_whole_status) {
+  BOOST_TEST(
+      bgpStatusPatch(bgpStatus("n", "ns", "svc", {"b", "a"})) ==
+      R"({"status":{"node":"n","serviceName":"svc","serviceNamespace":"ns","peers":["a","b"]}})");
+  BOOST_TEST(bgpStatusPatch(bgpStatus("n", "ns", "svc", {})) ==
+             R"({"status":{"node":"n","serviceName":"svc","serviceNamespace":"ns","peers":[]}})");
+}
+
+struct StateCase {
+  std::string desc;
+  StateInputs in;
+  std::string result;
+  std::vector<std::string> conditions;  ///< "type status reason message"
+  std::string summary;
+};
+
+BOOST_AUTO_TEST_CASE(configuration_state_reflects_config_and_frr_outcomes) {
+  const config::ConfigError e1{"IPAddressPool",     "metallb-system", "a",
+                               "spec.addresses[0]", "overlaps",       false};
+  const config::ConfigError e2{"BGPPeer", "metallb-system", "p", "spec.myASN", "missing", false};
+  const std::vector<StateCase> cases = {
+      {"valid_frr_k8s",
+       {{}, std::nullopt},
+       "Valid",
+       {"configReconcilerValid True Reconciled "},
+       ""},
+      {"invalid_joins_every_error",
+       {{e1, e2}, std::nullopt},
+       "Invalid",
+       {"configReconcilerValid False ConfigurationError configuration error: IPAddressPool "
+        "metallb-system/a spec.addresses[0]: overlaps\nBGPPeer metallb-system/p spec.myASN: "
+        "missing"},
+       "configuration error: IPAddressPool metallb-system/a spec.addresses[0]: overlaps\nBGPPeer "
+       "metallb-system/p spec.myASN: missing"},
+      {"frr_applied",
+       {{}, std::string()},
+       "Valid",
+       {"configReconcilerValid True Reconciled ", "frrReloadValid True Reconciled "},
+       ""},
+      {"frr_reload_failed_is_unknown_error_not_invalid",
+       {{}, std::string("boom")},
+       "Valid",
+       {"configReconcilerValid True Reconciled ", "frrReloadValid False UnknownError boom"},
+       ""},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      const auto s = configurationStateStatus(c.in, "2024-05-01T12:00:00Z");
+      BOOST_TEST(s.result == c.result);
+      BOOST_TEST(s.error_summary == c.summary);
+      std::vector<std::string> got;
+      for (const auto& cond : s.conditions) {
+        got.push_back(cond.type + " " + cond.status + " " + cond.reason + " " + cond.message);
+        BOOST_TEST(cond.last_transition_time == "2024-05-01T12:00:00Z");
+      }
+      BOOST_TEST(got == c.conditions, boost::test_tools::per_element());
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(configuration_state_object_is_named_and_labelled_for_the_node) {
+  auto obj = api::decodeJson<api::ConfigurationState>(
+      configurationStateObject("metallb-system", "node1", {"v1", "Pod", "sp", "u", true, {}}));
+  BOOST_REQUIRE(obj);
+  BOOST_TEST(obj->metadata.name == "speaker-node1");
+  BOOST_TEST(obj->metadata.labels.at("metallb.io/component-type") == "speaker");
+  BOOST_TEST(obj->metadata.labels.at("metallb.io/node-name") == "node1");
+  BOOST_TEST(obj->metadata.owner_references.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(frrconfiguration_update_keeps_metadata_and_takes_the_desired_spec) {
+  api::FRRConfiguration current;
+  current.metadata.name = "metallb-node1";
+  current.metadata.namespace_ = "metallb-system";
+  current.metadata.resource_version = "42";
+  current.metadata.labels = {{"team", "net"}};
+  current.spec.node_selector.match_labels = {{"kubernetes.io/hostname", "other"}};
+  api::FRRConfiguration desired;
+  desired.spec.node_selector.match_labels = {{"kubernetes.io/hostname", "node1"}};
+  auto body = api::decodeJson<api::FRRConfiguration>(frrConfigurationUpdate(current, desired));
+  BOOST_REQUIRE(body);
+  BOOST_TEST(body->metadata.resource_version == "42");
+  BOOST_TEST(body->metadata.labels.at("team") == "net");
+  BOOST_TEST((body->spec == desired.spec));
+}
+
+}  // namespace
+}  // namespace ingot::agent

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "agent/writes.h"
+
+#include <algorithm>
+
+#include "api/codec.h"
+#include "common/json/json.h"
+#include "common/json/value.h"
+#include "controller/status_writes.h"
+
+namespace ingot::agent {
+
+std::string stateName(const std::string& node) {
+  return "speaker-" + node;
+}
+
+api::ServiceBGPStatusStatus bgpStatus(const std::string& node,
+                                      const std::string& service_namespace,
+                                      const std::string& service_name,
+                                      std::vector<std::string> peers) {
+  std::sort(peers.begin(), peers.end());
+  peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+  return api::ServiceBGPStatusStatus{node, service_name, service_namespace, std::move(peers)};
+}
+
+std::string bgpStatusObject(const std::string& ns,
+                            const api::ServiceBGPStatusStatus& status,
+                            const api::OwnerReference& owner) {
+  api::ServiceBGPStatus obj;
+  obj.metadata.generate_name = "bgp-";
+  obj.metadata.namespace_ = ns;
+  obj.metadata.labels[kNodeLabel] = status.node;
+  obj.metadata.labels[kServiceNameLabel] = status.service_name;
+  obj.metadata.labels[kServiceNamespaceLabel] = status.service_namespace;
+  if (!owner.uid.empty()) obj.metadata.owner_references.push_back(owner);
+  obj.status = status;
+  return api::encodeJson(obj);
+}
+
+std::string bgpStatusPatch(const api::ServiceBGPStatusStatus& status) {
+  json::Value s = json::Value::object();
+  s.set("node", json::Value::string(status.node));
+  s.set("serviceName", json::Value::string(status.service_name));
+  s.set("serviceNamespace", json::Value::string(status.service_namespace));
+  json::Value peers = json::Value::array();
+  for (const auto& p : status.peers) peers.push(json::Value::string(p));
+  s.set("peers", std::move(peers));
+  json::Value root = json::Value::object();
+  root.set("status", std::move(s));
+  return json::write(root);
+}
+
+api::ConfigurationStateStatus configurationStateStatus(const StateInputs& inputs,
+                                                       const std::string& now) {
+  api::ConfigurationStateStatus status;
+  api::Condition c{kConfigConditionType, "True", "Reconciled", "", now, 0};
+  if (!inputs.config_errors.empty()) {
+    std::string joined;
+    for (const auto& e : inputs.config_errors) {
+      joined += (joined.empty() ? "" : "\n") + controller::formatConfigError(e);
+    }
+    c.status = "False";
+    c.reason = "ConfigurationError";
+    c.message = "configuration error: " + joined;
+    status.error_summary = c.message;
+  }
+  status.result = inputs.config_errors.empty() ? "Valid" : "Invalid";
+  status.conditions.push_back(std::move(c));
+  if (inputs.frr_error) {
+    const bool ok = inputs.frr_error->empty();
+    status.conditions.push_back(api::Condition{kFrrConditionType, ok ? "True" : "False",
+                                               ok ? "Reconciled" : "UnknownError",
+                                               *inputs.frr_error, now, 0});
+  }
+  return status;
+}
+
+std::string configurationStateObject(const std::string& ns,
+                                     const std::string& node,
+                                     const api::OwnerReference& owner) {
+  api::ConfigurationState state;
+  state.metadata.name = stateName(node);
+  state.metadata.namespace_ = ns;
+  state.metadata.labels[kComponentTypeLabel] = "speaker";
+  state.metadata.labels[kNodeNameLabel] = node;
+  if (!owner.uid.empty()) state.metadata.owner_references.push_back(owner);
+  return api::encodeJson(state);
+}
+
+std::string frrConfigurationUpdate(api::FRRConfiguration current,
+                                   const api::FRRConfiguration& desired) {
+  current.spec = desired.spec;
+  return api::encodeJson(current);
+}
+
+}  // namespace ingot::agent

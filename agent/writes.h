@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+// The bodies of everything the agent writes: ServiceBGPStatus (spec/metallb.md §1.7), the
+// ConfigurationState `speaker-<node>` (§1.8) and the update of FRRConfiguration metallb-<node>.
+// Pure functions of their inputs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/frrk8s.h"
+#include "api/types.h"
+#include "config/config.h"
+
+namespace ingot::agent {
+
+inline constexpr const char* kNodeLabel = "metallb.io/node";
+inline constexpr const char* kServiceNameLabel = "metallb.io/service-name";
+inline constexpr const char* kServiceNamespaceLabel = "metallb.io/service-namespace";
+inline constexpr const char* kComponentTypeLabel = "metallb.io/component-type";
+inline constexpr const char* kNodeNameLabel = "metallb.io/node-name";
+/// kConfigConditionType is the condition of the configuration parse (MetalLB's).
+inline constexpr const char* kConfigConditionType = "configReconcilerValid";
+/// kFrrConditionType is Ingot's condition for applying frr.conf to the node's FRR (frr mode).
+inline constexpr const char* kFrrConditionType = "frrReloadValid";
+
+/// stateName returns the agent's ConfigurationState name: "speaker-<node>".
+std::string stateName(const std::string& node);
+
+/// bgpStatusObject renders the ServiceBGPStatus to create for (service, node): generateName
+/// "bgp-", the three labels, an ownerReference to owner when its uid is set, and the status
+/// (which the server ignores on create; bgpStatusPatch writes it).
+std::string bgpStatusObject(const std::string& ns,
+                            const api::ServiceBGPStatusStatus& status,
+                            const api::OwnerReference& owner);
+
+/// bgpStatus builds the desired status: node, service name and namespace, peers sorted.
+api::ServiceBGPStatusStatus bgpStatus(const std::string& node,
+                                      const std::string& service_namespace,
+                                      const std::string& service_name,
+                                      std::vector<std::string> peers);
+
+/// bgpStatusPatch renders {"status": {...}} for servicebgpstatuses/status.
+std::string bgpStatusPatch(const api::ServiceBGPStatusStatus& status);
+
+/// StateInputs are the agent's reconcilers' outcomes for ConfigurationState.
+struct StateInputs {
+  std::vector<config::ConfigError> config_errors;
+  /// frr_error: frr mode only; nullopt = no apply attempted yet (no condition), "" = applied.
+  std::optional<std::string> frr_error;
+};
+
+/// configurationStateStatus builds speaker-<node>'s status: condition configReconcilerValid
+/// True/Reconciled, or False/ConfigurationError "configuration error: <errors joined by \n>";
+/// in frr mode also frrReloadValid True/Reconciled or False/UnknownError <message>. result is
+/// Invalid when any condition is False with ConfigurationError, else Valid; errorSummary is the
+/// ConfigurationError messages joined by "\n". now is the lastTransitionTime.
+api::ConfigurationStateStatus configurationStateStatus(const StateInputs& inputs,
+                                                       const std::string& now);
+
+/// configurationStateObject renders the object to create: name speaker-<node> in ns, labels
+/// metallb.io/component-type=speaker and metallb.io/node-name=<node>, ownerReference to owner
+/// when its uid is set.
+std::string configurationStateObject(const std::string& ns,
+                                     const std::string& node,
+                                     const api::OwnerReference& owner);
+
+/// frrConfigurationUpdate renders the PUT body that gives `current` (as read, with its
+/// resourceVersion, labels and annotations) the spec of `desired`.
+std::string frrConfigurationUpdate(api::FRRConfiguration current,
+                                   const api::FRRConfiguration& desired);
+
+}  // namespace ingot::agent
