@@ -3,7 +3,7 @@
 """Benchmark: how long frr-reload.py takes to apply Ingot's rendered frr.conf on a node, against
 the number of changed prefixes, and how long until the ToR sees every change (issue 5).
 
-Lab (root, network namespaces, e2e/lab): a ToR FRR (AS 64512) and one node FRR (AS 64513), eBGP
+Lab (root, network namespaces, e2e/netlab): a ToR FRR (AS 64512) and one node FRR (AS 64513), eBGP
 with BFD; hold time --hold seconds on both sides (default 9, the lab's; MetalLB's default is 90),
 keepalive a third of it. The node's frr.conf always comes from `ingotctl render --node node1
 --format frr.conf` on generated manifests: a pool, a BGPPeer, a BFDProfile, one BGPAdvertisement
@@ -40,13 +40,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "e2e"))
 
-from lab import bgp, manifests as m  # noqa: E402
-from lab.bgplab import BgpLab, TorSpec  # noqa: E402
-from lab.frr import frr_missing  # noqa: E402
-from lab.ingotctl import find_ingotctl, render_frr_conf  # noqa: E402
-from lab.proc import LabError  # noqa: E402
-from lab.topology import Lab  # noqa: E402
-from lab.watch import RouteWatcher  # noqa: E402
+from netlab import bgp, manifests as m  # noqa: E402
+from netlab.bgplab import BgpLab, TorSpec  # noqa: E402
+from netlab.frr import frr_missing  # noqa: E402
+from netlab.ingotctl import find_ingotctl, render_frr_conf  # noqa: E402
+from netlab.proc import LabError  # noqa: E402
+from netlab.topology import Lab  # noqa: E402
+from netlab.watch import RouteWatcher  # noqa: E402
 
 TOR_ASN, NODE_ASN = 64512, 64513
 

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/frrk8s.h"
 
 namespace ingot::cli {
 namespace {
@@ -19,7 +20,9 @@ constexpr const char* kUsage =
     "             [--lb-class X] [--output table|json] [--namespace NS]\n"
     "  render     show what the agent on a node would configure for BGP\n"
     "             --node NODE [--format frrconfiguration|frr.conf] [--explain]\n"
-    "             [--ignore-exclude-lb] [--lb-class X] [--frrk8s-namespace NS]\n";
+    "             [--ignore-exclude-lb] [--lb-class X] [--frrk8s-namespace NS]\n"
+    "  frr-k8s    show the frr.conf frr-k8s would apply on a node from FRRConfigurations\n"
+    "             --node NODE [--frrk8s-namespace NS] [--log-level LEVEL]\n";
 
 }  // namespace
 
@@ -38,6 +41,9 @@ int runMain(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   }
   if (command == "render") {
     return runRender(rest, out, err);
+  }
+  if (command == "frr-k8s") {
+    return runFrrK8s(rest, out, err);
   }
   err << "ingotctl: unknown command \"" << command << "\"\n" << kUsage;
   return kExitUsage;

@@ -15,10 +15,10 @@ E2E = Path(__file__).resolve().parents[1]
 if str(E2E) not in sys.path:
     sys.path.insert(0, str(E2E))
 
-from lab import ingotctl as ingotctl_mod  # noqa: E402
-from lab.frr import frr_missing  # noqa: E402
-from lab.ledger import assert_released  # noqa: E402
-from lab.topology import Lab  # noqa: E402
+from netlab import ingotctl as ingotctl_mod  # noqa: E402
+from netlab.frr import frr_missing  # noqa: E402
+from netlab.ledger import assert_released  # noqa: E402
+from netlab.topology import Lab  # noqa: E402
 
 
 def live_skip_reason():

@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from lab import bgp, manifests as m
-from lab.bgplab import BgpLab, TorSpec
-from lab.ingotctl import render_frr_conf
-from lab.proc import wait_until
-from lab.watch import RouteWatcher, read_kernel_routes
+from netlab import bgp, manifests as m
+from netlab.bgplab import BgpLab, TorSpec
+from netlab.ingotctl import render_frr_conf
+from netlab.proc import wait_until
+from netlab.watch import RouteWatcher, read_kernel_routes
 
 TOR_ASN, NODE_ASN = 64512, 64513
 BFD_RX, BFD_TX, BFD_MULT = 200, 250, 4

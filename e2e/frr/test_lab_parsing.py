@@ -14,12 +14,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from lab import bgp, ledger, manifests
-from lab.proc import LabError
-from lab.reload import ApplyResult, ReloadDelta, ReloadPass, parse_test_output
-from lab.topology import Addressing
-from lab.torconf import TorConfig
-from lab.watch import RouteWatcher, kernel_routes
+from netlab import bgp, ledger, manifests
+from netlab.proc import LabError
+from netlab.reload import ApplyResult, ReloadDelta, ReloadPass, parse_test_output
+from netlab.topology import Addressing
+from netlab.torconf import TorConfig
+from netlab.watch import RouteWatcher, kernel_routes
 
 # frr-reload.py --test output captured in the lab (the community-change step, shortened).
 RELOAD_TEST_OUTPUT = """
@@ -234,6 +234,17 @@ def test_tor_config_peers_with_every_node_and_accepts_their_routes():
                 TorConfig(1, "r", 2, [])):
         with pytest.raises(LabError):
             bad.render()
+
+
+def test_tor_config_with_fast_bfd_and_ecmp_names_its_profile_and_paths():
+    lines = TorConfig(64513, "10.99.0.2", 64513, ["10.99.0.11"], bfd_interval_ms=100,
+                      bgp_multipath=8).render().splitlines()
+    for line in ("bfd", " profile tor", "  receive-interval 100", "  transmit-interval 100",
+                 "  detect-multiplier 3", " neighbor NODES bfd profile tor",
+                 "  maximum-paths 8", "  maximum-paths ibgp 8"):
+        assert line in lines, line
+    plain = TorConfig(64512, "10.99.0.1", 64513, ["10.99.0.11"]).render()
+    assert "profile tor" not in plain and "maximum-paths" not in plain
 
 
 def test_manifests_are_one_json_document_each():

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """The lab leaves nothing behind: not after a normal close, not after a step failed half-way,
-and not after its process was killed (then `python3 -m lab cleanup` removes the rest)."""
+and not after its process was killed (then `e2e/lab cleanup` removes the rest)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from lab import ledger
-from lab.frr import FrrRouter
-from lab.proc import LabError
-from lab.topology import Lab
+from netlab import ledger
+from netlab.frr import FrrRouter
+from netlab.proc import LabError
+from netlab.topology import Lab
 
 E2E = Path(__file__).resolve().parents[1]
 
@@ -40,8 +40,8 @@ def test_a_killed_run_is_removed_by_lab_cleanup(live):
     script = textwrap.dedent(f"""
         import sys, time
         sys.path.insert(0, {str(E2E)!r})
-        from lab.topology import Lab
-        from lab.frr import FrrRouter
+        from netlab.topology import Lab
+        from netlab.frr import FrrRouter
         lab = Lab()
         FrrRouter(lab, lab.add_host("node1", 11)).start()
         print(lab.run, flush=True)
@@ -59,8 +59,8 @@ def test_a_killed_run_is_removed_by_lab_cleanup(live):
         child.wait()
     # The FRR daemons outlive their killed parent: that is what cleanup is for.
     assert any(x.startswith("process") for x in ledger.leftovers(run))
-    out = subprocess.run([sys.executable, "-m", "lab", "cleanup"], cwd=E2E, capture_output=True,
-                         text=True, timeout=60)
+    out = subprocess.run([str(E2E / "lab"), "cleanup"], capture_output=True, text=True,
+                         timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
     assert f"{run}: released" in out.stdout
     assert ledger.leftovers(run) == []

@@ -2476,9 +2476,17 @@ def _openssl(*args: str, cwd: Path) -> None:
         raise RuntimeError(f"openssl {' '.join(args[:2])} failed: {result.stderr.strip()}")
 
 
-def generate_certs(cert_dir) -> CertPaths:
+def _subject_alt_names(extra_ips=()) -> str:
+    """Returns the subjectAltName value: 127.0.0.1, ::1, localhost and each of extra_ips."""
+    ips = list(dict.fromkeys(["127.0.0.1", "::1"] +
+                             [str(ipaddress.ip_address(a)) for a in extra_ips]))
+    return ",".join([f"IP:{a}" for a in ips] + ["DNS:localhost"])
+
+
+def generate_certs(cert_dir, extra_ips=()) -> CertPaths:
     """Creates (or reuses, when all four files exist) a CA and a server certificate for
-    127.0.0.1, ::1 and localhost in cert_dir, with the openssl CLI (EC P-256, 30 days)."""
+    127.0.0.1, ::1, localhost and extra_ips in cert_dir, with the openssl CLI (EC P-256,
+    30 days)."""
     directory = Path(cert_dir)
     directory.mkdir(parents=True, exist_ok=True)
     paths = CertPaths(directory / "ca.crt", directory / "ca.key", directory / "server.crt",
@@ -2499,7 +2507,7 @@ def generate_certs(cert_dir) -> CertPaths:
             "keyUsage=critical,digitalSignature,keyEncipherment\n"
             "extendedKeyUsage=serverAuth\n"
             "subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n"
-            "subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost\n")
+            f"subjectAltName={_subject_alt_names(extra_ips)}\n")
         _openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
                  "-set_serial", str(random.getrandbits(63)), "-days", "30", "-out", "server.crt",
                  "-extfile", "server.ext", cwd=work)
@@ -2562,8 +2570,10 @@ class KubeApiServer:
                  fail_writes: float = 0.0, seed: Optional[int] = None, latency_ms: float = 0.0,
                  service_cidrs=("10.96.0.0/12",), builtin_crds: bool = True,
                  verbose: bool = False):
-        if address not in ("127.0.0.1", "::1"):
-            raise ValueError("the test API server only listens on 127.0.0.1 or ::1")
+        try:
+            address = str(ipaddress.ip_address(address))
+        except ValueError:
+            raise ValueError(f"address {address!r} is not an IP address literal") from None
         self.address, self.requested_port = address, port
         self.tokens = frozenset(tokens)
         self.tls = tls
@@ -2637,7 +2647,7 @@ class KubeApiServer:
         if self.cert_dir is None:
             self._scratch = tempfile.TemporaryDirectory(prefix="ingot-kubeapi-")
             self.cert_dir = self._scratch.name
-        self.certs = generate_certs(self.cert_dir)
+        self.certs = generate_certs(self.cert_dir, (self.address,))
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.minimum_version = ssl.TLSVersion.TLSv1_2
         context.load_cert_chain(self.certs.cert, self.certs.key)
@@ -2691,12 +2701,21 @@ class KubeApiServer:
             time.sleep(self.latency_ms / 1000.0)
 
 
+def _ip_literal(text: str) -> str:
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an IP address literal") from None
+
+
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description="Ingot's test Kubernetes API server (test infrastructure only).")
     add = parser.add_argument
-    add("--address", default="127.0.0.1", choices=("127.0.0.1", "::1"),
-        help="loopback address to listen on (default 127.0.0.1)")
+    add("--address", default="127.0.0.1", type=_ip_literal,
+        help="IP address to listen on, also put in the server certificate (default "
+             "127.0.0.1); anything but loopback is meant for addresses inside a network "
+             "namespace the caller created (e2e/lab)")
     add("--port", type=int, default=0, help="port (default 0: a free port)")
     add("--port-file", help="write the chosen port to this file once serving")
     add("--token", action="append", default=[],

@@ -680,6 +680,29 @@ def test_ipv6_loopback(start_server):
     assert ApiClient(server).get("/api").status == 200
 
 
+def test_any_ip_literal_is_served_with_its_address_in_the_certificate(start_server, tmp_path):
+    # 127.0.0.2 is not in the default subjectAltNames; a client checking the host name against
+    # the certificate must accept it only because --address put it there.
+    server = start_server(address="127.0.0.2", cert_dir=tmp_path / "certs")
+    assert server.url == f"https://127.0.0.2:{server.port}"
+    context = ssl.create_default_context(cafile=str(server.ca_file))
+    request = urllib.request.Request(f"{server.url}/version",
+                                     headers={"Authorization": f"Bearer {TOKEN}"})
+    with urllib.request.urlopen(request, context=context, timeout=5) as answer:
+        assert json.load(answer)["major"] == "1"
+    text = subprocess.run(["openssl", "x509", "-noout", "-ext", "subjectAltName", "-in",
+                           str(server.certs.cert)], capture_output=True, text=True).stdout
+    assert "IP Address:127.0.0.2" in text and "IP Address:127.0.0.1" in text
+
+
+def test_address_must_be_an_ip_literal(start_server):
+    with pytest.raises(ValueError, match="not an IP address literal"):
+        start_server(address="localhost")
+    with pytest.raises(SystemExit):
+        kubeapi.parse_args(["--address", "example.org"])
+    assert kubeapi.parse_args(["--address", "10.99.0.5"]).address == "10.99.0.5"
+
+
 # ---------------------------------------------------------------------------------------------
 # fault injection
 

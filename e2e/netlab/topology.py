@@ -12,7 +12,7 @@ the addresses come from the run's slot:
                        VIP IPv6   fd99:0:1:s::/64
 
 Teardown (Lab.close) works from the ledger, so it removes what was created even when a step
-failed half-way, and `python3 -m lab cleanup` can do the same for a run that was killed.
+failed half-way, and `e2e/lab cleanup` can do the same for a run that was killed.
 """
 
 from __future__ import annotations
@@ -83,8 +83,10 @@ class Lab:
     """One lab run: its ledger, its switch and its hosts. Use as a context manager, or call
     close() yourself: close() is idempotent and always removes everything the run created."""
 
-    def __init__(self) -> None:
-        self.ledger = ledger_mod.create_ledger()
+    def __init__(self, slot: Optional[int] = None, persistent: bool = False) -> None:
+        """slot: take exactly this slot (LabError when it is taken); persistent: the run
+        outlives this process (see ledger.py; `e2e/lab up`)."""
+        self.ledger = ledger_mod.create_ledger(slot, persistent)
         self.addressing = Addressing(self.ledger.slot)
         self.hosts: dict = {}
         self.switch: Optional[str] = None

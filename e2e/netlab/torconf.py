@@ -24,6 +24,12 @@ class TorConfig:
     keepalive: int = 3
     hold: int = 9
     connect: int = 2
+    # BFD timers of the ToR side (ms; 0 keeps FRR's 300 ms). The node side's profile comes from
+    # the BFDProfile; a session runs at the slower of the two, so a fast node profile only
+    # shows up in the detect time when the ToR is as fast.
+    bfd_interval_ms: int = 0
+    bfd_multiplier: int = 3
+    bgp_multipath: int = 0  # when set: maximum-paths (and ibgp) N, the ECMP the ToR installs
 
     def render(self) -> str:
         """Returns the ToR's frr.conf. Raises LabError on an ASN outside 1..4294967295 or an
@@ -34,8 +40,12 @@ class TorConfig:
         if not self.neighbors:
             raise LabError(f"TorConfig {self.router_id}: no neighbors")
         lines = ["frr defaults traditional", "log stdout informational",
-                 "bgp route-map delay-timer 0", "ip forwarding", "ipv6 forwarding", "!",
-                 f"router bgp {self.asn}", f" bgp router-id {self.router_id}",
+                 "bgp route-map delay-timer 0", "ip forwarding", "ipv6 forwarding", "!"]
+        if self.bfd and self.bfd_interval_ms:
+            lines += ["bfd", " profile tor", f"  receive-interval {self.bfd_interval_ms}",
+                      f"  transmit-interval {self.bfd_interval_ms}",
+                      f"  detect-multiplier {self.bfd_multiplier}", " exit", "exit", "!"]
+        lines += [f"router bgp {self.asn}", f" bgp router-id {self.router_id}",
                  " bgp log-neighbor-changes",
                  " no bgp ebgp-requires-policy", " no bgp default ipv4-unicast",
                  " neighbor NODES peer-group", f" neighbor NODES remote-as {self.node_asn}",
@@ -43,8 +53,14 @@ class TorConfig:
                  f" neighbor NODES timers connect {self.connect}"]
         if self.bfd:
             lines.append(" neighbor NODES bfd")
+            if self.bfd_interval_ms:
+                lines.append(" neighbor NODES bfd profile tor")
         lines += [f" neighbor {n} peer-group NODES" for n in self.neighbors]
         lines += [" address-family ipv4 unicast", "  neighbor NODES activate",
-                  "  neighbor NODES route-map NOTHING out", " exit-address-family", "exit", "!",
+                  "  neighbor NODES route-map NOTHING out"]
+        if self.bgp_multipath:
+            lines += [f"  maximum-paths {self.bgp_multipath}",
+                      f"  maximum-paths ibgp {self.bgp_multipath}"]
+        lines += [" exit-address-family", "exit", "!",
                   "route-map NOTHING deny 10", "exit", ""]
         return "\n".join(lines)

@@ -1,11 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """The run ledger: what one lab run created, written to disk as it is created, so that teardown
-(or `python3 -m lab cleanup` after a run was killed) removes exactly that and nothing else.
+(or `e2e/lab cleanup` after a run was killed) removes exactly that and nothing else.
 
 Layout: LEDGER_ROOT/<run>/ledger.json, next to the run's working files (FRR configs and logs).
 A run owns a slot (0..MAX_SLOTS-1) that selects its address block (topology.Addressing), so
 parallel runs on one machine never use the same addresses; slots are handed out under an
 exclusive flock on LEDGER_ROOT/.lock.
+
+A run is normally owned by the process that created it (a pytest run, a benchmark): once that
+process is gone, the run is stale and `e2e/lab cleanup` may release it. `e2e/lab up` creates a
+*persistent* run instead: its creator exits while the daemons keep running, so the owner check
+does not apply; only `e2e/lab down` (or `cleanup --all`) releases it.
 """
 
 from __future__ import annotations
@@ -46,6 +51,8 @@ class Ledger:
     namespaces: list = field(default_factory=list)
     processes: list = field(default_factory=list)  # of ProcessRecord
     directories: list = field(default_factory=list)
+    persistent: bool = False   # created by `e2e/lab up`: outlives its owner on purpose
+    info: dict = field(default_factory=dict)  # free-form facts for `e2e/lab status`
 
     @property
     def path(self) -> Path:
@@ -73,6 +80,15 @@ class Ledger:
     def owner_alive(self) -> bool:
         return pid_alive(self.owner_pid)
 
+    def in_use(self) -> bool:
+        """True while the run must not be cleaned up as stale: it is persistent, or its owner
+        is alive."""
+        return self.persistent or self.owner_alive()
+
+    def set_info(self, **facts) -> None:
+        self.info.update(facts)
+        self.save()
+
 
 def _load(path: Path) -> Optional[Ledger]:
     try:
@@ -91,24 +107,34 @@ def all_ledgers() -> list:
     return [l for l in found if l is not None]
 
 
-def create_ledger() -> Ledger:
-    """Creates the ledger of a new run with a unique run name and a free slot. Raises LabError
-    when every slot is taken (call cleanup_stale() for runs whose owner died)."""
+def create_ledger(slot: Optional[int] = None, persistent: bool = False) -> Ledger:
+    """Creates the ledger of a new run with a unique run name and a free slot (exactly `slot`
+    when given). Raises LabError when every slot, or the requested one, is taken (call
+    cleanup_stale() for runs whose owner died)."""
     LEDGER_ROOT.mkdir(parents=True, exist_ok=True, mode=0o755)
     with open(LEDGER_ROOT / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         existing = all_ledgers()
         used = {l.slot for l in existing}
-        free = [s for s in range(MAX_SLOTS) if s not in used]
+        if slot is not None:
+            holder = next((l for l in existing if l.slot == slot), None)
+            if holder is not None:
+                state = ("persistent, from `e2e/lab up`" if holder.persistent else
+                         "owner alive" if holder.owner_alive() else "owner dead")
+                raise LabError(f"lab slot {slot} is taken by run {holder.run} (owner pid "
+                               f"{holder.owner_pid}, {state}); `e2e/lab list` shows it, "
+                               "`e2e/lab down` or `e2e/lab cleanup` removes it")
+        free = [s for s in range(MAX_SLOTS) if s not in used] if slot is None else [slot]
         if not free:
             raise LabError(f"all {MAX_SLOTS} lab slots in {LEDGER_ROOT} are taken; "
-                           "run `python3 -m lab cleanup` in e2e/ to remove dead runs")
+                           "run `e2e/lab cleanup` to remove dead runs")
         names = {l.run for l in existing}
         run = RUN_PREFIX + secrets.token_hex(2)
         while run in names or (LEDGER_ROOT / run).exists():
             run = RUN_PREFIX + secrets.token_hex(2)
         (LEDGER_ROOT / run).mkdir(mode=0o755)
-        ledger = Ledger(run=run, slot=free[0], owner_pid=os.getpid(), created=time.time())
+        ledger = Ledger(run=run, slot=free[0], owner_pid=os.getpid(), created=time.time(),
+                        persistent=persistent)
         ledger.save()
         return ledger
 
@@ -124,16 +150,35 @@ def _existing_namespaces() -> set:
     return {line.split()[0] for line in out.stdout.splitlines() if line.strip()}
 
 
+def stray_pids(run: str) -> list:
+    """Returns the PIDs of live processes whose command line names one of run's namespaces
+    (`<run>-…`) other than this process: children that a recorded daemon started itself (the
+    agent's frr-reload.py and vtysh), which outlive it when it is killed. Run names are unique,
+    so these belong to the run."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            argv = pid_cmdline(int(entry))
+            if any(a.startswith(run + "-") for a in argv) and pid_alive(int(entry)):
+                out.append(int(entry))
+    return out
+
+
 def release(ledger: Ledger) -> list:
-    """Removes everything the ledger lists: kills its processes by PID (newest first), deletes
-    its namespaces and directories, then the ledger itself. Keeps going after a failure and
-    returns the problems met (empty when everything is gone)."""
+    """Removes everything the ledger lists: kills its processes by PID (newest first), then any
+    stray process of the run (stray_pids), deletes its namespaces and directories, then the
+    ledger itself. Keeps going after a failure and returns the problems met (empty when
+    everything is gone)."""
     problems = []
     for record in reversed(ledger.processes):
         if pid_alive(record.pid) and _matches(record):
             kill_pid(record.pid)
             if pid_alive(record.pid):
                 problems.append(f"process {record.pid} ({record.program}) survived SIGKILL")
+    for pid in stray_pids(ledger.run):
+        kill_pid(pid)
+        if pid_alive(pid):
+            problems.append(f"stray process {pid} of run {ledger.run} survived SIGKILL")
     present = _existing_namespaces()
     for ns in reversed(ledger.namespaces):
         if ns in present:
@@ -152,7 +197,7 @@ def release(ledger: Ledger) -> list:
 
 def cleanup_stale() -> list:
     """Releases every run whose owning process is gone; returns (run, problems) pairs."""
-    return [(l.run, release(l)) for l in all_ledgers() if not l.owner_alive()]
+    return [(l.run, release(l)) for l in all_ledgers() if not l.in_use()]
 
 
 def leftovers(run: str) -> list:

@@ -18,19 +18,20 @@ from .proc import CommandError, LabError, run
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _has_render(binary: Path) -> bool:
+def _has_subcommand(binary: Path, command: str) -> bool:
     try:
-        out = subprocess.run([str(binary), "render"], capture_output=True, text=True, timeout=10)
+        out = subprocess.run([str(binary), command], capture_output=True, text=True, timeout=10)
     except OSError:
         return False
     text = out.stdout + out.stderr
     # A binary without the subcommand answers with its usage ("unknown command"); with it, the
-    # render usage error asks for --node.
+    # usage error of `render` or `frr-k8s` asks for --node.
     return "--node" in text and "unknown" not in text.lower()
 
 
-def find_ingotctl() -> Optional[Path]:
-    """Returns the ingotctl binary to use, or None when none with `render` is built."""
+def find_ingotctl(command: str = "render") -> Optional[Path]:
+    """Returns the ingotctl binary to use, or None when none with `command` (a subcommand that
+    needs --node: render, frr-k8s) is built."""
     env = os.environ.get("INGOT_INGOTCTL")
     if env:
         return Path(env) if Path(env).is_file() else None
@@ -38,7 +39,7 @@ def find_ingotctl() -> Optional[Path]:
     others = sorted(REPO.glob("build*/cli/ingotctl"), key=lambda p: p.stat().st_mtime,
                     reverse=True)
     for binary in candidates + [p for p in others if p not in candidates]:
-        if binary.is_file() and os.access(binary, os.X_OK) and _has_render(binary):
+        if binary.is_file() and os.access(binary, os.X_OK) and _has_subcommand(binary, command):
             return binary
     return None
 

@@ -50,9 +50,10 @@ def bfd_profile(name: str, receive_ms: int, transmit_ms: int, multiplier: int) -
 
 def bgp_peer(name: str, my_asn: int, peer_asn: int, address: str, *,
              bfd_profile_name: str = "", hold: str = "9s", keepalive: str = "3s",
-             connect: str = "2s") -> dict:
+             connect: str = "2s", extra: Optional[dict] = None) -> dict:
+    """extra: further spec fields (e.g. nodeSelectors)."""
     spec = {"myASN": my_asn, "peerASN": peer_asn, "peerAddress": address, "holdTime": hold,
-            "keepaliveTime": keepalive, "connectTime": connect}
+            "keepaliveTime": keepalive, "connectTime": connect, **(extra or {})}
     if bfd_profile_name:
         spec["bfdProfile"] = bfd_profile_name
     return {"apiVersion": "metallb.io/v1beta2", "kind": "BGPPeer", "metadata": _meta(name),
@@ -61,8 +62,10 @@ def bgp_peer(name: str, my_asn: int, peer_asn: int, address: str, *,
 
 def bgp_advertisement(name: str, pools: Sequence[str], *, communities: Sequence[str] = (),
                       local_pref: int = 0, peers: Sequence[str] = (),
-                      service_selector: Optional[dict] = None) -> dict:
-    spec: dict = {"ipAddressPools": list(pools)}
+                      service_selector: Optional[dict] = None,
+                      extra: Optional[dict] = None) -> dict:
+    """extra: further spec fields (aggregationLength, nodeSelectors, …)."""
+    spec: dict = {"ipAddressPools": list(pools), **(extra or {})}
     if communities:
         spec["communities"] = list(communities)
     if local_pref:
@@ -81,9 +84,14 @@ def community_aliases(name: str, aliases: dict) -> dict:
 
 
 def service(name: str, ns: str, vip: str, *, cluster_ip: str, labels: Optional[dict] = None,
-            policy: str = "Cluster") -> dict:
-    """A LoadBalancer Service whose status already holds vip (as the controller wrote it)."""
-    return {"apiVersion": "v1", "kind": "Service", "metadata": _meta(name, ns, labels),
+            policy: str = "Cluster", annotations: Optional[dict] = None) -> dict:
+    """A LoadBalancer Service whose status already holds vip (as the controller wrote it; an
+    API server resets the status on create, so ask for vip with the
+    metallb.io/loadBalancerIPs annotation there)."""
+    meta = _meta(name, ns, labels)
+    if annotations:
+        meta["annotations"] = dict(annotations)
+    return {"apiVersion": "v1", "kind": "Service", "metadata": meta,
             "spec": {"type": "LoadBalancer", "clusterIP": cluster_ip, "clusterIPs": [cluster_ip],
                      "ipFamilies": ["IPv4"], "ipFamilyPolicy": "SingleStack",
                      "externalTrafficPolicy": policy, "selector": {"app": name},

@@ -1,0 +1,256 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""End-to-end BGP figures on the cluster lab (e2e/netlab/cluster.py; root, FRR, a built
+ingot-agent, ingot-controller and ingotctl). Prints figures; asserts nothing about time.
+
+    /usr/bin/python3 bench/e2e_bgp.py [--mode frr|frr-k8s] [--services 50] [--bulk 1000]
+                                      [--rss 1000 10000] [--skip ...]
+
+Phases (each can be skipped with --skip NAME):
+  create   Service (ETP Cluster, endpoint on node1) created → its /32 in the ToR's kernel table
+           with both nodes as next hops; one Service at a time, p50/p99 over --services.
+  local    ETP Local Service with endpoints on both nodes; one endpoint removed → the ToR drops
+           that next hop; p50/p99 over --services/2 removals (alternating nodes).
+  bulk     --bulk Services created at once (parallel API writes) → all their routes at the ToR;
+           then all deleted → all withdrawn; total times and any BGP session reset.
+  rss      the agents' VmRSS (from /proc/<pid>/status) with each --rss count of Services
+           present (their routes at the ToR or not: the wait is bounded and reported).
+
+Services are created through the test API server's REST API (netlab.kubeclient, from threads
+inside the lab's api namespace), and the ToR is watched through `ip -j route show` in its
+namespace (netlab.watch), which is far cheaper than vtysh per sample.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import statistics
+import sys
+import time
+from pathlib import Path
+
+E2E = Path(__file__).resolve().parents[1] / "e2e"
+sys.path.insert(0, str(E2E))
+
+from netlab import bgp, manifests as m  # noqa: E402
+from netlab.cluster import NODE_ASN, TOR_ASN, Cluster, ClusterSpec, find_agent  # noqa: E402
+from netlab.frr import frr_missing  # noqa: E402
+from netlab.proc import LabError  # noqa: E402
+from netlab.watch import read_kernel_routes  # noqa: E402
+
+NS = "bench"
+BULK_POOL = "10.200.0.0/18"  # 16,384 addresses: only ever routed inside the lab's namespaces
+
+
+def pct(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def summary(name, values, unit="ms", scale=1000.0):
+    if not values:
+        print(f"{name}: no samples")
+        return
+    v = [x * scale for x in values]
+    print(f"{name}: n={len(v)} p50={pct(v, 50):.0f} {unit} p99={pct(v, 99):.0f} {unit} "
+          f"min={min(v):.0f} max={max(v):.0f} mean={statistics.mean(v):.0f}")
+
+
+class Bench:
+    def __init__(self, cluster: Cluster):
+        self.c = cluster
+        self.tor_ns = cluster.ns("tor")
+        self.nodes = sorted(cluster.address(n) for n in cluster.node_names)
+        self.pool = ipaddress.ip_network(BULK_POOL)
+
+    def vip(self, i: int) -> str:
+        return str(self.pool.network_address + i)
+
+    def service(self, i: int, policy: str = "Cluster") -> dict:
+        svc = m.service(f"s{i}", NS, self.vip(i), cluster_ip=f"10.97.{i // 250}.{1 + i % 250}",
+                        policy=policy, annotations={"metallb.io/loadBalancerIPs": self.vip(i)})
+        del svc["status"]
+        return svc
+
+    def slice_(self, i: int, nodes) -> dict:
+        return m.endpoint_slice(f"s{i}", NS, [(f"10.244.{k}.{1 + i % 250}", n)
+                                              for k, n in enumerate(nodes, start=1)])
+
+    def setup(self) -> None:
+        self.c.apply([m.namespace(NS), m.ip_address_pool("bench", [BULK_POOL]),
+                      m.bfd_profile("fast", 100, 100, 3),
+                      m.bgp_peer("tor", NODE_ASN, TOR_ASN, self.c.address("tor"),
+                                 bfd_profile_name="fast"),
+                      m.bgp_advertisement("bench", ["bench"])])
+        router = self.c.tor("tor")
+        deadline = time.monotonic() + 60
+        while set(self.nodes) - bgp.query_established(router):
+            if time.monotonic() > deadline:
+                raise LabError("BGP sessions did not come up in 60 s")
+            time.sleep(0.2)
+
+    def routes(self) -> dict:
+        return read_kernel_routes(self.tor_ns)
+
+    def wait(self, check, timeout: float) -> float:
+        start = time.monotonic()
+        while True:
+            if check(self.routes()):
+                return time.monotonic() - start
+            if time.monotonic() - start > timeout:
+                raise LabError(f"ToR did not converge in {timeout:.0f} s")
+            time.sleep(0.01)
+
+    def create_one(self, i, policy="Cluster", nodes=("node1",)):
+        self.c.client.create(self.service(i, policy))
+        self.c.client.create(self.slice_(i, list(nodes)))
+
+    def delete_many(self, indices) -> None:
+        futures = [self.c.client.submit("DELETE", f"/api/v1/namespaces/{NS}/services/s{i}")
+                   for i in indices]
+        futures += [self.c.client.submit(
+            "DELETE", f"/apis/discovery.k8s.io/v1/namespaces/{NS}/endpointslices/s{i}-lab")
+            for i in indices]
+        for f in futures:
+            f.result()
+
+    def create_many(self, indices) -> None:
+        futures = []
+        for i in indices:
+            futures.append(self.c.client.submit("POST", f"/api/v1/namespaces/{NS}/services",
+                                                self.service(i)))
+            futures.append(self.c.client.submit(
+                "POST", f"/apis/discovery.k8s.io/v1/namespaces/{NS}/endpointslices",
+                self.slice_(i, ["node1"])))
+        for f in futures:
+            f.result()
+
+    # Phases ----------------------------------------------------------------------------------
+
+    def phase_create(self, n: int) -> None:
+        samples = []
+        for i in range(n):
+            prefix = f"{self.vip(i)}/32"
+            start = time.monotonic()
+            self.create_one(i)
+            self.wait(lambda r: list(r.get(prefix, ())) == self.nodes, 60)
+            samples.append(time.monotonic() - start)
+        summary("create → route at ToR (both next hops)", samples)
+        sys.stdout.flush()
+        self.delete_many(range(n))
+        self.wait(lambda r: not any(f"{self.vip(i)}/32" in r for i in range(n)), 120)
+
+    def phase_local(self, n: int) -> None:
+        i = 5000
+        prefix = f"{self.vip(i)}/32"
+        self.create_one(i, "Local", ("node1", "node2"))
+        self.wait(lambda r: list(r.get(prefix, ())) == self.nodes, 60)
+        samples = []
+        names = self.c.node_names
+        for k in range(n):
+            gone = names[k % 2]
+            keep = [x for x in names if x != gone]
+            start = time.monotonic()
+            self.c.client.request("PUT", f"/apis/discovery.k8s.io/v1/namespaces/{NS}/"
+                                  f"endpointslices/s{i}-lab", self.slice_(i, keep))
+            want = [self.c.address(x) for x in keep]
+            self.wait(lambda r: list(r.get(prefix, ())) == want, 60)
+            samples.append(time.monotonic() - start)
+            self.c.client.request("PUT", f"/apis/discovery.k8s.io/v1/namespaces/{NS}/"
+                                  f"endpointslices/s{i}-lab", self.slice_(i, names))
+            self.wait(lambda r: list(r.get(prefix, ())) == self.nodes, 60)
+        summary("ETP Local endpoint removed → next hop removed at ToR", samples)
+        sys.stdout.flush()
+        self.delete_many([i])
+
+    def phase_bulk(self, n: int) -> None:
+        router = self.c.tor("tor")
+        before = bgp.query_sessions(router)
+        indices = range(10000, 10000 + n)
+        prefixes = [f"{self.vip(i)}/32" for i in indices]
+        start = time.monotonic()
+        self.create_many(indices)
+        api = time.monotonic() - start
+        added = self.timed(lambda r: all(len(r.get(p, ())) == 2 for p in prefixes), 900)
+        print(f"bulk {n}: created via API in {api:.1f} s; all routes at the ToR: {added}",
+              flush=True)
+        start = time.monotonic()
+        self.delete_many(indices)
+        removed = self.timed(lambda r: not any(p in r for p in prefixes), 900)
+        resets = bgp.session_resets(before, bgp.query_sessions(router))
+        print(f"bulk {n}: deleted via API in {time.monotonic() - start:.1f} s; all withdrawn: "
+              f"{removed}; BGP session resets: {resets or 'none'}", flush=True)
+
+    def timed(self, check, timeout: float) -> str:
+        """Waits like wait() and describes the outcome, including a timeout (with how many of
+        the routes were there), instead of raising."""
+        try:
+            return f"after {self.wait(check, timeout):.1f} s"
+        except LabError:
+            return f"NOT within {timeout:.0f} s"
+
+    def rss(self) -> dict:
+        out = {}
+        for node in self.c.node_names:
+            pid = self.c.procs[f"agent-{node}"].pid
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    out[node] = int(line.split()[1]) // 1024
+        return out
+
+    def phase_rss(self, counts) -> None:
+        present = 0
+        base = 20000
+        print(f"agent RSS with 0 Services: {self.rss()} MiB")
+        for count in sorted(counts):
+            start = time.monotonic()
+            for chunk in range(present, count, 500):
+                self.create_many(range(base + chunk, base + min(count, chunk + 500)))
+            present = count
+            api = time.monotonic() - start
+            prefixes = [f"{self.vip(base + i)}/32" for i in range(count)]
+            try:
+                waited = self.wait(lambda r: all(p in r for p in prefixes), 600)
+                routes = f"all {count} routes at the ToR {waited:.0f} s after the last write"
+            except LabError:
+                have = sum(p in self.routes() for p in prefixes)
+                routes = f"only {have}/{count} routes at the ToR after 600 s"
+            print(f"agent RSS with {count} Services: {self.rss()} MiB (API writes {api:.0f} s;"
+                  f" {routes})")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mode", choices=("frr", "frr-k8s"), default="frr")
+    parser.add_argument("--services", type=int, default=50)
+    parser.add_argument("--bulk", type=int, default=1000)
+    parser.add_argument("--rss", type=int, nargs="*", default=[1000, 10000])
+    parser.add_argument("--skip", nargs="*", default=[],
+                        choices=("create", "local", "bulk", "rss"))
+    args = parser.parse_args()
+    problem = frr_missing() or (None if find_agent() else "ingot-agent is not built")
+    if problem:
+        print(f"e2e_bgp: {problem}", file=sys.stderr)
+        return 1
+    cluster = Cluster(ClusterSpec(nodes=2, mode=args.mode)).up()
+    try:
+        print(f"lab {cluster.run_name}, mode {args.mode}, agent {cluster.agent}")
+        b = Bench(cluster)
+        b.setup()
+        if "create" not in args.skip:
+            b.phase_create(args.services)
+        if "local" not in args.skip:
+            b.phase_local(max(2, args.services // 2))
+        if "bulk" not in args.skip:
+            b.phase_bulk(args.bulk)
+        if "rss" not in args.skip and args.rss:
+            b.phase_rss(args.rss)
+    finally:
+        cluster.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,424 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The cluster lab: a small Kubernetes cluster running Ingot, out of network namespaces.
+
+    <run>-sw (bridge)  ── <run>-tor   FRR, AS 64512 (eBGP ToR), host octet 1
+                       ── <run>-tor2  FRR, AS 64513 (iBGP ToR, optional), octet 2
+                       ── <run>-api   test API server (e2e/kubeapi/server.py) + ingot-controller,
+                                      octet 5
+                       ── <run>-nodeK FRR (empty; configured only by Ingot) + ingot-agent,
+                                      octet 10+K; in frr-k8s mode also the frr-k8s shim
+
+Every daemon runs under `ip netns exec` with its PID in the run ledger and its log in
+<run dir>/logs/. kubectl runs inside the api namespace (Cluster.kubectl). Nodes are Node
+objects labelled as in examples/cluster/nodes.yaml, with their lab address as InternalIP.
+
+Modes: "frr" — each agent renders frr.conf and runs frr-reload.py against its node's FRR;
+"frr-k8s" — each agent only writes its FRRConfiguration, and the per-node frr-k8s shim
+(frrk8s_shim.py) applies the FRRConfigurations to the node's FRR with `ingotctl frr-k8s`.
+
+A Cluster is either built here (up()) or attached to a running persistent one from its ledger
+(attach(); used by `e2e/lab status`), which can query but not change processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional, Sequence
+
+from . import ledger as ledger_mod
+from .frr import VTYSH, FrrRouter
+from .kubeclient import KubeClient
+from .manifests import METALLB_NS, node as node_manifest, to_yaml
+from .proc import LabError, kill_pid, pid_alive, run, wait_until
+from .topology import Lab
+from .torconf import TorConfig
+
+REPO = Path(__file__).resolve().parents[2]
+E2E = REPO / "e2e"
+EXAMPLES = REPO / "examples"
+KUBEAPI_SERVER = E2E / "kubeapi" / "server.py"
+PYTHON = "/usr/bin/python3"
+KUBECTL = os.environ.get("INGOT_KUBECTL", "/usr/bin/kubectl")
+TOKEN = "ingot-lab-token"
+API_OCTET = 5
+API_PORT = 6443
+TOR_ASN = 64512
+NODE_ASN = 64513
+FRRK8S_NS = "frr-k8s-system"
+MODES = ("frr", "frr-k8s")
+SERVICE_CIDRS = ("10.96.0.0/12", "fd00:10:96::/108")
+CLUSTER_KIND = "cluster"  # ledger.info["kind"] of a cluster lab
+
+
+def _newest(candidates: Sequence[Path]) -> Optional[Path]:
+    found = [p for p in candidates if p.is_file() and os.access(p, os.X_OK)]
+    return max(found, key=lambda p: p.stat().st_mtime) if found else None
+
+
+def find_binary(env: str, relative: str) -> Optional[Path]:
+    """Returns $env when set (None if it is not a file), else <repo>/build/<relative>, else the
+    newest <repo>/build*/<relative>."""
+    if os.environ.get(env):
+        path = Path(os.environ[env])
+        return path if path.is_file() else None
+    default = REPO / "build" / relative
+    if default.is_file() and os.access(default, os.X_OK):
+        return default
+    return _newest(sorted(REPO.glob(f"build*/{relative}")))
+
+
+def find_agent() -> Optional[Path]:
+    return find_binary("INGOT_AGENT", "agent/ingot-agent")
+
+
+def find_controller() -> Optional[Path]:
+    return find_binary("INGOT_CONTROLLER", "controller/ingot-controller")
+
+
+def example_node_labels() -> dict:
+    """Returns node name → labels of the Nodes in examples/cluster/nodes.yaml."""
+    import yaml  # Debian's python3-yaml; only the lab needs it
+
+    out = {}
+    for doc in yaml.safe_load_all((EXAMPLES / "cluster" / "nodes.yaml").read_text()):
+        if doc and doc.get("kind") == "Node":
+            out[doc["metadata"]["name"]] = dict(doc["metadata"].get("labels", {}))
+    return out
+
+
+@dataclass
+class ClusterSpec:
+    nodes: int = 2
+    mode: str = "frr"
+    ibgp_tor: bool = False          # also start tor2 (AS = the nodes' AS: iBGP)
+    slot: Optional[int] = None      # None: any free slot; `e2e/lab up` uses 0
+    persistent: bool = False        # outlives this process (`e2e/lab up`)
+    node_labels: dict = field(default_factory=dict)  # name → labels, replacing the defaults
+    agent_args: tuple = ()          # extra ingot-agent flags
+    bfd_interval_ms: int = 100      # the ToRs' BFD timers (the examples' profile is 100 ms)
+    start_agents: bool = True       # False: no agent (tests of the lab itself)
+
+    def __post_init__(self):
+        if self.mode not in MODES:
+            raise LabError(f"mode {self.mode!r}: must be one of {', '.join(MODES)}")
+        if not 1 <= self.nodes <= 20:
+            raise LabError(f"nodes {self.nodes}: must be 1..20")
+
+
+class AttachedRouter:
+    """vtysh access to a lab router by its directory and pathspace (no process handles)."""
+
+    def __init__(self, directory: str, namespace: str):
+        self.dir = Path(directory)
+        self.namespace = namespace
+
+    def vtysh(self, *commands: str, timeout: float = 30.0) -> str:
+        argv = [VTYSH, "--config_dir", str(self.dir), "-N", self.namespace]
+        for c in commands:
+            argv += ["-c", c]
+        return run(argv, timeout=timeout).stdout
+
+    def show_json(self, command: str):
+        text = self.vtysh(command)
+        try:
+            return json.loads(text) if text.strip() else {}
+        except ValueError as e:
+            raise LabError(f"{self.namespace}: `{command}` did not return JSON ({e})") from None
+
+
+class Cluster:
+    """One cluster lab. up() builds it; close() removes it (not for persistent runs, whose
+    `e2e/lab down` releases the ledger)."""
+
+    def __init__(self, spec: ClusterSpec):
+        self.spec = spec
+        self.lab: Optional[Lab] = None
+        self.ledger: Optional[ledger_mod.Ledger] = None
+        self.routers: dict = {}      # role → FrrRouter (or AttachedRouter)
+        self.procs: dict = {}        # role → Popen
+        self.addresses: dict = {}    # role → IPv4 address
+        self.agent = find_agent()
+        self.controller = find_controller()
+        self._client: Optional[KubeClient] = None
+
+    # Naming ---------------------------------------------------------------------------------
+
+    @property
+    def run_name(self) -> str:
+        return self.ledger.run
+
+    @property
+    def workdir(self) -> Path:
+        return self.ledger.path
+
+    @property
+    def logdir(self) -> Path:
+        return self.workdir / "logs"
+
+    def ns(self, role: str) -> str:
+        return f"{self.run_name}-{role}"
+
+    @property
+    def node_names(self) -> list:
+        return [f"node{i}" for i in range(1, self.spec.nodes + 1)]
+
+    @property
+    def tor_roles(self) -> list:
+        return ["tor"] + (["tor2"] if self.spec.ibgp_tor else [])
+
+    @property
+    def kubeconfig(self) -> Path:
+        return self.workdir / "api" / "kubeconfig"
+
+    @property
+    def ca_file(self) -> Path:
+        return self.workdir / "api" / "certs" / "ca.crt"
+
+    @property
+    def api_url(self) -> str:
+        return f"https://{self.addresses['api']}:{API_PORT}"
+
+    def address(self, role: str) -> str:
+        return self.addresses[role]
+
+    def tor(self, role: str = "tor"):
+        return self.routers[role]
+
+    # Bringing it up ---------------------------------------------------------------------------
+
+    def up(self) -> "Cluster":
+        """Builds the whole lab; on any failure removes what was built and raises LabError."""
+        if self.controller is None:
+            raise LabError("ingot-controller is not built (cmake --build build --target "
+                           "ingot-controller, or set INGOT_CONTROLLER)")
+        self.lab = Lab(slot=self.spec.slot, persistent=self.spec.persistent)
+        self.ledger = self.lab.ledger
+        try:
+            self._build()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _build(self) -> None:
+        self.logdir.mkdir(parents=True, exist_ok=True)
+        self._add_hosts()
+        self._save_info()
+        self._start_frr()
+        self._start_api()
+        self._create_cluster_objects()
+        self._start_daemon("controller", "api", [
+            str(self.controller), "--kubeconfig", str(self.kubeconfig), "--namespace",
+            METALLB_NS, "--port", "0", "--health-probe-port", "0", "--log-level", "info"],
+            env={"METALLB_BGP_TYPE": self.spec.mode})
+        if self.spec.start_agents and self.agent is not None:
+            for node in self.node_names:
+                self.start_agent(node)
+        if self.spec.mode == "frr-k8s":
+            for node in self.node_names:
+                self._start_shim(node)
+        self._save_info()
+
+    def _add_hosts(self) -> None:
+        octets = {"tor": 1, "tor2": 2, "api": API_OCTET}
+        for role in self.tor_roles + ["api"]:
+            self.addresses[role] = self.lab.add_host(role, octets[role]).ipv4
+        for i, node in enumerate(self.node_names, start=1):
+            self.addresses[node] = self.lab.add_host(node, 10 + i).ipv4
+
+    def _start_frr(self) -> None:
+        nodes = [self.addresses[n] for n in self.node_names]
+        for role in self.tor_roles:
+            asn = TOR_ASN if role == "tor" else NODE_ASN
+            conf = TorConfig(asn, self.addresses[role], NODE_ASN, nodes,
+                             bfd_interval_ms=self.spec.bfd_interval_ms, bgp_multipath=16)
+            self.routers[role] = FrrRouter(self.lab, self.lab.hosts[role]).start(conf.render())
+        for node in self.node_names:
+            self.routers[node] = FrrRouter(self.lab, self.lab.hosts[node]).start()
+
+    def _spawn(self, role: str, host: str, argv: Sequence[str], env: Optional[dict] = None,
+               cwd: Optional[Path] = None) -> subprocess.Popen:
+        log = open(self.logdir / f"{role}.log", "ab")
+        full_env = dict(os.environ, **(env or {}))
+        # `ip netns exec` execs argv[0], so the PID recorded is the daemon's own.
+        proc = subprocess.Popen(["ip", "netns", "exec", self.ns(host), *argv],
+                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True, env=full_env, cwd=cwd)
+        log.close()
+        self.ledger.add_process(proc.pid, self.ns(host), argv[0])
+        self.procs[role] = proc
+        self._save_info()
+        return proc
+
+    def _start_daemon(self, role: str, host: str, argv: Sequence[str],
+                      env: Optional[dict] = None) -> None:
+        proc = self._spawn(role, host, argv, env)
+        time.sleep(0.2)
+        if proc.poll() is not None:
+            raise LabError(f"{role} exited {proc.returncode} at start: {self.log_tail(role)}")
+
+    def _start_api(self) -> None:
+        apidir = self.workdir / "api"
+        apidir.mkdir(exist_ok=True)
+        argv = [PYTHON, str(KUBEAPI_SERVER), "--address", self.addresses["api"], "--port",
+                str(API_PORT), "--port-file", str(apidir / "port"), "--kubeconfig-out",
+                str(self.kubeconfig), "--cert-dir", str(apidir / "certs"), "--token", TOKEN,
+                "--namespace", FRRK8S_NS, "--history", "200000"]
+        for cidr in SERVICE_CIDRS:
+            argv += ["--service-cidr", cidr]
+        proc = self._spawn("api", "api", argv)
+
+        def ready() -> bool:
+            if proc.poll() is not None:
+                raise _Fatal(f"the test API server exited {proc.returncode}: "
+                             f"{self.log_tail('api')}")
+            return (apidir / "port").exists()
+        try:
+            wait_until("the test API server's port file", ready, 30)
+        except _Fatal as e:
+            raise LabError(str(e)) from None
+
+    def _node_labels(self, node: str) -> dict:
+        labels = self.spec.node_labels.get(node)
+        if labels is None:
+            labels = example_node_labels().get(node, {"ingot.example/bgp-speaker": "true"})
+        return {"kubernetes.io/hostname": node, **labels}
+
+    def _create_cluster_objects(self) -> None:
+        nodes = [node_manifest(n, self.addresses[n], self._node_labels(n))
+                 for n in self.node_names]
+        self.kubectl("apply", "-f", "-", stdin=to_yaml(nodes))
+
+    def start_agent(self, node: str, extra: Sequence[str] = ()) -> None:
+        """Starts ingot-agent on node (stopping a running one first) with the spec's and extra
+        flags. Raises LabError when no agent is built."""
+        if self.agent is None:
+            raise LabError("ingot-agent is not built (build/agent/ingot-agent, or set "
+                           "INGOT_AGENT)")
+        self.stop_agent(node)
+        argv = [str(self.agent), "--node-name", node, "--namespace", METALLB_NS,
+                "--kubeconfig", str(self.kubeconfig), "--bgp-mode", self.spec.mode,
+                "--log-level", "info", "--port", "0", "--health-probe-port", "0",
+                *self.spec.agent_args, *extra]
+        if self.spec.mode == "frr":
+            router = self.routers[node]
+            argv += ["--frr-pathspace", router.namespace, "--frr-workdir", str(router.dir)]
+        else:
+            argv += ["--frrk8s-namespace", FRRK8S_NS]
+        self._start_daemon(f"agent-{node}", node, argv)
+
+    def stop_agent(self, node: str) -> None:
+        proc = self.procs.pop(f"agent-{node}", None)
+        if proc is not None and proc.poll() is None:
+            kill_pid(proc.pid)
+
+    def _start_shim(self, node: str) -> None:
+        from .ingotctl import find_ingotctl
+
+        ingotctl = find_ingotctl("frr-k8s")
+        if ingotctl is None:
+            raise LabError("frr-k8s mode needs a built ingotctl with the frr-k8s subcommand "
+                           "(cmake --build build --target ingotctl, or set INGOT_INGOTCTL)")
+        router = self.routers[node]
+        argv = [PYTHON, "-m", "netlab.frrk8s_shim", "--node", node, "--url", self.api_url,
+                "--token", TOKEN, "--ca", str(self.ca_file), "--namespace", FRRK8S_NS,
+                "--ingotctl", str(ingotctl), "--router-dir", str(router.dir), "--pathspace",
+                router.namespace]
+        proc = self._spawn(f"shim-{node}", node, argv, cwd=E2E)
+        time.sleep(0.2)
+        if proc.poll() is not None:
+            raise LabError(f"frr-k8s shim of {node} exited: {self.log_tail(f'shim-{node}')}")
+
+    def _save_info(self) -> None:
+        self.ledger.set_info(
+            kind=CLUSTER_KIND, mode=self.spec.mode, nodes=self.node_names,
+            tors=self.tor_roles, addresses=self.addresses,
+            routers={r: [str(x.dir), x.namespace] for r, x in self.routers.items()},
+            processes={r: p.pid for r, p in self.procs.items()},
+            agent=str(self.agent) if self.agent else "", kubeconfig=str(self.kubeconfig))
+
+    # Attaching to a running lab -----------------------------------------------------------------
+
+    @classmethod
+    def attach(cls, ledger: ledger_mod.Ledger) -> "Cluster":
+        """Returns a view of a running cluster lab from its ledger (queries only)."""
+        info = ledger.info
+        if info.get("kind") != CLUSTER_KIND:
+            raise LabError(f"run {ledger.run} is not a cluster lab")
+        spec = ClusterSpec(nodes=len(info["nodes"]), mode=info["mode"],
+                           ibgp_tor="tor2" in info["tors"], slot=ledger.slot)
+        c = cls(spec)
+        c.ledger = ledger
+        c.addresses = dict(info["addresses"])
+        c.routers = {r: AttachedRouter(d, ns) for r, (d, ns) in info["routers"].items()}
+        return c
+
+    def process_states(self) -> dict:
+        """Returns role → (pid, alive) for every daemon of the lab (FRR per daemon)."""
+        out = {r: (pid, pid_alive(pid))
+               for r, pid in self.ledger.info.get("processes", {}).items()}
+        for record in self.ledger.processes:
+            program = os.path.basename(record.program)
+            if program in ("zebra", "bfdd", "bgpd", "staticd"):
+                role = record.namespace[len(self.run_name) + 1:]
+                out[f"{role}/{program}"] = (record.pid, pid_alive(record.pid))
+        return out
+
+    # The API ------------------------------------------------------------------------------------
+
+    def kubectl(self, *args: str, stdin: Optional[str] = None, check: bool = True,
+                timeout: float = 60) -> subprocess.CompletedProcess:
+        """Runs kubectl inside the api namespace against the lab's API server."""
+        env = dict(os.environ, HOME=str(self.workdir), KUBECACHEDIR=str(self.workdir / "kcache"))
+        return run(["ip", "netns", "exec", self.ns("api"), KUBECTL, "--kubeconfig",
+                    str(self.kubeconfig), *args], input_text=stdin, check=check,
+                   timeout=timeout, env=env)
+
+    def apply(self, objects: Sequence[dict]) -> None:
+        """`kubectl apply -f -` of the objects."""
+        self.kubectl("apply", "-f", "-", stdin=to_yaml(objects))
+
+    @property
+    def client(self) -> KubeClient:
+        if self._client is None:
+            self._client = KubeClient(self.api_url, TOKEN, str(self.ca_file),
+                                      netns=self.ns("api"), workers=8)
+        return self._client
+
+    def service_addresses(self, namespace: str, name: str) -> list:
+        svc = self.client.get("Service", name, namespace) or {}
+        return [i["ip"] for i in svc.get("status", {}).get("loadBalancer", {})
+                .get("ingress", []) if "ip" in i]
+
+    # Teardown -----------------------------------------------------------------------------------
+
+    def log_tail(self, role: str, chars: int = 2000) -> str:
+        try:
+            return (self.logdir / f"{role}.log").read_text(errors="replace")[-chars:]
+        except OSError:
+            return ""
+
+    def close(self) -> None:
+        """Stops everything and removes the run (idempotent)."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+        if self.lab is not None:
+            run_name = self.lab.run
+            self.lab.close()
+            ledger_mod.assert_released(run_name)
+
+    def __enter__(self) -> "Cluster":
+        return self.up()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class _Fatal(Exception):
+    """A daemon died while we waited for it (not retried by wait_until)."""

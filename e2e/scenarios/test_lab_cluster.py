@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The cluster lab itself, without ingot-agent (so it runs before the agent exists): the API
+server inside the lab, the controller assigning addresses, the Nodes as the lab created them,
+and the frr-k8s shim applying FRRConfigurations to a node's FRR (the FRRConfiguration is the
+one `ingotctl render` computes, i.e. what the agent would write), seen at the ToR."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+# scenario first: it puts e2e/ on sys.path for netlab
+from scenario import objects, record_figure, show_logs_on_failure, start_cluster  # noqa: F401
+from scenario import (NS, base_objects, endpoints, node_ips, service, vip, vip_prefix,
+                      wait_established, wait_nexthops)
+from netlab import ledger, manifests as m
+from netlab.cluster import FRRK8S_NS, ClusterSpec
+from netlab.ingotctl import find_ingotctl
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    yield from start_cluster(ClusterSpec(nodes=2, mode="frr-k8s", start_agents=False),
+                             need_agent=False)
+
+
+def test_nodes_carry_the_example_labels_and_their_lab_address(cluster):
+    nodes = {n["metadata"]["name"]: n for n in cluster.client.list("Node")}
+    assert sorted(nodes) == ["node1", "node2"]
+    for name, node in nodes.items():
+        labels = node["metadata"]["labels"]
+        assert labels["kubernetes.io/hostname"] == name
+        assert labels["ingot.example/bgp-speaker"] == "true"
+        assert node["status"]["addresses"] == [{"type": "InternalIP",
+                                                "address": cluster.address(name)}]
+    assert "ingot.example/l2-speaker" in nodes["node1"]["metadata"]["labels"]
+
+
+def test_api_server_listens_only_on_its_lab_address(cluster):
+    assert cluster.api_url == f"https://{cluster.address('api')}:6443"
+    out = cluster.kubectl("get", "namespaces", "-o", "json").stdout
+    names = {i["metadata"]["name"] for i in json.loads(out)["items"]}
+    assert {"metallb-system", FRRK8S_NS} <= names
+    # Not reachable from the root namespace: the address exists only inside the lab.
+    probe = subprocess.run(["ip", "-j", "route", "get", cluster.address("api")],
+                           capture_output=True, text=True)
+    lab_net = str(cluster.lab.addressing.link_v4)
+    assert lab_net not in subprocess.run(["ip", "route"], capture_output=True,
+                                         text=True).stdout, probe.stdout
+
+
+def test_controller_assigns_the_requested_address(cluster):
+    cluster.apply(base_objects(cluster) + [service(cluster, "web", 3)])
+    from netlab.proc import wait_until
+    got = wait_until("web's address", lambda: cluster.service_addresses(NS, "web"), 30)
+    assert got == [vip(cluster, 3)]
+    assert ledger.all_ledgers() and any(l.run == cluster.run_name for l in ledger.all_ledgers())
+
+
+def test_frrk8s_shim_applies_the_frrconfiguration_to_the_node_frr(cluster, tmp_path):
+    ingotctl = find_ingotctl("frr-k8s")
+    objs = base_objects(cluster) + [
+        m.bgp_advertisement("adv", ["lab-pool"], communities=["64512:7"]),
+        service(cluster, "web", 3), endpoints("web", ["node1"]),
+        m.node("node1", cluster.address("node1"), {"ingot.example/bgp-speaker": "true"})]
+    # render wants the Service's address in its status (as the controller wrote it).
+    objs[-3]["status"] = {"loadBalancer": {"ingress": [{"ip": vip(cluster, 3)}]}}
+    m.write(tmp_path / "in.yaml", objs)
+    rendered = subprocess.run(
+        [str(ingotctl), "render", "--node", "node1", "--frrk8s-namespace", FRRK8S_NS, "-f",
+         str(tmp_path / "in.yaml")], capture_output=True, text=True, timeout=60)
+    assert rendered.returncode == 0, rendered.stderr
+    cluster.kubectl("apply", "-f", "-", stdin=rendered.stdout)
+    wait_established(cluster, node_ips(cluster, ["node1"]))
+    wait_nexthops(cluster, vip_prefix(cluster, 3), node_ips(cluster, ["node1"]))
+    # Deleting the FRRConfiguration withdraws the route: the shim follows the API.
+    cluster.kubectl("delete", "frrconfigurations", "-n", FRRK8S_NS, "--all")
+    wait_nexthops(cluster, vip_prefix(cluster, 3), [])
