@@ -54,6 +54,34 @@ void attributeLists(const std::vector<OutgoingPrefix>& out,
   }
 }
 
+}  // namespace
+
+std::string frrCommunityText(const std::string& value) {
+  // FRR's community_str(): the well-known communities of RFC 1997, RFC 8326, RFC 7999, RFC 3765
+  // and draft-ietf-idr-long-lived-gr, checked against FRR 8.4's `show running-config`.
+  static const std::map<std::string, std::string, std::less<>> kNames = {
+      {"0:0", "internet"},
+      {"65535:0", "graceful-shutdown"},
+      {"65535:1", "accept-own"},
+      {"65535:2", "route-filter-translated-v4"},
+      {"65535:3", "route-filter-v4"},
+      {"65535:4", "route-filter-translated-v6"},
+      {"65535:5", "route-filter-v6"},
+      {"65535:6", "llgr-stale"},
+      {"65535:7", "no-llgr"},
+      {"65535:8", "accept-own-nexthop"},
+      {"65535:666", "blackhole"},
+      {"65535:65281", "no-export"},
+      {"65535:65282", "no-advertise"},
+      {"65535:65283", "local-AS"},
+      {"65535:65284", "no-peer"},
+  };
+  const auto it = kNames.find(value);
+  return it == kNames.end() ? value : it->second;
+}
+
+namespace {
+
 // permitList numbers exact-match permits by hash; an empty list gets "deny any".
 Result<PrefixList> permitList(net::Family family,
                               std::string name,

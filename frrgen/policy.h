@@ -90,6 +90,12 @@ struct NeighborPolicy {
   friend bool operator==(const NeighborPolicy&, const NeighborPolicy&) = default;
 };
 
+/// frrCommunityText returns a standard community ("A:B") as FRR 8.4 shows it in its running
+/// configuration: well-known values by name ("65535:65281" → "no-export", "0:0" → "internet", …),
+/// others unchanged. frr-reload.py compares text, so `set community` must use FRR's spelling or a
+/// reload never converges.
+std::string frrCommunityText(const std::string& value);
+
 /// fnv1a64 is the 64-bit FNV-1a hash of text (stable across platforms and releases).
 uint64_t fnv1a64(std::string_view text);
 

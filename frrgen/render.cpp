@@ -82,7 +82,7 @@ void routeMap(Out& out, const RouteMap& map) {
         out.line(" ", "set local-preference " + e.set_value);
         break;
       case SetKind::Community:
-        out.line(" ", "set community " + e.set_value + " additive");
+        out.line(" ", "set community " + frrCommunityText(e.set_value) + " additive");
         break;
       case SetKind::LargeCommunity:
         out.line(" ", "set large-community " + e.set_value + " additive");

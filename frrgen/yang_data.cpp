@@ -88,8 +88,10 @@ std::string setAction(const RouteMapEntry& e) {
     case SetKind::None:
       return "";
   }
-  const std::string value =
-      e.set == SetKind::LocalPreference ? e.set_value : e.set_value + " additive";
+  const std::string value = e.set == SetKind::LocalPreference ? e.set_value
+                            : e.set == SetKind::Community
+                                ? frrCommunityText(e.set_value) + " additive"
+                                : e.set_value + " additive";
   return Members()
       .add("action", jsonString("frr-bgp-route-map:" + identity))
       .add("rmap-set-action",

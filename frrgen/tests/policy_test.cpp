@@ -214,3 +214,27 @@ BOOST_AUTO_TEST_CASE(empty_and_receive_lists_have_fixed_shapes) {
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace ingot::frrgen
+
+BOOST_AUTO_TEST_CASE(well_known_communities_are_spelled_as_frr_shows_them) {
+  struct Case {
+    std::string desc;
+    std::string value;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"no-export", "65535:65281", "no-export"},
+      {"no-advertise", "65535:65282", "no-advertise"},
+      {"local-AS keeps FRR's capitalisation", "65535:65283", "local-AS"},
+      {"no-peer", "65535:65284", "no-peer"},
+      {"blackhole", "65535:666", "blackhole"},
+      {"graceful-shutdown", "65535:0", "graceful-shutdown"},
+      {"internet", "0:0", "internet"},
+      {"an ordinary community is unchanged", "64512:100", "64512:100"},
+      {"a neighbour of a well-known value is unchanged", "65535:65285", "65535:65285"},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      BOOST_TEST(ingot::frrgen::frrCommunityText(c.value) == c.expected);
+    }
+  }
+}
