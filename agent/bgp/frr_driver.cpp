@@ -190,9 +190,14 @@ Result<ReloadDelta> FrrDriver::test(const std::string& text) {
 }
 
 Result<ApplyReport> FrrDriver::apply(const std::string& text) {
-  const auto start = Clock::now();
   auto delta = test(text);
   if (!delta) return delta.error();
+  return reloadTested(std::move(*delta));
+}
+
+Result<ApplyReport> FrrDriver::reloadTested(ReloadDelta first) {
+  const auto start = Clock::now();
+  Result<ReloadDelta> delta = std::move(first);
   ApplyReport report;
   report.lines_added = delta->to_add.size();
   report.lines_removed = delta->to_delete.size();
@@ -238,8 +243,9 @@ Result<std::string> FrrDriver::runningConfig() {
 
 Result<ApplyReport> FrrApplier::apply(const std::string& text) {
   if (has_last_good_ && text == last_good_) return ApplyReport{};
-  if (auto checked = driver_.test(text); !checked) return checked.error();
-  auto applied = driver_.apply(text);
+  auto checked = driver_.test(text);
+  if (!checked) return checked.error();
+  auto applied = driver_.reloadTested(std::move(*checked));
   if (applied) {
     last_good_ = text;
     has_last_good_ = true;
