@@ -9,13 +9,12 @@ ingot_add_library(ingot_agent
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
     ${CMAKE_CURRENT_LIST_DIR}/frr_apply.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/instrumented_client.cpp
     ${CMAKE_CURRENT_LIST_DIR}/manager.cpp
     ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_bgp.cpp
     ${CMAKE_CURRENT_LIST_DIR}/writes.cpp
-  LIBRARIES ingot_agent_core ingot_agent_bgp ingot_frrgen ingot_controller ingot_config ingot_api
+  LIBRARIES ingot_agent_core ingot_agent_bgp ingot_frrgen ingot_config ingot_api
             ingot_json ingot_kube ingot_daemon ingot_util)
 
 add_executable(ingot-agent ${CMAKE_CURRENT_LIST_DIR}/main.cpp)

@@ -98,10 +98,10 @@ std::vector<MetricFamily> Metrics::families() const {
              MetricType::Gauge, config_stale_.load() ? 1 : 0));
   out.push_back(labelled<kApiVerbCount, ApiVerb>("ingot_agent_api_requests_total",
                                                  "Kubernetes API requests made, by verb.", "verb",
-                                                 requests_, controller::apiVerbName));
+                                                 requests_, k8s::apiVerbName));
   out.push_back(labelled<kApiVerbCount, ApiVerb>("ingot_agent_api_request_errors_total",
                                                  "Kubernetes API requests that failed, by verb.",
-                                                 "verb", request_errors_, controller::apiVerbName));
+                                                 "verb", request_errors_, k8s::apiVerbName));
   out.push_back(labelled<kReconcileKindCount, ReconcileKind>("ingot_agent_reconciles_total",
                                                              "Reconciles run, by kind.", "kind",
                                                              reconciles_, reconcileKindName));

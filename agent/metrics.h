@@ -9,16 +9,17 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/daemon/prometheus.h"
-#include "controller/metrics.h"
+#include "kube/instrumented_client.h"
 
 namespace ingot::agent {
 
-using controller::ApiVerb;
-using controller::kApiVerbCount;
 using daemon::MetricFamily;
+using k8s::ApiVerb;
+using k8s::kApiVerbCount;
 
 /// ReconcileKind labels the reconcile counters.
 enum class ReconcileKind { Sync, Bgp, ConfigurationState };
@@ -35,12 +36,13 @@ struct AnnouncedIp {
 };
 
 /// Metrics holds every value /metrics exposes. Thread-safe.
-class Metrics {
+class Metrics final : public k8s::RequestCounter {
  public:
   explicit Metrics(std::string node) : node_(std::move(node)) {}
 
-  void countRequest(ApiVerb verb, bool failed);
-  void countRequestError(ApiVerb verb);
+  // ingot::k8s::RequestCounter
+  void countRequest(ApiVerb verb, bool failed) override;
+  void countRequestError(ApiVerb verb) override;
   void countReconcile(ReconcileKind kind, bool failed);
   void countUpdate() { updates_.fetch_add(1, std::memory_order_relaxed); }
   void countUpdateError() { update_errors_.fetch_add(1, std::memory_order_relaxed); }

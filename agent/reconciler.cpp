@@ -8,7 +8,6 @@
 #include <unordered_map>
 
 #include "agent/writes.h"
-#include "controller/status_writes.h"
 #include "kube/json_lite.h"
 #include "kube/resources.h"
 
@@ -127,7 +126,7 @@ ReconcileResult Reconciler::reconcileConfig() {
     metrics_.setConfigStale(true);
     metrics_.countUpdateError();
     for (const auto& e : parsed.errors) {
-      log_.error("config", "invalid", controller::formatConfigError(e),
+      log_.error("config", "invalid", config::formatConfigError(e),
                  {{"key", k8s::objectKey(e.namespace_, e.name)}, {"kind", e.kind}});
     }
     log_.error("config", "kept_last_good",

@@ -5,7 +5,7 @@
 #include "agent/reconciler.h"
 #include "agent/writes.h"
 #include "api/codec.h"
-#include "controller/status_writes.h"
+#include "api/configuration_state.h"
 #include "frrgen/merge.h"
 #include "frrgen/render.h"
 #include "kube/json_lite.h"
@@ -146,14 +146,14 @@ ReconcileResult Reconciler::writeState() {
   }
   const api::ConfigurationStateStatus* seen =
       state_written_ ? &*state_written_ : (entry.object ? &entry.object->status : nullptr);
-  if (seen != nullptr && controller::sameConfigurationState(*seen, status)) {
+  if (seen != nullptr && api::sameConfigurationState(*seen, status)) {
     return ReconcileResult::done();
   }
   if (!state_written_) {
     if (ReconcileResult r = ensureState(); !r.ok()) return r;
   }
   auto r = api_.patchStatus(k8s::resources::kConfigurationStates, options_.namespace_, name,
-                            k8s::PatchType::Merge, controller::configurationStatePatch(status));
+                            k8s::PatchType::Merge, api::configurationStatePatch(status));
   if (!r) {
     state_written_.reset();
     log_.warn("configuration_state", "write_failed", r.error().message, {{"name", name}});

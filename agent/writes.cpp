@@ -6,7 +6,6 @@
 #include "api/codec.h"
 #include "common/json/json.h"
 #include "common/json/value.h"
-#include "controller/status_writes.h"
 
 namespace ingot::agent {
 
@@ -57,7 +56,7 @@ api::ConfigurationStateStatus configurationStateStatus(const StateInputs& inputs
   if (!inputs.config_errors.empty()) {
     std::string joined;
     for (const auto& e : inputs.config_errors) {
-      joined += (joined.empty() ? "" : "\n") + controller::formatConfigError(e);
+      joined += (joined.empty() ? "" : "\n") + config::formatConfigError(e);
     }
     c.status = "False";
     c.reason = "ConfigurationError";

@@ -167,6 +167,10 @@ struct ConfigError {
   friend bool operator==(const ConfigError&, const ConfigError&) = default;
 };
 
+/// formatConfigError renders one parse error: "<Kind> <ns>/<name> <field>: <message>" (parts that
+/// are empty are left out).
+std::string formatConfigError(const ConfigError& error);
+
 /// ParseOutcome: config is set iff errors is empty.
 struct ParseOutcome {
   ConfigSharedPtr config;

@@ -4,12 +4,10 @@
 ingot_add_library(ingot_controller
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/instrumented_client.cpp
     ${CMAKE_CURRENT_LIST_DIR}/manager.cpp
     ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_status.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/startup.cpp
     ${CMAKE_CURRENT_LIST_DIR}/status_writes.cpp
     ${CMAKE_CURRENT_LIST_DIR}/write_pool.cpp
   LIBRARIES ingot_controller_core ingot_config ingot_api ingot_json ingot_kube ingot_daemon ingot_util)
@@ -28,7 +26,6 @@ ingot_add_test(ingot_controller_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/status_writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/write_overlay_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/startup_test.cpp
   LIBRARIES ingot_controller)
 
 # Test support shared by the integration tests and the benchmark: start the test API server and

@@ -9,13 +9,13 @@
 #include "common/daemon/http_server.h"
 #include "common/daemon/signals.h"
 #include "controller/flags.h"
-#include "controller/instrumented_client.h"
 #include "controller/manager.h"
 #include "controller/metrics.h"
-#include "controller/startup.h"
 #include "kube/events.h"
+#include "kube/instrumented_client.h"
 #include "kube/kubeconfig.h"
 #include "kube/rest_client.h"
+#include "kube/startup.h"
 
 namespace {
 
@@ -41,8 +41,8 @@ std::string podNamespace() {
 struct Clients {
   k8s::ApiClientPtr main_rest;
   k8s::ApiClientPtr events_rest;
-  std::unique_ptr<InstrumentedClient> main;
-  std::unique_ptr<InstrumentedClient> events;
+  std::unique_ptr<k8s::InstrumentedClient> main;
+  std::unique_ptr<k8s::InstrumentedClient> events;
   std::string server;
 };
 
@@ -61,8 +61,8 @@ Result<Clients> connect(const Flags& flags, Metrics& metrics, log::Logger& logge
   if (!events_rest) return events_rest.error();
   c.main_rest = std::move(*main_rest);
   c.events_rest = std::move(*events_rest);
-  c.main = std::make_unique<InstrumentedClient>(*c.main_rest, metrics);
-  c.events = std::make_unique<InstrumentedClient>(*c.events_rest, metrics);
+  c.main = std::make_unique<k8s::InstrumentedClient>(*c.main_rest, metrics);
+  c.events = std::make_unique<k8s::InstrumentedClient>(*c.events_rest, metrics);
   c.server = cfg->server;
   logger.info("startup", "client_config", "API client configured",
               {{"server", cfg->server}, {"source", cfg->source}});
@@ -133,10 +133,14 @@ int run(const Flags& flags, log::Logger& logger) {
   Metrics metrics;
   auto clients = connect(flags, metrics, logger);
   if (!clients) return fail(logger, "client_config", clients.error());
-  if (auto ok = preflight(*clients->main, clients->server, flags.namespace_, logger); !ok) {
+  k8s::PreflightOptions preflight_options;
+  preflight_options.component = "controller";
+  if (auto ok = k8s::preflight(*clients->main, clients->server, flags.namespace_, logger,
+                               preflight_options);
+      !ok) {
     return fail(logger, "preflight", ok.error());
   }
-  auto owner = podOwner(*clients->main, flags.namespace_, flags.pod_name);
+  auto owner = k8s::podOwner(*clients->main, flags.namespace_, flags.pod_name);
   if (!owner) logger.warn("startup", "pod_owner", owner.error().message);
   k8s::EventRecorderOptions ev;
   // A burst of thousands of new Services yields one Event each; keep them rather than drop.

@@ -42,13 +42,6 @@ std::vector<MetricFamily> groupMetrics(const std::vector<Metric>& metrics) {
   return out;
 }
 
-std::string_view apiVerbName(ApiVerb verb) {
-  static constexpr std::array<std::string_view, kApiVerbCount> kNames = {
-      "get",   "list",          "watch",        "create", "update",
-      "patch", "update_status", "patch_status", "delete"};
-  return kNames[static_cast<size_t>(verb)];
-}
-
 std::string_view reconcileKindName(ReconcileKind kind) {
   static constexpr std::array<std::string_view, kReconcileKindCount> kNames = {
       "config", "full_pass", "service", "pool_status", "configuration_state"};
@@ -105,10 +98,10 @@ std::vector<MetricFamily> Metrics::families() const {
       config_stale_.load() ? 1 : 0));
   out.push_back(labelledCounter<kApiVerbCount, ApiVerb>("ingot_controller_api_requests_total",
                                                         "Kubernetes API requests made, by verb.",
-                                                        "verb", requests_, apiVerbName));
+                                                        "verb", requests_, k8s::apiVerbName));
   out.push_back(labelledCounter<kApiVerbCount, ApiVerb>(
       "ingot_controller_api_request_errors_total", "Kubernetes API requests that failed, by verb.",
-      "verb", request_errors_, apiVerbName));
+      "verb", request_errors_, k8s::apiVerbName));
   out.push_back(labelledCounter<kReconcileKindCount, ReconcileKind>(
       "ingot_controller_reconciles_total", "Reconciles run, by kind.", "kind", reconciles_,
       reconcileKindName));

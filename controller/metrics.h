@@ -14,6 +14,7 @@
 
 #include "common/daemon/prometheus.h"
 #include "controller/core/pool_status.h"
+#include "kube/instrumented_client.h"
 
 namespace ingot::controller {
 
@@ -21,26 +22,11 @@ using daemon::MetricFamily;
 using daemon::MetricType;
 using daemon::renderPrometheus;
 using daemon::Sample;
+using k8s::ApiVerb;
+using k8s::kApiVerbCount;
 
 /// groupMetrics turns core's flat gauge list (grouped by name already) into families.
 std::vector<MetricFamily> groupMetrics(const std::vector<Metric>& metrics);
-
-/// ApiVerb is the kind of a Kubernetes API request, for the request counters.
-enum class ApiVerb {
-  Get,
-  List,
-  Watch,
-  Create,
-  Update,
-  Patch,
-  UpdateStatus,
-  PatchStatus,
-  Delete,
-};
-inline constexpr size_t kApiVerbCount = 9;
-
-/// apiVerbName returns the label value: "get", "list", ..., "patch_status", "delete".
-std::string_view apiVerbName(ApiVerb verb);
 
 /// ReconcileKind labels the reconcile counters.
 enum class ReconcileKind { Config, FullPass, Service, PoolStatus, ConfigurationState };
@@ -50,12 +36,11 @@ std::string_view reconcileKindName(ReconcileKind kind);
 
 /// Metrics holds every value the endpoint exposes. Counters are lock-free; the allocator
 /// snapshot is replaced wholesale by the reconcile worker. Thread-safe.
-class Metrics {
+class Metrics final : public k8s::RequestCounter {
  public:
-  /// countRequest counts one API request and whether it failed.
-  void countRequest(ApiVerb verb, bool failed);
-  /// countRequestError counts a failure of a request counted earlier (a watch that ended badly).
-  void countRequestError(ApiVerb verb);
+  // ingot::k8s::RequestCounter
+  void countRequest(ApiVerb verb, bool failed) override;
+  void countRequestError(ApiVerb verb) override;
 
   /// countReconcile counts one reconcile and whether it failed (will be retried or reported).
   void countReconcile(ReconcileKind kind, bool failed);

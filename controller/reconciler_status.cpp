@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The configuration reconcile (MetalLB's PoolReconciler), IPAddressPool status and the
 // ConfigurationState `controller`.
+#include "api/configuration_state.h"
 #include "controller/core/pool_status.h"
 #include "controller/reconciler.h"
 #include "controller/status_writes.h"
@@ -43,7 +44,7 @@ ReconcileResult Reconciler::reconcileConfig() {
     metrics_.countUpdateError();
     metrics_.countReconcile(ReconcileKind::Config, true);
     for (const auto& e : parsed.errors) {
-      log_.error("config", "invalid", formatConfigError(e),
+      log_.error("config", "invalid", config::formatConfigError(e),
                  {{"key", k8s::objectKey(e.namespace_, e.name)}, {"kind", e.kind}});
     }
     log_.error("config", "kept_last_good",
@@ -125,10 +126,10 @@ ReconcileResult Reconciler::reconcileState() {
   auto cached = caches_.states.get(key);
   const std::string cached_rv = cached ? cached->metadata.resource_version : std::string();
   const auto* written = state_writes_.lookup(key, cached_rv, clock_.now());
-  if (written != nullptr && sameConfigurationState(*written, *state_)) {
+  if (written != nullptr && api::sameConfigurationState(*written, *state_)) {
     return ReconcileResult::done();
   }
-  if (written == nullptr && cached && sameConfigurationState(cached->status, *state_)) {
+  if (written == nullptr && cached && api::sameConfigurationState(cached->status, *state_)) {
     return ReconcileResult::done();
   }
   bool exists = written != nullptr;
@@ -140,7 +141,7 @@ ReconcileResult Reconciler::reconcileState() {
   }
   auto r = api_.patchStatus(k8s::resources::kConfigurationStates, options_.namespace_,
                             kConfigurationStateName, k8s::PatchType::Merge,
-                            configurationStatePatch(*state_));
+                            api::configurationStatePatch(*state_));
   metrics_.countReconcile(ReconcileKind::ConfigurationState, !r.has_value());
   if (!r) {
     state_writes_.erase(key);  // NotFound: deleted meanwhile; the retry creates it again

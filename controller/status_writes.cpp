@@ -25,16 +25,6 @@ json::Value statusValue(const api::IPAddressPoolStatus& s) {
   return v;
 }
 
-json::Value conditionValue(const api::Condition& c) {
-  json::Value v = json::Value::object();
-  v.set("type", json::Value::string(c.type));
-  v.set("status", json::Value::string(c.status));
-  v.set("reason", json::Value::string(c.reason));
-  v.set("message", json::Value::string(c.message));
-  v.set("lastTransitionTime", json::Value::string(c.last_transition_time));
-  return v;
-}
-
 json::Value wrapStatus(json::Value status) {
   json::Value root = json::Value::object();
   root.set("status", std::move(status));
@@ -77,16 +67,6 @@ std::string poolStatusPatch(const api::IPAddressPoolStatus& status) {
   return json::write(wrapStatus(statusValue(status)));
 }
 
-std::string formatConfigError(const config::ConfigError& error) {
-  std::string out = error.kind;
-  if (!error.name.empty()) {
-    out += (out.empty() ? "" : " ") +
-           (error.namespace_.empty() ? error.name : error.namespace_ + "/" + error.name);
-  }
-  if (!error.field.empty()) out += (out.empty() ? "" : " ") + error.field;
-  return out.empty() ? error.message : out + ": " + error.message;
-}
-
 api::ConfigurationStateStatus configurationStateStatus(
     const std::vector<config::ConfigError>& errors, const std::string& now) {
   api::ConfigurationStateStatus status;
@@ -99,7 +79,8 @@ api::ConfigurationStateStatus configurationStateStatus(
     status.result = "Valid";
   } else {
     std::string joined;
-    for (const auto& e : errors) joined += (joined.empty() ? "" : "\n") + formatConfigError(e);
+    for (const auto& e : errors)
+      joined += (joined.empty() ? "" : "\n") + config::formatConfigError(e);
     c.status = "False";
     c.reason = "ConfigurationError";
     c.message = "configuration error: " + joined;
@@ -110,23 +91,6 @@ api::ConfigurationStateStatus configurationStateStatus(
   return status;
 }
 
-bool sameConfigurationState(const api::ConfigurationStateStatus& a,
-                            const api::ConfigurationStateStatus& b) {
-  if (a.result != b.result || a.error_summary != b.error_summary ||
-      a.conditions.size() != b.conditions.size()) {
-    return false;
-  }
-  for (size_t i = 0; i < a.conditions.size(); ++i) {
-    const auto& x = a.conditions[i];
-    const auto& y = b.conditions[i];
-    if (x.type != y.type || x.status != y.status || x.reason != y.reason ||
-        x.message != y.message) {
-      return false;
-    }
-  }
-  return true;
-}
-
 std::string configurationStateObject(const std::string& ns, const api::OwnerReference& owner) {
   api::ConfigurationState state;
   state.metadata.name = kConfigurationStateName;
@@ -134,16 +98,6 @@ std::string configurationStateObject(const std::string& ns, const api::OwnerRefe
   state.metadata.labels[kComponentTypeLabel] = kComponentType;
   if (!owner.uid.empty()) state.metadata.owner_references.push_back(owner);
   return api::encodeJson(state);
-}
-
-std::string configurationStatePatch(const api::ConfigurationStateStatus& status) {
-  json::Value s = json::Value::object();
-  json::Value conditions = json::Value::array();
-  for (const auto& c : status.conditions) conditions.push(conditionValue(c));
-  s.set("conditions", std::move(conditions));
-  s.set("result", json::Value::string(status.result));
-  s.set("errorSummary", json::Value::string(status.error_summary));
-  return json::write(wrapStatus(std::move(s)));
 }
 
 }  // namespace ingot::controller

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The bodies of everything the controller writes: the Service status merge patch (ingress list
 // and ip-allocated-from-pool annotation in one status-subresource write), IPAddressPool status,
-// and the ConfigurationState `controller` object and status. Pure functions of their inputs.
+// and the ConfigurationState `controller` object and status (its comparison and patch body are
+// api/configuration_state.h). Pure functions of their inputs.
 #pragma once
 
 #include <string>
@@ -34,10 +35,6 @@ api::Service applyOutcome(api::Service svc, const ServiceOutcome& outcome);
 /// poolStatusPatch renders {"status": {...}} for ipaddresspools/status.
 std::string poolStatusPatch(const api::IPAddressPoolStatus& status);
 
-/// formatConfigError renders one parse error: "<Kind> <ns>/<name> <field>: <message>" (parts that
-/// are empty are left out).
-std::string formatConfigError(const config::ConfigError& error);
-
 /// configurationStateStatus builds the controller's ConfigurationState status for a parse
 /// result: Valid with condition True/Reconciled when errors is empty; otherwise Invalid with
 /// condition False/ConfigurationError, message "configuration error: " + the errors joined by
@@ -45,15 +42,8 @@ std::string formatConfigError(const config::ConfigError& error);
 api::ConfigurationStateStatus configurationStateStatus(
     const std::vector<config::ConfigError>& errors, const std::string& now);
 
-/// sameConfigurationState compares two statuses ignoring lastTransitionTime.
-bool sameConfigurationState(const api::ConfigurationStateStatus& a,
-                            const api::ConfigurationStateStatus& b);
-
 /// configurationStateObject renders the object to create: name `controller` in ns, label
 /// metallb.io/component-type=controller, and an ownerReference to owner when its uid is set.
 std::string configurationStateObject(const std::string& ns, const api::OwnerReference& owner);
-
-/// configurationStatePatch renders {"status": {...}} for configurationstates/status.
-std::string configurationStatePatch(const api::ConfigurationStateStatus& status);
 
 }  // namespace ingot::controller

@@ -1,35 +1,37 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/startup.h"
+#include "kube/startup.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include "kube/tests/fake_api_client.h"
 
 using namespace ingot;
-using namespace ingot::controller;
+using namespace ingot::k8s;
 using ingot::k8s::testing::FakeApiClient;
 
 BOOST_AUTO_TEST_SUITE(startup)
 
 BOOST_AUTO_TEST_CASE(preflight_fails_at_once_on_credentials_and_tls_and_retries_unreachable) {
   const Error unauthorized{ErrorCode::Unauthorized, "GET ...: Unauthorized (HTTP 401)"};
+  const Error forbidden{ErrorCode::Forbidden, "GET ...: Forbidden (HTTP 403)"};
   const Error tls{ErrorCode::Unavailable, "GET ...: TLS handshake failed (x); check ..."};
   const Error refused{ErrorCode::Unavailable, "GET ...: Connection refused"};
-  k8s::ListPage found;
+  ListPage found;
   found.items = {R"({"metadata":{"name":"mlb"}})"};
   struct Case {
     std::string desc;
-    std::vector<Result<k8s::ListPage>> lists;
+    std::vector<Result<ListPage>> lists;
     bool ok;
     size_t calls;
     std::string message;
   };
   const std::vector<Case> cases = {
       {"a rejected token", {unauthorized}, false, 1, "rejected the credentials (401)"},
+      {"missing RBAC names the component", {forbidden}, false, 1, "check the agent's RBAC"},
       {"a wrong CA", {tls}, false, 1, "TLS verification of the API server failed"},
       {"unreachable every time", {refused, refused, refused}, false, 3, "is unreachable"},
       {"unreachable, then up", {refused, found}, true, 2, ""},
-      {"namespace missing is only a warning", {k8s::ListPage{}}, true, 1, ""},
+      {"namespace missing is only a warning", {ListPage{}}, true, 1, ""},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {
@@ -38,8 +40,9 @@ BOOST_AUTO_TEST_CASE(preflight_fails_at_once_on_credentials_and_tls_and_retries_
       std::vector<std::string> lines;
       log::Logger logger(log::Level::Debug, [&](std::string_view l) { lines.emplace_back(l); });
       PreflightOptions o;
+      o.component = "agent";
       o.attempts = 3;
-      o.sleep = [](k8s::Duration) {};
+      o.sleep = [](Duration) {};
       auto r = preflight(api, "https://srv", "mlb", logger, o);
       BOOST_TEST(r.has_value() == c.ok);
       BOOST_TEST(api.listCalls().size() == c.calls);

@@ -1,72 +1,81 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/instrumented_client.h"
+#include "kube/instrumented_client.h"
 
-namespace ingot::agent {
+#include <array>
 
-Result<std::string> InstrumentedClient::get(const k8s::ResourceRef& ref,
+namespace ingot::k8s {
+
+std::string_view apiVerbName(ApiVerb verb) {
+  static constexpr std::array<std::string_view, kApiVerbCount> kNames = {
+      "get",   "list",          "watch",        "create", "update",
+      "patch", "update_status", "patch_status", "delete"};
+  return kNames[static_cast<size_t>(verb)];
+}
+
+Result<std::string> InstrumentedClient::get(const ResourceRef& ref,
                                             std::string_view ns,
                                             std::string_view name) {
   return counted(ApiVerb::Get, inner_.get(ref, ns, name));
 }
 
-Result<k8s::ListPage> InstrumentedClient::list(const k8s::ResourceRef& ref,
-                                               std::string_view ns,
-                                               const k8s::ListOptions& options) {
+Result<ListPage> InstrumentedClient::list(const ResourceRef& ref,
+                                          std::string_view ns,
+                                          const ListOptions& options) {
   return counted(ApiVerb::List, inner_.list(ref, ns, options));
 }
 
-k8s::WatchOutcome InstrumentedClient::watch(const k8s::ResourceRef& ref,
-                                            std::string_view ns,
-                                            const k8s::WatchOptions& options,
-                                            const k8s::WatchHandler& handler,
-                                            std::stop_token stop) {
+WatchOutcome InstrumentedClient::watch(const ResourceRef& ref,
+                                       std::string_view ns,
+                                       const WatchOptions& options,
+                                       const WatchHandler& handler,
+                                       std::stop_token stop) {
   // Counted when it starts: a watch lasts minutes.
-  metrics_.countRequest(ApiVerb::Watch, false);
-  k8s::WatchOutcome out = inner_.watch(ref, ns, options, handler, std::move(stop));
-  if (out.end == k8s::WatchEnd::Failed) metrics_.countRequestError(ApiVerb::Watch);
+  counter_.countRequest(ApiVerb::Watch, false);
+  WatchOutcome out = inner_.watch(ref, ns, options, handler, std::move(stop));
+  if (out.end == WatchEnd::Failed) counter_.countRequestError(ApiVerb::Watch);
   return out;
 }
 
-Result<std::string> InstrumentedClient::create(const k8s::ResourceRef& ref,
+Result<std::string> InstrumentedClient::create(const ResourceRef& ref,
                                                std::string_view ns,
                                                std::string_view body) {
   return counted(ApiVerb::Create, inner_.create(ref, ns, body));
 }
 
-Result<std::string> InstrumentedClient::update(const k8s::ResourceRef& ref,
+Result<std::string> InstrumentedClient::update(const ResourceRef& ref,
                                                std::string_view ns,
                                                std::string_view name,
                                                std::string_view body) {
   return counted(ApiVerb::Update, inner_.update(ref, ns, name, body));
 }
 
-Result<std::string> InstrumentedClient::patch(const k8s::ResourceRef& ref,
+Result<std::string> InstrumentedClient::patch(const ResourceRef& ref,
                                               std::string_view ns,
                                               std::string_view name,
-                                              k8s::PatchType type,
+                                              PatchType type,
                                               std::string_view body) {
   return counted(ApiVerb::Patch, inner_.patch(ref, ns, name, type, body));
 }
 
-Result<std::string> InstrumentedClient::updateStatus(const k8s::ResourceRef& ref,
+Result<std::string> InstrumentedClient::updateStatus(const ResourceRef& ref,
                                                      std::string_view ns,
                                                      std::string_view name,
                                                      std::string_view body) {
   return counted(ApiVerb::UpdateStatus, inner_.updateStatus(ref, ns, name, body));
 }
 
-Result<std::string> InstrumentedClient::patchStatus(const k8s::ResourceRef& ref,
+Result<std::string> InstrumentedClient::patchStatus(const ResourceRef& ref,
                                                     std::string_view ns,
                                                     std::string_view name,
-                                                    k8s::PatchType type,
+                                                    PatchType type,
                                                     std::string_view body) {
   return counted(ApiVerb::PatchStatus, inner_.patchStatus(ref, ns, name, type, body));
 }
 
-Result<void> InstrumentedClient::remove(const k8s::ResourceRef& ref,
+Result<void> InstrumentedClient::remove(const ResourceRef& ref,
                                         std::string_view ns,
                                         std::string_view name) {
   return counted(ApiVerb::Delete, inner_.remove(ref, ns, name));
 }
 
-}  // namespace ingot::agent
+}  // namespace ingot::k8s

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/startup.h"
+#include "kube/startup.h"
 
 #include <thread>
 
 #include "kube/json_lite.h"
 #include "kube/resources.h"
 
-namespace ingot::controller {
+namespace ingot::k8s {
 namespace {
 
 /// fatalAtOnce: failures that another try cannot fix.
@@ -16,13 +16,13 @@ bool fatalAtOnce(const Error& e) {
          e.message.find("certificate") != std::string::npos;
 }
 
-std::string advice(const Error& e) {
+std::string advice(const Error& e, const std::string& component) {
   switch (e.code) {
     case ErrorCode::Unauthorized:
       return "the API server rejected the credentials (401): check the token or client "
              "certificate of the kubeconfig / service account";
     case ErrorCode::Forbidden:
-      return "the credentials may not list namespaces (403): check the controller's RBAC";
+      return "the credentials may not list namespaces (403): check the " + component + "'s RBAC";
     default:
       break;
   }
@@ -36,16 +36,16 @@ std::string advice(const Error& e) {
 
 }  // namespace
 
-Result<void> preflight(k8s::ApiClient& api,
+Result<void> preflight(ApiClient& api,
                        const std::string& server,
                        const std::string& ns,
                        log::Logger& logger,
                        const PreflightOptions& options) {
-  k8s::ListOptions list;
+  ListOptions list;
   list.field_selector = "metadata.name=" + ns;
-  Result<k8s::ListPage> page = Error{ErrorCode::Internal, "not attempted"};
+  Result<ListPage> page = Error{ErrorCode::Internal, "not attempted"};
   for (int attempt = 1; attempt <= std::max(1, options.attempts); ++attempt) {
-    page = api.list(k8s::resources::kNamespaces, "", list);
+    page = api.list(resources::kNamespaces, "", list);
     if (page || fatalAtOnce(page.error()) || attempt == options.attempts) break;
     logger.warn("startup", "api_retry", page.error().message,
                 {{"server", server}, log::num("attempt", attempt)});
@@ -57,7 +57,8 @@ Result<void> preflight(k8s::ApiClient& api,
   }
   if (!page) {
     return Error{page.error().code, "cannot use the API server " + server + ": " +
-                                        advice(page.error()) + " (" + page.error().message + ")"};
+                                        advice(page.error(), options.component) + " (" +
+                                        page.error().message + ")"};
   }
   if (page->items.empty()) {
     logger.warn("startup", "namespace_missing",
@@ -67,15 +68,15 @@ Result<void> preflight(k8s::ApiClient& api,
   return {};
 }
 
-Result<api::OwnerReference> podOwner(k8s::ApiClient& api,
+Result<api::OwnerReference> podOwner(ApiClient& api,
                                      const std::string& ns,
                                      const std::string& pod_name) {
   if (pod_name.empty()) return api::OwnerReference{};
-  static const k8s::ResourceRef kPods{"", "v1", "pods", true};
+  static const ResourceRef kPods{"", "v1", "pods", true};
   auto pod = api.get(kPods, ns, pod_name);
   if (!pod)
     return Error{pod.error().code, "read pod " + ns + "/" + pod_name + ": " + pod.error().message};
-  auto uid = k8s::json::stringAt(*pod, {"metadata", "uid"});
+  auto uid = json::stringAt(*pod, {"metadata", "uid"});
   if (!uid || uid->empty()) {
     return invalidArgument("pod " + ns + "/" + pod_name + " has no metadata.uid");
   }
@@ -88,4 +89,4 @@ Result<api::OwnerReference> podOwner(k8s::ApiClient& api,
   return owner;
 }
 
-}  // namespace ingot::controller
+}  // namespace ingot::k8s
