@@ -279,12 +279,17 @@ ReconcileResult Reconciler::syncBgpStatuses(const std::vector<Decided>& decided)
   auto current = currentBgpStatuses();
   Error first_error;
   size_t failures = 0;
+  size_t writes = 0;
+  // budget: false once this pass has written its share; the next pass continues.
+  auto budget = [&] { return writes < std::max<size_t>(options_.status_writes_per_pass, 1); };
   auto check = [&](Result<void> r) {
+    ++writes;
     if (r) return;
     if (failures++ == 0) first_error = r.error();
     log_.warn("bgp_status", "write_failed", r.error().message);
   };
   for (const auto& d : decided) {
+    if (!budget()) break;
     if (!d.decision.announced() || d.decision.peers.empty()) continue;
     const auto& meta = d.service->metadata;
     const auto want = bgpStatus(options_.node, meta.namespace_, meta.name, d.decision.peers);
@@ -298,9 +303,13 @@ ReconcileResult Reconciler::syncBgpStatuses(const std::vector<Decided>& decided)
     for (size_t i = 1; i < have.size(); ++i) check(removeBgpStatus(have[i].first));
     current.erase(it);
   }
+  // What is left in current belongs to Services no longer announced here — unless the budget ran
+  // out above, and then this loop does not start.
   for (const auto& [key, objects] : current) {
+    if (!budget()) break;
     for (const auto& [name, st] : objects) check(removeBgpStatus(name));
   }
+  if (!budget()) queue_.add(std::string(keys::kSync));  // the rest in the next pass
   if (failures > 0) return ReconcileResult::retry(first_error);
   return ReconcileResult::done();
 }

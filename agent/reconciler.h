@@ -96,6 +96,10 @@ struct ReconcilerOptions {
   std::string hostname;       ///< frr mode: the UTS hostname for frr.conf
   api::OwnerReference owner;  ///< owner of ConfigurationState / ServiceBGPStatus (the pod)
   k8s::Duration overlay_ttl = std::chrono::seconds(60);
+  /// status_writes_per_pass bounds the ServiceBGPStatus writes of one sync pass; the rest follow
+  /// in the next pass, queued behind a pending BGP write, so a burst of new Services does not hold
+  /// back the FRRConfiguration (which is what moves traffic) for minutes of rate-limited writes.
+  size_t status_writes_per_pass = 32;
 };
 
 /// Reconciler holds the agent's domain state and reconciles one key at a time. Not thread-safe

@@ -278,5 +278,28 @@ BOOST_AUTO_TEST_CASE(frr_mode_adds_new_prefixes_in_limited_steps) {
   BOOST_TEST(h.reconciler.lastRendered() == frr.texts[1]);
 }
 
+BOOST_AUTO_TEST_CASE(service_bgp_status_writes_do_not_hold_back_the_frrconfiguration) {
+  // One status write per pass: the first pass writes one, the BGP write queued by that pass goes
+  // next, then the following pass writes the other status.
+  ReconcilerOptions options = node1();
+  options.status_writes_per_pass = 1;
+  Harness h(options);
+  start(h, testing::examples() + "\n---\n" +
+               testing::readFile(testing::sourceDir() + "/examples/bgp/storefront.yaml"));
+  std::vector<std::string> order;
+  for (const auto& w : h.api.writes()) {
+    if (w.verb != "create") continue;
+    if (contains(w.body, "\"FRRConfiguration\"")) order.push_back("frr");
+    if (contains(w.body, "\"ServiceBGPStatus\"")) order.push_back("status");
+  }
+  const std::vector<std::string> expected = {"status", "frr", "status"};
+  BOOST_TEST(order == expected, boost::test_tools::per_element());
+  // Nothing is left over: another pass writes nothing.
+  const size_t writes = h.api.writes().size();
+  h.queue.add(std::string(keys::kSync));
+  h.drain();
+  BOOST_TEST(h.api.writes().size() == writes);
+}
+
 }  // namespace
 }  // namespace ingot::agent
