@@ -122,8 +122,8 @@ BOOST_AUTO_TEST_CASE(
   // Events are sent by the recorder's own thread, so they may land after the status write.
   BOOST_TEST(waitFor(Millis(5000), [&] {
     auto ev = eventsFor(*cluster.api, "default", "web");
-    return ev && hasEvent(*ev,
-                          "Normal IPAllocated metallb-controller: Assigned IP [\"192.168.10.10\"]");
+    return ev &&
+           hasEvent(*ev, "Normal IPAllocated metallb-controller: Assigned IP [\"192.168.10.10\"]");
   }));
   auto foreign_events = eventsFor(*cluster.api, "default", "foreign");
   BOOST_REQUIRE(foreign_events.has_value());
