@@ -12,9 +12,7 @@
 #include "controller/manager.h"
 #include "controller/metrics.h"
 #include "kube/events.h"
-#include "kube/instrumented_client.h"
 #include "kube/kubeconfig.h"
-#include "kube/rest_client.h"
 #include "kube/startup.h"
 
 namespace {
@@ -36,37 +34,12 @@ std::string podNamespace() {
   return ns;
 }
 
-/// Clients are the REST clients: one for the reconcilers and informers, one for Events (its own
-/// rate limit, so Events never delay status writes), both counted in the metrics.
-struct Clients {
-  k8s::ApiClientPtr main_rest;
-  k8s::ApiClientPtr events_rest;
-  std::unique_ptr<k8s::InstrumentedClient> main;
-  std::unique_ptr<k8s::InstrumentedClient> events;
-  std::string server;
-};
-
-Result<Clients> connect(const Flags& flags, Metrics& metrics, log::Logger& logger) {
-  auto cfg = k8s::loadClientConfig(k8s::loadOptionsFromProcess(flags.kubeconfig, flags.context));
-  if (!cfg) return Error{cfg.error().code, "load API client configuration: " + cfg.error().message};
-  for (const auto& w : cfg->warnings) logger.warn("startup", "client_config", w);
+Result<k8s::Clients> connect(const Flags& flags, Metrics& metrics, log::Logger& logger) {
   k8s::RestOptions options;
   options.qps = flags.kube_api_qps;
   options.burst = flags.kube_api_burst;
   options.user_agent = "ingot-controller";
-  Clients c;
-  auto main_rest = k8s::makeRestClient(*cfg, options);
-  if (!main_rest) return main_rest.error();
-  auto events_rest = k8s::makeRestClient(*cfg, options);
-  if (!events_rest) return events_rest.error();
-  c.main_rest = std::move(*main_rest);
-  c.events_rest = std::move(*events_rest);
-  c.main = std::make_unique<k8s::InstrumentedClient>(*c.main_rest, metrics);
-  c.events = std::make_unique<k8s::InstrumentedClient>(*c.events_rest, metrics);
-  c.server = cfg->server;
-  logger.info("startup", "client_config", "API client configured",
-              {{"server", cfg->server}, {"source", cfg->source}});
-  return c;
+  return k8s::connect(flags.kubeconfig, flags.context, options, metrics, logger);
 }
 
 /// Servers are the optional HTTP endpoints.

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "kube/json_lite.h"
+#include "kube/kubeconfig.h"
 #include "kube/resources.h"
 
 namespace ingot::k8s {
@@ -87,6 +88,29 @@ Result<api::OwnerReference> podOwner(ApiClient& api,
   owner.uid = *uid;
   owner.controller = true;
   return owner;
+}
+
+Result<Clients> connect(const std::string& kubeconfig,
+                        const std::string& context,
+                        const RestOptions& options,
+                        RequestCounter& counter,
+                        log::Logger& logger) {
+  auto cfg = loadClientConfig(loadOptionsFromProcess(kubeconfig, context));
+  if (!cfg) return Error{cfg.error().code, "load API client configuration: " + cfg.error().message};
+  for (const auto& w : cfg->warnings) logger.warn("startup", "client_config", w);
+  auto main_rest = makeRestClient(*cfg, options);
+  if (!main_rest) return main_rest.error();
+  auto events_rest = makeRestClient(*cfg, options);
+  if (!events_rest) return events_rest.error();
+  Clients c;
+  c.main_rest = std::move(*main_rest);
+  c.events_rest = std::move(*events_rest);
+  c.main = std::make_unique<InstrumentedClient>(*c.main_rest, counter);
+  c.events = std::make_unique<InstrumentedClient>(*c.events_rest, counter);
+  c.server = cfg->server;
+  logger.info("startup", "client_config", "API client configured",
+              {{"server", cfg->server}, {"source", cfg->source}});
+  return c;
 }
 
 }  // namespace ingot::k8s

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "api/types.h"
@@ -13,8 +14,29 @@
 #include "common/util/result.h"
 #include "kube/api_client.h"
 #include "kube/clock.h"
+#include "kube/instrumented_client.h"
+#include "kube/rest_client.h"
 
 namespace ingot::k8s {
+
+/// Clients are a daemon's REST clients: one for informers and writes, one for Events (its own
+/// rate limit, so Events never delay the writes), both counted by the daemon's metrics.
+struct Clients {
+  ApiClientPtr main_rest;
+  ApiClientPtr events_rest;
+  std::unique_ptr<InstrumentedClient> main;
+  std::unique_ptr<InstrumentedClient> events;
+  std::string server;
+};
+
+/// connect loads the client configuration (--kubeconfig / --context, KUBECONFIG, in-cluster),
+/// logs its warnings and source, and builds both clients with `options` (QPS, burst, user agent).
+/// Errors say which step failed ("load API client configuration: ...").
+Result<Clients> connect(const std::string& kubeconfig,
+                        const std::string& context,
+                        const RestOptions& options,
+                        RequestCounter& counter,
+                        log::Logger& logger);
 
 /// PreflightOptions bound the connection check.
 struct PreflightOptions {
