@@ -42,21 +42,6 @@ std::string hostname() {
   return buf;
 }
 
-/// RecorderSink forwards the reconciler's Events to the recorder.
-class RecorderSink final : public EventSink {
- public:
-  explicit RecorderSink(k8s::EventRecorder& recorder) : recorder_(recorder) {}
-  void record(const k8s::ObjectReference& object,
-              k8s::EventType type,
-              std::string_view reason,
-              std::string_view message) override {
-    recorder_.record(object, type, reason, message);
-  }
-
- private:
-  k8s::EventRecorder& recorder_;
-};
-
 Result<k8s::Clients> connect(const Flags& flags, Metrics& metrics, log::Logger& logger) {
   k8s::RestOptions options;
   options.qps = flags.kube_api_qps;

@@ -30,16 +30,8 @@
 
 namespace ingot::agent {
 
-/// EventSink receives the Events the agent emits; production forwards to k8s::EventRecorder
-/// (source component "metallb-speaker").
-class EventSink {
- public:
-  virtual ~EventSink() = default;
-  virtual void record(const k8s::ObjectReference& object,
-                      k8s::EventType type,
-                      std::string_view reason,
-                      std::string_view message) = 0;
-};
+using k8s::EventSink;
+using k8s::RecorderSink;
 
 /// Caches are the informer stores the reconciler reads. MetalLB kinds, Secrets, ServiceBGPStatus
 /// (label metallb.io/node=<node>) and the ConfigurationState are those of the MetalLB namespace;

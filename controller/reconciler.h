@@ -27,31 +27,8 @@
 
 namespace ingot::controller {
 
-/// EventSink receives the Events the controller emits; production forwards to
-/// k8s::EventRecorder (source component "metallb-controller").
-class EventSink {
- public:
-  virtual ~EventSink() = default;
-  virtual void record(const k8s::ObjectReference& object,
-                      k8s::EventType type,
-                      std::string_view reason,
-                      std::string_view message) = 0;
-};
-
-/// RecorderSink forwards to an EventRecorder.
-class RecorderSink final : public EventSink {
- public:
-  explicit RecorderSink(k8s::EventRecorder& recorder) : recorder_(recorder) {}
-  void record(const k8s::ObjectReference& object,
-              k8s::EventType type,
-              std::string_view reason,
-              std::string_view message) override {
-    recorder_.record(object, type, reason, message);
-  }
-
- private:
-  k8s::EventRecorder& recorder_;
-};
+using k8s::EventSink;
+using k8s::RecorderSink;
 
 /// Caches are the informer stores the reconciler reads. Pools, communities and the
 /// ConfigurationState are those of the MetalLB namespace; services and namespaces are cluster-wide.

@@ -188,4 +188,30 @@ class EventRecorder {
   std::jthread worker_;
 };
 
+/// EventSink receives the Events a reconciler emits, so reconcilers can be tested with a
+/// recording fake; RecorderSink is the production one.
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void record(const ObjectReference& object,
+                      EventType type,
+                      std::string_view reason,
+                      std::string_view message) = 0;
+};
+
+/// RecorderSink forwards to an EventRecorder, which must outlive it.
+class RecorderSink final : public EventSink {
+ public:
+  explicit RecorderSink(EventRecorder& recorder) : recorder_(recorder) {}
+  void record(const ObjectReference& object,
+              EventType type,
+              std::string_view reason,
+              std::string_view message) override {
+    recorder_.record(object, type, reason, message);
+  }
+
+ private:
+  EventRecorder& recorder_;
+};
+
 }  // namespace ingot::k8s
