@@ -3,10 +3,23 @@
 # transport.cpp is the only socket code. Included from agent/CMakeLists.txt.
 ingot_add_library(ingot_memberlist
   SOURCES memberlist/msgpack.cpp memberlist/messages.cpp memberlist/security.cpp
-          memberlist/wire.cpp memberlist/membership.cpp memberlist/probe.cpp
+          memberlist/wire.cpp memberlist/lzw.cpp memberlist/membership.cpp memberlist/probe.cpp
+          memberlist/transport.cpp memberlist/connections.cpp
   LIBRARIES ingot_util OpenSSL::Crypto)
 
 ingot_add_test(ingot_memberlist_test
   SOURCES tests/memberlist/wire_test.cpp tests/memberlist/fuzz_test.cpp
           tests/memberlist/membership_test.cpp
   LIBRARIES ingot_memberlist)
+
+# The interop and benchmark peer: one member on stdin/stdout (see peer_main.cpp).
+add_executable(ingot-memberlist-peer tests/memberlist/peer_main.cpp)
+target_link_libraries(ingot-memberlist-peer PRIVATE ingot_memberlist)
+
+# Interop with hashicorp/memberlist: builds the Go peer offline (skips without Go).
+add_test(NAME ingot_memberlist_interop
+  COMMAND /usr/bin/python3 -m pytest -q -p no:cacheprovider -rs
+          ${CMAKE_CURRENT_SOURCE_DIR}/tests/memberlist/test_interop.py)
+set_tests_properties(ingot_memberlist_interop PROPERTIES
+  LABELS interop TIMEOUT 600
+  ENVIRONMENT "INGOT_ML_PEER=$<TARGET_FILE:ingot-memberlist-peer>;INGOT_SOURCE_DIR=${PROJECT_SOURCE_DIR};INGOT_BINARY_DIR=${PROJECT_BINARY_DIR}")

@@ -360,6 +360,20 @@ Status decodeAck(Reader& r, Ack& out) {
   return decodeInto(r, out);
 }
 
+Bytes encodeCompressed(const Compressed& c) {
+  Bytes out;
+  out.push_back(static_cast<uint8_t>(MessageType::Compress));
+  MapWriter mw{Writer(out)};
+  mw.w.mapHeader(2);
+  mw.u("Algo", c.algo);
+  mw.b("Buf", c.buf);
+  return out;
+}
+
+Status decodeCompressed(Reader& r, Compressed& out) {
+  return readFields(r, {{"Algo", num(out.algo)}, {"Buf", bytes(out.buf, SIZE_MAX)}});
+}
+
 Status decodeErrResp(Reader& r, std::string& out) {
   return readFields(r, {{"Error", str(out, 4096)}});
 }

@@ -146,6 +146,17 @@ msgpack::Status decodePushNodeState(msgpack::Reader& r, PushNodeState& out);
 msgpack::Status decodePing(msgpack::Reader& r, Ping& out);
 msgpack::Status decodeAck(msgpack::Reader& r, Ack& out);
 
+/// Compressed is memberlist's compress wrapper: Algo 0 (LZW) over a whole message.
+struct Compressed {
+  uint8_t algo = 0;
+  Bytes buf;
+};
+
+/// encodeCompressed and decodeCompressed handle the compress message body; the reader's raw
+/// limit bounds `buf`.
+Bytes encodeCompressed(const Compressed& c);
+msgpack::Status decodeCompressed(msgpack::Reader& r, Compressed& out);
+
 /// decodeErrResp reads the text of an errResp (a remote push/pull refusal).
 msgpack::Status decodeErrResp(msgpack::Reader& r, std::string& out);
 

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "agent/memberlist/wire.h"
 
+#include <optional>
+
+#include "agent/memberlist/lzw.h"
+
 namespace ingot::agent::memberlist {
 
 using msgpack::Reader;
@@ -37,6 +41,22 @@ void noteDrop(DecodedPacket& p, DropReason r) {
   }
 }
 
+constexpr size_t kMaxDatagram = 65536;
+
+// decompress expands a complete compress body; empty on any failure.
+std::optional<Bytes> decompress(std::span<const uint8_t> body, size_t max_output) {
+  Reader r(body, max_output);
+  Compressed c;
+  if (decodeCompressed(r, c) != Status::Ok || c.algo != 0) {
+    return std::nullopt;
+  }
+  auto plain = lzwDecompress(c.buf, max_output);
+  if (!plain || plain->empty()) {
+    return std::nullopt;
+  }
+  return std::move(*plain);
+}
+
 void handleCommand(std::span<const uint8_t> buf, DecodedPacket& p, int depth) {
   if (buf.empty()) {
     noteDrop(p, DropReason::Empty);
@@ -60,8 +80,16 @@ void handleCommand(std::span<const uint8_t> buf, DecodedPacket& p, int depth) {
       }
       return;
     }
+    case MessageType::Compress: {
+      auto plain = depth > 1 ? std::nullopt : decompress(body, kMaxDatagram);
+      if (!plain) {
+        noteDrop(p, DropReason::Malformed);
+        return;
+      }
+      handleCommand(*plain, p, depth + 1);
+      return;
+    }
     case MessageType::User:
-    case MessageType::Compress:
     case MessageType::HasLabel:
       noteDrop(p, DropReason::Unsupported);
       return;
@@ -167,9 +195,20 @@ StreamStatus parsePushPull(Reader& r, StreamMessage& out, DropReason& drop) {
   return StreamStatus::Complete;
 }
 
-StreamStatus parsePlain(std::span<const uint8_t> data, StreamMessage& out, DropReason& drop) {
+StreamStatus parseCompressed(std::span<const uint8_t> data,
+                             size_t max_bytes,
+                             StreamMessage& out,
+                             DropReason& drop);
+
+StreamStatus parsePlain(std::span<const uint8_t> data,
+                        size_t max_bytes,
+                        StreamMessage& out,
+                        DropReason& drop) {
   if (data.empty()) {
     return StreamStatus::Incomplete;
+  }
+  if (static_cast<MessageType>(data[0]) == MessageType::Compress) {
+    return parseCompressed(data, max_bytes, out, drop);
   }
   out.type = static_cast<MessageType>(data[0]);
   Reader r(data.subspan(1));
@@ -188,7 +227,6 @@ StreamStatus parsePlain(std::span<const uint8_t> data, StreamMessage& out, DropR
       st = fromStatus(decodeAck(r, out.ack), drop);
       break;
     case MessageType::User:
-    case MessageType::Compress:
     case MessageType::HasLabel:
       return fail(drop, DropReason::Unsupported);
     default:
@@ -196,6 +234,30 @@ StreamStatus parsePlain(std::span<const uint8_t> data, StreamMessage& out, DropR
   }
   out.consumed = 1 + r.offset();
   return st;
+}
+
+// parseCompressed waits for the whole compress wrapper, then parses the message inside it,
+// which must be complete.
+StreamStatus parseCompressed(std::span<const uint8_t> data,
+                             size_t max_bytes,
+                             StreamMessage& out,
+                             DropReason& drop) {
+  Reader r(data.subspan(1), max_bytes);
+  Compressed c;
+  const Status s = decodeCompressed(r, c);
+  if (s != Status::Ok) {
+    return fromStatus(s, drop);
+  }
+  const size_t consumed = 1 + r.offset();
+  auto plain = c.algo == 0 ? lzwDecompress(c.buf, max_bytes)
+                           : Result<Bytes>(invalidArgument("unknown compression"));
+  if (!plain || plain->empty() ||
+      static_cast<MessageType>(plain->front()) == MessageType::Compress) {
+    return fail(drop, DropReason::Malformed);
+  }
+  const StreamStatus st = parsePlain(*plain, max_bytes, out, drop);
+  out.consumed = consumed;
+  return st == StreamStatus::Incomplete ? fail(drop, DropReason::Malformed) : st;
 }
 
 }  // namespace
@@ -213,7 +275,7 @@ StreamStatus parseStream(std::span<const uint8_t> data,
     if (sec.ring != nullptr && sec.verify_incoming) {
       return fail(drop, DropReason::Decrypt);
     }
-    const StreamStatus st = parsePlain(data, out, drop);
+    const StreamStatus st = parsePlain(data, max_bytes, out, drop);
     if (st == StreamStatus::Incomplete && data.size() >= max_bytes) {
       return fail(drop, DropReason::TooLarge);
     }
@@ -237,7 +299,7 @@ StreamStatus parseStream(std::span<const uint8_t> data,
     return fail(drop, DropReason::Decrypt);
   }
   // The sealed message is complete: anything short inside it is corruption.
-  const StreamStatus st = parsePlain(*plain, out, drop);
+  const StreamStatus st = parsePlain(*plain, max_bytes, out, drop);
   out.consumed = 5 + len;
   return st == StreamStatus::Incomplete ? fail(drop, DropReason::Malformed) : st;
 }

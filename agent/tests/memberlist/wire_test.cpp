@@ -7,6 +7,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "agent/memberlist/lzw.h"
 #include "agent/memberlist/messages.h"
 #include "agent/memberlist/security.h"
 
@@ -178,7 +179,11 @@ BOOST_AUTO_TEST_CASE(bad_streams_are_invalid_with_a_reason) {
        ml::DropReason::Decrypt},
       {"encrypted length over the bound", {10, 0x10, 0, 0, 0}, &key, ml::DropReason::TooLarge},
       {"garbage type", {200, 1, 2}, nullptr, ml::DropReason::UnknownType},
-      {"compressed", {9, 0x80}, nullptr, ml::DropReason::Unsupported},
+      {"user message", {8, 0x80}, nullptr, ml::DropReason::Unsupported},
+      {"compressed garbage",
+       {9, 0x82, 0xa4, 0x41, 0x6c, 0x67, 0x6f, 0x00, 0xa3, 0x42, 0x75, 0x66, 0xa1, 0xff},
+       nullptr,
+       ml::DropReason::Malformed},
   };
   for (const Case& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {
@@ -201,6 +206,56 @@ BOOST_AUTO_TEST_CASE(bad_streams_are_invalid_with_a_reason) {
   const ml::Bytes prefix(huge_name.begin(), huge_name.begin() + 200);
   BOOST_TEST((ml::parseStream(prefix, {nullptr, true}, 64 * 1024, out, drop) ==
               ml::StreamStatus::Invalid));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(lzw)
+
+// Fixtures from Go's compress/lzw writer (LSB, 8-bit literals), as memberlist compresses.
+BOOST_AUTO_TEST_CASE(compresses_like_go_and_round_trips) {
+  const ml::Bytes small = bytesOf("abababababab");
+  BOOST_TEST(ml::lzwCompress(small) == hex("00c388114870a0c180"), boost::test_tools::per_element());
+  std::string text;
+  for (int i = 0; i < 300; ++i) {
+    text += "memberlist gossip ";
+  }
+  const ml::Bytes packed = ml::lzwCompress(bytesOf(text));
+  BOOST_TEST(packed.size() == 511U);
+  BOOST_TEST(ml::Bytes(packed.begin(), packed.begin() + 32) ==
+                 hex("00db946923a68c1c3669e6d00171e6cd9c3969e0801048d02042850c1d429448"),
+             boost::test_tools::per_element());
+  BOOST_TEST(*ml::lzwDecompress(packed, 1 << 20) == bytesOf(text),
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(round_trips_past_the_code_table_reset_and_bounds_output) {
+  ml::Bytes data(200000);
+  uint32_t x = 1;
+  for (auto& b : data) {
+    x = x * 1103515245U + 12345U;
+    b = static_cast<uint8_t>((x >> 16) % 40);  // enough repetition to fill 4096 codes
+  }
+  const ml::Bytes packed = ml::lzwCompress(data);
+  BOOST_TEST(*ml::lzwDecompress(packed, data.size()) == data, boost::test_tools::per_element());
+  BOOST_TEST(!ml::lzwDecompress(packed, data.size() - 1).has_value());
+  BOOST_TEST(!ml::lzwDecompress({packed.data(), packed.size() / 2}, 1 << 20).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(compressed_packets_and_streams_decode) {
+  const ml::Bytes ping = ml::encodeMessage(ml::Ping{4, "n", {}, 0, {}});
+  const ml::Bytes packet = ml::encodeCompressed({0, ml::lzwCompress(ping)});
+  const ml::DecodedPacket p = ml::openPacket(packet, {});
+  BOOST_REQUIRE(p.messages.size() == 1U);
+  BOOST_TEST(std::get<ml::Ping>(p.messages[0]).seq_no == 4U);
+  const ml::Bytes pp = ml::encodePushPull({state("a", ml::NodeState::Alive)}, false);
+  const ml::Bytes stream = ml::encodeCompressed({0, ml::lzwCompress(pp)});
+  ml::StreamMessage out;
+  ml::DropReason drop = ml::DropReason::None;
+  BOOST_TEST((ml::parseStream({stream.data(), stream.size() - 1}, {}, 1 << 20, out, drop) ==
+              ml::StreamStatus::Incomplete));
+  BOOST_REQUIRE((ml::parseStream(stream, {}, 1 << 20, out, drop) == ml::StreamStatus::Complete));
+  BOOST_TEST(out.states.size() == 1U);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
