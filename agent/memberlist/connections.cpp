@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <vector>
 
 #include "agent/memberlist/transport.h"
 #include "agent/memberlist/transport_internal.h"
@@ -150,16 +151,18 @@ void Node::serviceConn(Conn& c, short revents, TimePoint now, Outbox& out) {
   if ((revents & (POLLIN | POLLHUP)) == 0 || c.reply_sent) {
     return;
   }
-  uint8_t buf[16384];
-  const ssize_t n = ::recv(c.fd, buf, sizeof(buf), 0);
+  // A plaintext stream has no length prefix, so it is re-parsed from the start on every read;
+  // large reads keep that work small (≈ max_stream_bytes² / 64 KiB at worst).
+  static thread_local std::vector<uint8_t> buf(65536);
+  const ssize_t n = ::recv(c.fd, buf.data(), buf.size(), 0);
   if (n <= 0) {
     if (n == 0 || errno != EAGAIN) {
       closeConn(c, c.in.empty() ? nullptr : "stream_truncated");
     }
     return;
   }
-  // parseStream refuses input past max_stream_bytes, so c.in never grows beyond it + 16 KiB.
-  c.in.insert(c.in.end(), buf, buf + n);
+  // parseStream refuses input past max_stream_bytes, so c.in never grows beyond it + 64 KiB.
+  c.in.insert(c.in.end(), buf.begin(), buf.begin() + n);
   if (!finishRead(c, now, out)) {
     closeConn(c, nullptr);
   }

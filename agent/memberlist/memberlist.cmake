@@ -16,9 +16,11 @@ ingot_add_test(ingot_memberlist_test
 add_executable(ingot-memberlist-peer tests/memberlist/peer_main.cpp)
 target_link_libraries(ingot-memberlist-peer PRIVATE ingot_memberlist)
 
-# Interop with hashicorp/memberlist: builds the Go peer offline (skips without Go).
+# Real sockets on 127.0.0.1: bad input against an Ingot member, and interop with
+# hashicorp/memberlist (builds the Go peer offline; those tests skip without Go).
 add_test(NAME ingot_memberlist_interop
   COMMAND /usr/bin/python3 -m pytest -q -p no:cacheprovider -rs
+          ${CMAKE_CURRENT_SOURCE_DIR}/tests/memberlist/test_bad_input.py
           ${CMAKE_CURRENT_SOURCE_DIR}/tests/memberlist/test_interop.py)
 set_tests_properties(ingot_memberlist_interop PROPERTIES
   LABELS interop TIMEOUT 600
