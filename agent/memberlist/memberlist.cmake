@@ -5,11 +5,12 @@ ingot_add_library(ingot_memberlist
   SOURCES memberlist/msgpack.cpp memberlist/messages.cpp memberlist/security.cpp
           memberlist/wire.cpp memberlist/lzw.cpp memberlist/membership.cpp memberlist/probe.cpp
           memberlist/transport.cpp memberlist/connections.cpp
-  LIBRARIES ingot_util OpenSSL::Crypto)
+          memberlist/options.cpp memberlist/tuning.cpp
+  LIBRARIES ingot_util ingot_json OpenSSL::Crypto)
 
 ingot_add_test(ingot_memberlist_test
   SOURCES tests/memberlist/wire_test.cpp tests/memberlist/fuzz_test.cpp
-          tests/memberlist/membership_test.cpp
+          tests/memberlist/membership_test.cpp tests/memberlist/options_test.cpp
   LIBRARIES ingot_memberlist)
 
 # The interop and benchmark peer: one member on stdin/stdout (see peer_main.cpp).

@@ -33,6 +33,7 @@ struct Timing {
   int gossip_nodes = 3;
   int awareness_max_multiplier = 8;
   bool disable_tcp_pings = false;
+  bool gossip_verify_incoming = true;  ///< refuse plaintext input when a key is set
   size_t udp_buffer_size = 1400;
 
   /// lan returns Go's DefaultLANConfig() timing, MetalLB's default.

@@ -116,6 +116,7 @@ Result<std::unique_ptr<Node>> Node::start(TransportConfig cfg,
   node->membership_ =
       std::make_unique<Membership>(node->cfg_.name, node->self_, node->cfg_.timing, seed, now);
   node->sec_.ring = node->cfg_.keyring ? &*node->cfg_.keyring : nullptr;
+  node->sec_.verify_incoming = node->cfg_.timing.gossip_verify_incoming;
   node->thread_ = std::thread([n = node.get()] { n->loop(); });
   return node;
 }
