@@ -1,17 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0
-# ingot_memberlist: memberlist-compatible gossip. The codec and the SWIM state machine are pure;
-# transport.cpp is the only socket code. Included from agent/CMakeLists.txt.
-ingot_add_library(ingot_memberlist
+# Memberlist-compatible gossip, included from agent/CMakeLists.txt.
+# ingot_memberlist_core: codec, crypto, options and the SWIM state machine; no sockets, threads
+# or clocks. ingot_memberlist: the socket transport (the only gossip I/O) on top.
+ingot_add_library(ingot_memberlist_core
   SOURCES memberlist/msgpack.cpp memberlist/messages.cpp memberlist/security.cpp
           memberlist/wire.cpp memberlist/lzw.cpp memberlist/membership.cpp memberlist/probe.cpp
-          memberlist/transport.cpp memberlist/connections.cpp
           memberlist/options.cpp memberlist/tuning.cpp
   LIBRARIES ingot_util ingot_json OpenSSL::Crypto)
+ingot_add_library(ingot_memberlist
+  SOURCES memberlist/transport.cpp memberlist/connections.cpp
+  LIBRARIES ingot_memberlist_core)
 
 ingot_add_test(ingot_memberlist_test
   SOURCES tests/memberlist/wire_test.cpp tests/memberlist/fuzz_test.cpp
           tests/memberlist/membership_test.cpp tests/memberlist/options_test.cpp
-  LIBRARIES ingot_memberlist)
+  LIBRARIES ingot_memberlist_core)
 
 # The interop and benchmark peer: one member on stdin/stdout (see peer_main.cpp).
 add_executable(ingot-memberlist-peer tests/memberlist/peer_main.cpp)
