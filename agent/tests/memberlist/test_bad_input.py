@@ -75,8 +75,10 @@ def test_garbage_floods_and_oversized_packets_are_counted_not_fatal(pair):
         sock.close()
     wait_for(lambda: sum(v for k, v in a.counters().items() if k.startswith("drop_")) > 1000,
              10, "drops counted")
-    assert a.members() == {"a", "b"}
-    assert b.members() == {"a", "b"}
+    # Both still list each other (waited for: on a starved CI machine a fast-timing member may
+    # flap for a moment and refute).
+    wait_for(lambda: a.members() == {"a", "b"} and b.members() == {"a", "b"}, 10,
+             "a and b still list each other")
 
 
 def read_until_closed(conn, limit=10):
