@@ -12,12 +12,11 @@ import sys
 import threading
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-from conftest import (CM, POOLS, SVC, TOKEN, ApiClient, configmap, kubeapi, lb_service,
-                      pool)
+from conftest import (CM, POOLS, SERVER_SCRIPT, SVC, TOKEN, ApiClient, configmap, kubeapi,
+                      lb_service, pool)
 
 UID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 TIME_RE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
@@ -824,7 +823,7 @@ def test_kubectl_with_a_wrong_token_fails(kubectl):
 
 
 def test_command_line_serves_until_sigterm(tmp_path, cert_dir):
-    script = Path(kubeapi.__file__)
+    script = SERVER_SCRIPT
     port_file, kubeconfig = tmp_path / "port", tmp_path / "kubeconfig"
     process = subprocess.Popen([sys.executable, str(script), "--token", "cli-token",
                                 "--port-file", str(port_file), "--kubeconfig-out", str(kubeconfig),
