@@ -14,10 +14,11 @@ from typing import Optional
 
 from .certs import CertPaths, generate_certs, kubeconfig_text, write_file_atomically
 from .cluster import Cluster
-from .handler import Handler, HttpServer
+from .handler import Handler
 from .registry import BUILTIN_CRDS, BUILTIN_RESOURCES, Registry
 from .services import ServiceAllocator
 from .store import Store
+from .transport import HttpServer
 
 
 DEFAULT_NAMESPACES = ("default", "kube-system", "metallb-system")

@@ -5,7 +5,7 @@ independent of HTTP."""
 from __future__ import annotations
 
 import base64
-import copy
+import itertools
 import json
 import random
 import re
@@ -18,7 +18,7 @@ from .errors import (
     internal_error, invalid, namespace_not_found, not_found, too_large_resource_version,
     too_old_resource_version)
 from .hooks import DEFAULT_HOOKS, Hooks, KIND_HOOKS
-from .meta import canonical, meta_of, object_key, parse_int, utc_now
+from .meta import canonical, clone, meta_of, object_key, parse_int, utc_now
 from .patch import PatchError, apply_patch
 from .registry import INITIAL_STATUS, Registry, Resource, with_version
 from .selectors import DNS_SUBDOMAIN, ObjectFilter
@@ -95,6 +95,7 @@ class Cluster:
         self.registry = registry
         self.store = store
         self.allocator = allocator
+        store.observers.append(allocator.observe)
         self._names = random.Random()
 
     # -- reads --------------------------------------------------------------------------------
@@ -112,15 +113,15 @@ class Cluster:
         with self.store.cond:
             snapshot_rv, start = self._list_position(cont, rv, rv_match)
             if snapshot_rv == self.store.rv:
-                objects = self.store.list(res.key, filt.namespace)
+                objects = self.store.list(res.key, filt.namespace, start)
             else:
-                objects = self.store.list_at(res.key, filt.namespace, snapshot_rv)
+                objects = self.store.list_at(res.key, filt.namespace, snapshot_rv, start)
             if objects is None:
                 if cont:
                     again = continue_token(self.store.rv, start[:-1]) if start else ""
                     raise expired(CONTINUE_TOO_OLD, {"continue": again} if again else None)
                 raise too_old_resource_version(snapshot_rv, self.store.oldest_available())
-        return self._page(objects, filt, limit, start, snapshot_rv)
+        return self._page(objects, filt, limit, snapshot_rv)
 
     def _list_position(self, cont: str, rv: str, rv_match: str) -> tuple:
         if cont:
@@ -138,17 +139,22 @@ class Cluster:
         return self.store.rv, ""
 
     @staticmethod
-    def _page(objects: list, filt: ObjectFilter, limit: int, start: str, rv: int) -> ListPage:
-        def okey(obj):
-            meta = meta_of(obj)
-            return object_key(meta.get("namespace", ""), meta["name"])
-
-        matching = [o for o in objects if okey(o) >= start and filt.matches(o)]
+    def _page(objects: list, filt: ObjectFilter, limit: int, rv: int) -> ListPage:
+        """The first `limit` matching objects (all for limit <= 0) of objects, which are in
+        key order from the requested start on."""
+        if not filt.has_selectors:
+            matching = objects  # store.list and list_at already applied the namespace
+        elif limit <= 0:
+            matching = [o for o in objects if filt.matches(o)]
+        else:  # stop after the first match beyond the page
+            matching = list(itertools.islice((o for o in objects if filt.matches(o)), limit + 1))
         if limit <= 0 or len(matching) <= limit:
             return ListPage(matching, rv)
         page = matching[:limit]
         remaining = None if filt.has_selectors else len(matching) - limit
-        return ListPage(page, rv, continue_token(rv, okey(page[-1])), remaining)
+        last = meta_of(page[-1])
+        return ListPage(page, rv, continue_token(rv, object_key(last.get("namespace", ""),
+                                                               last["name"])), remaining)
 
     def watch_start(self, res: Resource, filt: ObjectFilter, rv: str, initial: bool) -> tuple:
         """Returns (objects to send as ADDED, rv to follow from). A too old rv is reported by
@@ -178,7 +184,7 @@ class Cluster:
             return stored
 
     def _prepare_create(self, res: Resource, namespace: str, body: dict) -> dict:
-        obj = copy.deepcopy(body)
+        obj = clone(body)
         obj["apiVersion"], obj["kind"] = res.group_version, res.kind
         meta = obj["metadata"] = dict(meta_of(obj))
         for field in SYSTEM_METADATA[2:] + ("selfLink", "managedFields"):
@@ -196,7 +202,7 @@ class Cluster:
         if res.status and not res.keep_status_on_create:
             obj.pop("status", None)
         if res.key in INITIAL_STATUS:
-            obj["status"] = copy.deepcopy(INITIAL_STATUS[res.key])
+            obj["status"] = clone(INITIAL_STATUS[res.key])
         return obj
 
     def _generate_name(self, res: Resource, namespace: str, base: Optional[str]) -> str:
@@ -256,7 +262,7 @@ class Cluster:
     def _merge_update(res: Resource, old: dict, body: dict, sub: str) -> dict:
         """Builds the object an update stores: system metadata from the stored object, then
         the status subresource rules (see Resource.status)."""
-        new = copy.deepcopy(body)
+        new = clone(body)
         # Stored objects keep the version they were created with; reads set the served one.
         new["apiVersion"], new["kind"] = old.get("apiVersion", res.group_version), res.kind
         meta = dict(meta_of(new))
@@ -271,13 +277,13 @@ class Cluster:
         meta["resourceVersion"] = old_meta["resourceVersion"]
         new["metadata"] = meta
         if sub == "status" and res.status == "custom":
-            result = copy.deepcopy(old)
+            result = clone(old)
             result.pop("status", None)
             if "status" in new:
                 result["status"] = new["status"]
             return result
         if sub == "status":
-            result = {k: copy.deepcopy(v) for k, v in old.items()
+            result = {k: clone(v) for k, v in old.items()
                       if k not in ("metadata", "status")}
             result["metadata"] = meta
             if "status" in new:
@@ -286,7 +292,7 @@ class Cluster:
         if res.status:
             new.pop("status", None)
             if "status" in old:
-                new["status"] = copy.deepcopy(old["status"])
+                new["status"] = clone(old["status"])
         return new
 
     def _commit_update(self, res: Resource, old: dict, new: dict, sub: str, dry_run: bool):
@@ -351,15 +357,7 @@ class Cluster:
 
     def service_allocations(self, namespace: str, name: str) -> tuple:
         """Returns (cluster IPs, node ports) used by every Service except namespace/name."""
-        ips, ports = set(), set()
-        for svc in self.store.list(("", "services")):
-            meta = meta_of(svc)
-            if (meta.get("namespace"), meta["name"]) == (namespace, name):
-                continue
-            spec = svc.get("spec") or {}
-            ips.update(ip for ip in spec.get("clusterIPs") or [] if ip != "None")
-            ports.update(p["nodePort"] for p in spec.get("ports") or [] if p.get("nodePort"))
-        return ips, ports
+        return self.allocator.taken(namespace, name)
 
 
 def check_identity(res: Resource, namespace: str, name: str, obj: dict) -> None:

@@ -1,16 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
-"""HTTP: the threading server and the request handler that routes to discovery, OpenAPI or a
-resource verb."""
+"""The request handler: routes each HTTP request to discovery, OpenAPI or a resource verb and
+answers with objects, lists or `Status` errors (connections and framing are in transport)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import http.server
 import json
-import socket
-import ssl
 import sys
-import threading
 import traceback
 import urllib.parse
 from dataclasses import dataclass
@@ -27,6 +24,7 @@ from .patch import PATCH_TYPES
 from .registry import Resource, with_version
 from .selectors import ObjectFilter, parse_field_selector, parse_label_selector
 from .tables import partial_metadata, requested_shape, table
+from .transport import RequestHandler
 from .watch import WatchStream
 
 if TYPE_CHECKING:
@@ -44,58 +42,8 @@ class Target:
     watch_path: bool = False
 
 
-class HttpServer(http.server.ThreadingHTTPServer):
-    """Thread-per-connection server that can close every open connection on stop."""
-
-    daemon_threads = False  # stop() joins every handler thread
-    block_on_close = True
-    allow_reuse_address = True
-    request_queue_size = 128
-
-    def __init__(self, address, handler, api: "KubeApiServer"):
-        self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
-        self.api = api
-        self._connections: set = set()
-        self._connections_lock = threading.Lock()
-        super().__init__(address, handler)
-
-    def server_bind(self):
-        # HTTPServer.server_bind would resolve the host name; loopback needs no DNS.
-        socketserver_bind = http.server.socketserver.TCPServer.server_bind
-        socketserver_bind(self)
-        self.server_name, self.server_port = self.server_address[:2]
-
-    def process_request(self, request, client_address):
-        with self._connections_lock:
-            self._connections.add(request)
-        super().process_request(request, client_address)
-
-    def shutdown_request(self, request):
-        with self._connections_lock:
-            self._connections.discard(request)
-        super().shutdown_request(request)
-
-    def close_connections(self) -> None:
-        with self._connections_lock:
-            connections = list(self._connections)
-        for connection in connections:
-            try:
-                connection.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    def handle_error(self, request, client_address):
-        error = sys.exc_info()[1]
-        if isinstance(error, (OSError, ssl.SSLError)) and not self.api.verbose:
-            return  # clients hanging up or failing the TLS handshake are normal in tests
-        super().handle_error(request, client_address)
-
-
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(RequestHandler):
     """Routes one HTTP request to discovery, OpenAPI or a resource verb."""
-
-    protocol_version = "HTTP/1.1"
-    server_version = "ingot-kubeapi"
 
     # -- plumbing -----------------------------------------------------------------------------
 
@@ -106,16 +54,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
     @property
     def cluster(self) -> Cluster:
         return self.server.api.cluster
-
-    def setup(self):
-        # Headers and body are separate writes: without TCP_NODELAY, Nagle's algorithm and the
-        # client's delayed ACK add ~40 ms to every response.
-        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        if isinstance(self.request, ssl.SSLSocket):
-            self.request.settimeout(10)
-            self.request.do_handshake()
-            self.request.settimeout(None)
-        super().setup()
 
     def log_message(self, format, *args):  # noqa: A002 (BaseHTTPRequestHandler's signature)
         if self.api.verbose:
@@ -189,16 +127,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self._send_bytes(code, (json.dumps(obj, separators=(",", ":")) + "\n").encode(),
                          "application/json")
 
-    def _send_bytes(self, code: int, data: bytes, content_type: str) -> None:
-        self.send_response(code)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Cache-Control", "no-cache, private")
-        self.send_header("Content-Length", str(len(data)))
-        for warning in self._warnings:
-            self.send_header("Warning", f'299 - "{warning}"')
-        self.end_headers()
+    def _send_bytes(self, code: int, data, content_type: str) -> None:
+        """Sends a response whose body is data (bytes, or a list of bytes to concatenate)."""
         self._responded = True
-        self.wfile.write(data)
+        self.write_response(code, data, content_type,
+                            [f'Warning: 299 - "{w}"' for w in self._warnings])
 
     def _param(self, name: str, default: str = "") -> str:
         return self.query.get(name, default)
@@ -388,13 +321,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self._send_json(200, {"kind": "PartialObjectMetadataList",
                                          "apiVersion": "meta.k8s.io/v1", "metadata": meta,
                                          "items": [partial_metadata(o) for o in items]})
-        if t.res.custom:
-            rendered = [with_version(t.res, o) for o in items]
+        # The same bytes as json.dumps of the whole list, with each item's encoding cached in
+        # the store while that version of the object is stored (a relist re-encodes nothing).
+        head = json.dumps({"kind": f"{t.res.kind}List", "apiVersion": t.res.group_version,
+                           "metadata": meta}, separators=(",", ":"))
+        variant = t.res.group_version if t.res.custom else ""
+        encode = functools.partial(self._encode_item, t.res)
+        store = self.cluster.store
+        items_json = b",".join([store.encoded(t.res.key, o, variant, encode) for o in items])
+        self._send_bytes(200, [head[:-1].encode(), b',"items":[', items_json, b"]}\n"],
+                         "application/json")
+
+    @staticmethod
+    def _encode_item(res: Resource, obj: dict) -> bytes:
+        if res.custom:
+            rendered = with_version(res, obj)
         else:  # typed lists of built-in kinds carry no apiVersion/kind per item
-            rendered = [{k: v for k, v in o.items() if k not in ("apiVersion", "kind")}
-                        for o in items]
-        self._send_json(200, {"kind": f"{t.res.kind}List", "apiVersion": t.res.group_version,
-                              "metadata": meta, "items": rendered})
+            rendered = {k: v for k, v in obj.items() if k not in ("apiVersion", "kind")}
+        return json.dumps(rendered, separators=(",", ":")).encode()
 
     def _create(self, t: Target, body: bytes) -> None:
         if t.res.namespaced and not t.namespace:
@@ -480,8 +424,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                                    initial)
         stream = WatchStream(self, t.res, filt, requested_shape(self.headers.get("Accept", "")))
         stream.begin()
-        for obj in objects:
-            stream.send_object("ADDED", obj)
+        for first in range(0, len(objects), 256):  # fewer, larger writes; one chunk per event
+            self.wfile.write(b"".join(stream.encode_object("ADDED", o)
+                                      for o in objects[first:first + 256]))
         if initial:
             stream.send_bookmark(cursor, initial_events_end=True)
         stream.follow(cursor, bookmarks, timeout)

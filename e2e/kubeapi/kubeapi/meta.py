@@ -79,3 +79,13 @@ def version_sort_key(version: str) -> tuple:
         return (3, 0, 0, version)
     stage = {None: 0, "beta": 1, "alpha": 2}[match[2]]
     return (stage, -int(match[1]), -int(match[3] or 0), "")
+
+
+def clone(value: Any) -> Any:
+    """Deep copy of JSON data (dicts, lists and immutable scalars), several times faster than
+    copy.deepcopy, which handles arbitrary objects and shared references."""
+    if isinstance(value, dict):
+        return {k: clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clone(v) for v in value]
+    return value

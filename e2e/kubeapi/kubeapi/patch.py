@@ -4,12 +4,11 @@ merge patch (without an OpenAPI schema; see README.md)."""
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any, Callable, Optional
 
 from .errors import bad_request
-from .meta import canonical
+from .meta import canonical, clone
 from .registry import Resource
 
 
@@ -20,7 +19,7 @@ class PatchError(Exception):
 def merge_patch(target: Any, patch: Any) -> Any:
     """Applies an RFC 7386 JSON merge patch; returns a new value, inputs are not changed."""
     if not isinstance(patch, dict):
-        return copy.deepcopy(patch)
+        return clone(patch)
     result = dict(target) if isinstance(target, dict) else {}
     for key, value in patch.items():
         if value is None:
@@ -122,18 +121,18 @@ def _json_patch_op(doc: Any, op: Any) -> Any:
     if name in ("add", "replace", "test") and "value" not in op:
         raise PatchError(f"operation {name} needs a value")
     if name == "add":
-        return _pointer_add(doc, path, copy.deepcopy(op["value"]))
+        return _pointer_add(doc, path, clone(op["value"]))
     if name == "remove":
         return _pointer_remove(doc, path)
     if name == "replace":
-        return _pointer_replace(doc, path, copy.deepcopy(op["value"]))
+        return _pointer_replace(doc, path, clone(op["value"]))
     if name == "test":
         if canonical(_pointer_get(doc, path)) != canonical(op["value"]):
             raise PatchError(f"testing value {path} failed: test failed")
         return doc
     if name in ("move", "copy"):
         source = op.get("from")
-        value = copy.deepcopy(_pointer_get(doc, source))
+        value = clone(_pointer_get(doc, source))
         if name == "move":
             if isinstance(path, str) and path.startswith(f"{source}/"):
                 raise PatchError(f"cannot move {source} into its own child {path}")
@@ -146,7 +145,7 @@ def json_patch(doc: Any, operations: Any) -> Any:
     """Applies an RFC 6902 JSON patch (add/remove/replace/move/copy/test) to a copy of doc."""
     if not isinstance(operations, list):
         raise bad_request("json: cannot unmarshal object into Go value of type jsonpatch.Patch")
-    doc = copy.deepcopy(doc)
+    doc = clone(doc)
     for op in operations:
         doc = _json_patch_op(doc, op)
     return doc
@@ -198,7 +197,7 @@ def _reorder(items: list, order: list, identity: Callable) -> list:
 
 
 def _merge_keyed_list(original: list, patch_list: list, key: str, kind: str, path: str) -> list:
-    result = [copy.deepcopy(e) for e in original]
+    result = [clone(e) for e in original]
     for element in patch_list:
         if not isinstance(element, dict):
             raise PatchError(f"list {path} merges by key {key}, got a non-object element")
@@ -259,7 +258,7 @@ def strategic_merge(original: Any, patch: Any, kind: str, path: str = "") -> Any
     $patch (replace/delete/merge), $retainKeys, $setElementOrder and $deleteFromPrimitiveList
     directives are honoured."""
     if not isinstance(patch, dict):
-        return copy.deepcopy(patch)
+        return clone(patch)
     directive = patch.get("$patch")
     if directive == "replace":
         return _strip_directives(patch)

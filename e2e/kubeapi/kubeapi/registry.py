@@ -212,6 +212,7 @@ class Registry:
         self._lock = threading.Lock()
         self._table = {(r.group, r.version, r.plural): r for r in resources}
         self._owners: dict = {}  # CRD name -> table keys it registered
+        self._groups: Optional[tuple] = None  # (table, groups() of that table)
 
     def lookup(self, group: str, version: str, plural: str) -> Optional[Resource]:
         return self._table.get((group, version, plural))
@@ -223,13 +224,19 @@ class Registry:
         return {r.key for r in self._table.values() if r.namespaced}
 
     def groups(self) -> dict:
-        """Returns group -> versions, versions in Kubernetes priority order."""
+        """Returns group -> versions, versions in Kubernetes priority order. Computed once per
+        table (discovery asks on every request); callers must not change the result."""
+        table, cached = self._table, self._groups
+        if cached is not None and cached[0] is table:
+            return cached[1]
         groups: dict = {}
-        for group, version, _ in self._table:
+        for group, version, _ in table:
             versions = groups.setdefault(group, [])
             if version not in versions:
                 versions.append(version)
-        return {g: sorted(v, key=version_sort_key) for g, v in groups.items()}
+        result = {g: sorted(v, key=version_sort_key) for g, v in groups.items()}
+        self._groups = (table, result)
+        return result
 
     def resources(self, group: str, version: str) -> list:
         found = [r for (g, v, _), r in self._table.items() if g == group and v == version]

@@ -44,12 +44,16 @@ class WatchStream:
         handler.end_headers()
         handler._responded = True
 
-    def send(self, kind: str, obj: dict) -> None:
-        line = json.dumps({"type": kind, "object": obj}, separators=(",", ":")) + "\n"
-        data = line.encode()
-        self.handler.wfile.write(b"%X\r\n%s\r\n" % (len(data), data))
+    @staticmethod
+    def encode(kind: str, obj: dict) -> bytes:
+        """Returns one event as one chunk of the chunked response."""
+        data = (json.dumps({"type": kind, "object": obj}, separators=(",", ":")) + "\n").encode()
+        return b"%X\r\n%s\r\n" % (len(data), data)
 
-    def send_object(self, kind: str, obj: dict) -> None:
+    def send(self, kind: str, obj: dict) -> None:
+        self.handler.wfile.write(self.encode(kind, obj))
+
+    def encode_object(self, kind: str, obj: dict) -> bytes:
         if self.shape == "Table":
             rendered = table(self.res, [obj], self.handler._param("includeObject"),
                              {"resourceVersion": meta_of(obj)["resourceVersion"]},
@@ -59,7 +63,25 @@ class WatchStream:
             rendered = partial_metadata(obj)
         else:
             rendered = with_version(self.res, obj)
-        self.send(kind, rendered)
+        return self.encode(kind, rendered)
+
+    def send_object(self, kind: str, obj: dict) -> None:
+        self.handler.wfile.write(self.encode_object(kind, obj))
+
+    def encode_event(self, event: StoredEvent) -> Optional[bytes]:
+        """Returns the chunk this watcher sends for a stored event, if any. Plain JSON of the
+        stored object is encoded once per event and serving version, for all watchers."""
+        converted = self.convert(event)
+        if converted is None:
+            return None
+        kind, obj = converted
+        if self.shape or obj is not event.obj:
+            return self.encode_object(kind, obj)
+        cache_key = (kind, self.res.group_version, self.res.kind)
+        data = event.encoded.get(cache_key)
+        if data is None:
+            data = event.encoded[cache_key] = self.encode_object(kind, obj)
+        return data
 
     def send_bookmark(self, rv: int, initial_events_end: bool = False) -> None:
         meta: dict = {"resourceVersion": str(rv)}
@@ -107,15 +129,14 @@ class WatchStream:
                 if api.stopping.is_set():
                     break
                 seen, cursor = cursor, store.rv
-                events = store.events_after(seen)
+                events = store.events_after(seen, self.res.key)
             if events is None:
                 self.send("ERROR", too_old_resource_version(seen, store.oldest_available())
                           .status())
                 break
-            for event in events:
-                converted = self.convert(event)
-                if converted:
-                    self.send_object(*converted)
+            chunks = [c for c in map(self.encode_event, events) if c is not None]
+            if chunks:
+                self.handler.wfile.write(b"".join(chunks))  # still one chunk per event
             now = time.monotonic()
             if deadline is not None and now >= deadline:
                 break
