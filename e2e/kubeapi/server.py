@@ -8,7 +8,9 @@ sys.path may also `from server import KubeApiServer` (the benchmarks do)."""
 
 import sys
 
-from kubeapi import KubeApiServer, generate_certs, main  # noqa: F401 (re-exported)
+from kubeapi import KubeApiServer, generate_certs, main
+
+__all__ = ["KubeApiServer", "generate_certs", "main"]
 
 if __name__ == "__main__":
     sys.exit(main())

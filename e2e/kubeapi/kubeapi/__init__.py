@@ -14,7 +14,8 @@ A request meets the modules in this order:
   patches;
 * `cluster` gives the API semantics (resourceVersion checks, status subresource, finalizers,
   generation, paging) and runs the per-kind `hooks` (`services` allocates cluster IPs and node
-  ports) and the admission chain around each write;
+  ports) and the admission chain (`admission`: the seam for schema validation and webhooks)
+  around each write; authorisation (the seam for RBAC) is asked before each resource verb;
 * `store` keeps the objects, the global resourceVersion and the indexed event history that
   `watch` streams from; `tables` renders `Table` output for kubectl.
 
@@ -22,11 +23,14 @@ A request meets the modules in this order:
 README.md next to this package lists the deliberate differences from a real API server.
 """
 
+from .admission import (AdmissionPlugin, AdmissionRequest, Attributes, Authorizer,
+                        forbidden)
 from .apiserver import DEFAULT_NAMESPACES, KubeApiServer
 from .certs import CertPaths, generate_certs, kubeconfig_text
 from .cli import main, parse_args
 from .registry import BUILTIN_CRDS, BUILTIN_RESOURCES, crd_manifest
 
-__all__ = ["BUILTIN_CRDS", "BUILTIN_RESOURCES", "CertPaths", "DEFAULT_NAMESPACES",
-           "KubeApiServer", "crd_manifest", "generate_certs", "kubeconfig_text", "main",
-           "parse_args"]
+__all__ = ["AdmissionPlugin", "AdmissionRequest", "Attributes", "Authorizer",
+           "BUILTIN_CRDS", "BUILTIN_RESOURCES", "CertPaths", "DEFAULT_NAMESPACES",
+           "KubeApiServer", "crd_manifest", "forbidden", "generate_certs",
+           "kubeconfig_text", "main", "parse_args"]

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
+from .admission import Authorizer
 from .certs import CertPaths, generate_certs, kubeconfig_text, write_file_atomically
 from .cluster import Cluster
 from .handler import Handler
@@ -55,6 +56,7 @@ class KubeApiServer:
         self.builtin_crds = builtin_crds
         self.cluster = Cluster(Registry(BUILTIN_RESOURCES), Store(history),
                                ServiceAllocator(service_cidrs))
+        self.authorizer = Authorizer()  # see admission.py; admission plugins: cluster.admission
         self.stopping = threading.Event()
         self.certs: Optional[CertPaths] = None
         self._seed = seed

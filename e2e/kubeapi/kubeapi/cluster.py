@@ -13,6 +13,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from .admission import AdmissionPlugin, AdmissionRequest
 from .errors import (
     ApiError, CONTINUE_TOO_OLD, FieldError, already_exists, bad_request, conflict, expired,
     internal_error, invalid, namespace_not_found, not_found, too_large_resource_version,
@@ -95,6 +96,7 @@ class Cluster:
         self.registry = registry
         self.store = store
         self.allocator = allocator
+        self.admission: list[AdmissionPlugin] = []  # run in order before every write
         store.observers.append(allocator.observe)
         self._names = random.Random()
 
@@ -177,6 +179,7 @@ class Cluster:
                 raise already_exists(res, name)
             hooks = KIND_HOOKS.get(res.key, DEFAULT_HOOKS)
             self._run(res, name, hooks.prepare_create, self, obj)
+            self._admit(AdmissionRequest("CREATE", res, namespace, name, "", obj, None, dry_run))
             if dry_run:
                 return obj
             stored = self.store.write(res.key, obj, None)
@@ -215,6 +218,11 @@ class Cluster:
             if self.store.get(res.key, namespace, name) is None:
                 return name
         raise already_exists(res, name)
+
+    def _admit(self, request: AdmissionRequest) -> None:
+        """Runs the admission chain (see admission.py) on a write about to happen."""
+        for plugin in self.admission:
+            self._run(request.res, request.name, plugin.admit, request)
 
     @staticmethod
     def _run(res: Resource, name: str, func: Callable, *args) -> None:
@@ -299,6 +307,8 @@ class Cluster:
         name = meta_of(new)["name"]
         hooks = KIND_HOOKS.get(res.key, DEFAULT_HOOKS)
         self._run(res, name, hooks.prepare_update, self, old, new, sub)
+        self._admit(AdmissionRequest("UPDATE", res, meta_of(old).get("namespace", ""), name, sub,
+                                     new, old, dry_run))
         old_generation = meta_of(old).get("generation", 1)
         changed = canonical(generation_input(old)) != canonical(generation_input(new))
         new["metadata"]["generation"] = old_generation + 1 if changed else old_generation
@@ -321,6 +331,7 @@ class Cluster:
             if old is None:
                 raise not_found(res, name)
             self._check_preconditions(res, old, options.get("preconditions") or {})
+            self._admit(AdmissionRequest("DELETE", res, namespace, name, "", None, old, dry_run))
             if dry_run:
                 return old, True
             meta = meta_of(old)

@@ -13,6 +13,7 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Callable, TYPE_CHECKING
 
+from .admission import Attributes
 from .cluster import Cluster, check_identity, check_type
 from .discovery import (
     KUBE_VERSION, api_group, discovery_resources, openapi_document, openapi_path_key)
@@ -259,22 +260,29 @@ class Handler(RequestHandler):
         return Target(res, namespace, name, sub, watch_path)
 
     def _resource_verb(self, method: str, t: Target, body: bytes) -> None:
+        verb = self._verb(method, t)
+        token = (self.headers.get("Authorization") or "").partition(" ")[2].strip()
+        self.api.authorizer.authorize(Attributes(token, verb, t.res, t.namespace, t.name, t.sub))
+        reads = {"get": self._get, "list": self._list, "watch": self._watch}
+        if verb in reads:
+            return reads[verb](t)
+        writes = {"create": self._create, "update": self._update, "patch": self._patch,
+                  "delete": self._delete, "deletecollection": self._delete_collection}
+        return self._write(writes[verb], t, body)
+
+    def _verb(self, method: str, t: Target) -> str:
+        """The Kubernetes verb of a request (what authorisation and admission see)."""
         watching = t.watch_path or parse_bool(self._param("watch"), "watch")
         if method == "GET":
-            if watching:
-                return self._watch(t)
-            return self._get(t) if t.name else self._list(t)
+            return "watch" if watching else "get" if t.name else "list"
         if t.watch_path or (t.sub and method not in ("PUT", "PATCH")):
             raise method_not_allowed()
-        if method == "POST" and not t.name:
-            return self._write(self._create, t, body)
-        if method == "PUT" and t.name:
-            return self._write(self._update, t, body)
-        if method == "PATCH" and t.name:
-            return self._write(self._patch, t, body)
-        if method == "DELETE":
-            return self._write(self._delete if t.name else self._delete_collection, t, body)
-        raise method_not_allowed()
+        verb = {("POST", False): "create", ("PUT", True): "update", ("PATCH", True): "patch",
+                ("DELETE", True): "delete", ("DELETE", False): "deletecollection"}.get(
+                    (method, bool(t.name)))
+        if verb is None:
+            raise method_not_allowed()
+        return verb
 
     def _write(self, verb: Callable, t: Target, body: bytes) -> None:
         if self.api.should_fail_write():
