@@ -5,13 +5,11 @@ verifies TLS against the generated CA, watch streams and a kubectl runner."""
 from __future__ import annotations
 
 import http.client
-import importlib.util
 import json
 import os
 import shutil
 import ssl
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -20,21 +18,9 @@ from typing import Any, Optional
 
 import pytest
 
+import kubeapi  # the package next to this file (pytest puts this folder on sys.path)
 
-
-def _load_server_module():
-    """Imports server.py under a unique name (this folder is not a package, and other e2e
-    folders may have a server.py of their own)."""
-    spec = importlib.util.spec_from_file_location(
-        "ingot_kubeapi_server", Path(__file__).resolve().with_name("server.py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-kubeapi = sys.modules.get("ingot_kubeapi_server") or _load_server_module()
-
+SERVER_SCRIPT = Path(__file__).resolve().with_name("server.py")
 TOKEN = "test-token"
 KUBECTL = shutil.which("kubectl") or "/usr/bin/kubectl"
 

@@ -12,12 +12,11 @@ import sys
 import threading
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-from conftest import (CM, POOLS, SVC, TOKEN, ApiClient, configmap, kubeapi, lb_service,
-                      pool)
+from conftest import (CM, POOLS, SERVER_SCRIPT, SVC, TOKEN, ApiClient, configmap, kubeapi,
+                      lb_service, pool)
 
 UID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 TIME_RE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
@@ -381,8 +380,8 @@ def test_watch_of_one_namespace_ignores_others(client):
 def test_watch_timeout_seconds_ends_the_stream(client):
     began = time.monotonic()
     with client.watch(f"{CM}?timeoutSeconds=1") as stream:
-        assert stream.next(timeout=5) is None
-    assert 0.9 <= time.monotonic() - began < 3
+        assert stream.next(timeout=30) is None  # the server ended it (a read timeout raises)
+    assert time.monotonic() - began >= 0.9  # not before timeoutSeconds
 
 
 def test_watch_with_initial_events_ends_them_with_a_bookmark(client):
@@ -712,9 +711,10 @@ def test_close_watches_after_ends_every_watch(start_server):
     began = time.monotonic()
     with client.watch(f"{CM}?allowWatchBookmarks=true") as stream:
         events = []  # bookmarks keep the stream busy until the server ends it
-        while time.monotonic() - began < 5 and (event := stream.next()) is not None:
+        while len(events) < 1000 and (event := stream.next(timeout=30)) is not None:
             events.append(event)
-    assert event is None and 0.4 <= time.monotonic() - began < 2.5
+    assert event is None  # the server ended the stream (a read timeout raises)
+    assert time.monotonic() - began >= 0.4  # not before close_watches_after
     assert events and {e["type"] for e in events} == {"BOOKMARK"}
 
 
@@ -740,31 +740,31 @@ def test_failed_write_is_an_internal_error_status(start_server):
     assert ApiClient(server).post(CM, configmap("cm1")).status == 201
 
 
-def test_latency_is_added_to_every_request_and_adjustable(start_server):
+def test_latency_is_added_to_every_request_and_adjustable(start_server, monkeypatch):
     server = start_server(latency_ms=300)
     client = ApiClient(server)
     began = time.monotonic()
     client.get("/version")
     assert time.monotonic() - began >= 0.3
-    server.latency_ms = 0
-    began = time.monotonic()
+    delays = []  # what the server sleeps from now on (it sleeps only to add latency)
+    sleep = time.sleep
+    monkeypatch.setattr(time, "sleep", lambda seconds: (delays.append(seconds), sleep(seconds)))
     client.get("/version")
-    assert time.monotonic() - began < 0.25
+    server.latency_ms = 0
+    client.get("/version")
+    assert delays == [0.3]  # the first request was delayed, the second was not
 
 
 def test_stop_ends_open_watches(start_server):
     server = start_server()
     stream = ApiClient(server).watch(CM)
     result = {}
-    reader = threading.Thread(target=lambda: result.update(end=stream.next(timeout=10)))
-    reader.start()
-    time.sleep(0.2)
-    began = time.monotonic()
+    reader = threading.Thread(target=lambda: result.update(end=stream.next(timeout=30)))
+    reader.start()  # the watch is open: its response headers have arrived
     server.stop()
-    reader.join(timeout=5)
+    reader.join(timeout=30)
     stream.close()
-    assert not reader.is_alive() and result == {"end": None}
-    assert time.monotonic() - began < 3
+    assert not reader.is_alive() and result == {"end": None}  # ended, not timed out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -824,7 +824,7 @@ def test_kubectl_with_a_wrong_token_fails(kubectl):
 
 
 def test_command_line_serves_until_sigterm(tmp_path, cert_dir):
-    script = Path(kubeapi.__file__)
+    script = SERVER_SCRIPT
     port_file, kubeconfig = tmp_path / "port", tmp_path / "kubeconfig"
     process = subprocess.Popen([sys.executable, str(script), "--token", "cli-token",
                                 "--port-file", str(port_file), "--kubeconfig-out", str(kubeconfig),

@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The seams for the checks a real API server runs around its storage, so that authorisation
+(RBAC), CRD schema validation and admission webhooks plug in without changing any verb:
+
+* an `Authorizer` sees every resource request (token, verb, resource, namespace, name,
+  subresource) after authentication and before anything is read or written, and refuses it by
+  raising `forbidden(...)` (403). The default allows everything, as this server has no RBAC.
+* `AdmissionPlugin`s run in order on every create, update, patch (status included) and delete,
+  after the per-kind hooks (defaults, allocation) and before the store is written, dry runs
+  included. A mutating plugin (defaulting, a mutating webhook) changes `request.obj`; a
+  validating one (a CRD's OpenAPI schema, a validating webhook) raises ApiError, or FieldError
+  for a 422 Invalid naming the field.
+
+`KubeApiServer.authorizer` and `Cluster.admission` hold them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
+
+from .errors import ApiError, error_details
+
+if TYPE_CHECKING:
+    from .registry import Resource
+
+
+@dataclass(frozen=True)
+class Attributes:
+    """What an authorisation decision sees, like Kubernetes' authorizer.Attributes."""
+
+    token: str  # the bearer token ("" without authentication)
+    verb: str  # get, list, watch, create, update, patch, delete, deletecollection
+    res: Resource
+    namespace: str
+    name: str
+    sub: str
+
+
+class Authorizer:
+    """Allows every request (no RBAC). Subclasses raise forbidden() to refuse one."""
+
+    def authorize(self, attributes: Attributes) -> None:
+        pass
+
+
+def forbidden(attributes: Attributes, reason: str) -> ApiError:
+    """The 403 a real server answers, e.g. `services "x" is forbidden: User "u" cannot get
+    resource "services" in API group "" in the namespace "default"`."""
+    res, name = attributes.res, attributes.name
+    subject = f'{res.qualified} "{name}"' if name else res.qualified
+    return ApiError(403, "Forbidden", f"{subject} is forbidden: {reason}",
+                    error_details(res, name))
+
+
+@dataclass
+class AdmissionRequest:
+    """One write as admission sees it. obj is what will be stored (None on delete); old is the
+    stored object (None on create)."""
+
+    operation: str  # CREATE, UPDATE or DELETE
+    res: Resource
+    namespace: str
+    name: str
+    sub: str
+    obj: Optional[dict]
+    old: Optional[dict]
+    dry_run: bool
+
+
+class AdmissionPlugin:
+    """One step of the admission chain; the base admits everything unchanged."""
+
+    def admit(self, request: AdmissionRequest) -> None:
+        pass

@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The command line of server.py."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import signal
+import threading
+
+from .apiserver import KubeApiServer
+from .certs import write_file_atomically
+
+
+def _ip_literal(text: str) -> str:
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an IP address literal") from None
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Ingot's test Kubernetes API server (test infrastructure only).")
+    add = parser.add_argument
+    add("--address", default="127.0.0.1", type=_ip_literal,
+        help="IP address to listen on, also put in the server certificate (default "
+             "127.0.0.1); anything but loopback is meant for addresses inside a network "
+             "namespace the caller created (e2e/lab)")
+    add("--port", type=int, default=0, help="port (default 0: a free port)")
+    add("--port-file", help="write the chosen port to this file once serving")
+    add("--token", action="append", default=[],
+        help="accepted bearer token (repeatable); without any, authentication is off")
+    add("--insecure-http", action="store_true", help="serve plain HTTP instead of HTTPS")
+    add("--cert-dir", help="where to create (or reuse) ca.crt/ca.key/server.crt/server.key")
+    add("--kubeconfig-out", help="write a kubeconfig for this server (first token) here")
+    add("--namespace", action="append", default=[],
+        help="namespace to create at start besides default, kube-system, metallb-system")
+    add("--history", type=int, default=1000,
+        help="watch events kept; older resourceVersions get 410 Expired (default 1000)")
+    add("--bookmark-interval", type=float, default=1.0,
+        help="seconds between BOOKMARK events on watches that allow them (default 1)")
+    add("--close-watches-after", type=float, help="fault: end every watch after SECONDS")
+    add("--fail-writes", type=float, default=0.0,
+        help="fault: fraction of writes answered 500 InternalError")
+    add("--seed", type=int, help="seed of the --fail-writes random sequence")
+    add("--latency", type=float, default=0.0, help="fault: milliseconds added to every request")
+    add("--service-cidr", action="append",
+        help="service cluster IP range, one per family (default 10.96.0.0/12)")
+    add("--no-builtin-crds", action="store_true",
+        help="do not preinstall the metallb.io and frrk8s.metallb.io CRDs")
+    add("--verbose", action="store_true", help="log every request to stderr")
+    return parser.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    server = KubeApiServer(
+        address=args.address, port=args.port, tokens=args.token, tls=not args.insecure_http,
+        cert_dir=args.cert_dir, namespaces=args.namespace, history=args.history,
+        bookmark_interval=args.bookmark_interval, close_watches_after=args.close_watches_after,
+        fail_writes=args.fail_writes, seed=args.seed, latency_ms=args.latency,
+        service_cidrs=args.service_cidr or ("10.96.0.0/12",),
+        builtin_crds=not args.no_builtin_crds, verbose=args.verbose).start()
+    done = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: done.set())
+    try:
+        if args.kubeconfig_out:
+            server.write_kubeconfig(args.kubeconfig_out)
+        if args.port_file:
+            write_file_atomically(args.port_file, f"{server.port}\n")
+        print(f"ingot-kubeapi listening on {server.url}", flush=True)
+        while not done.wait(0.5):
+            pass
+    finally:
+        server.stop()
+    return 0

@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Per-kind behaviour around writes (Service allocation, Namespace labels and cascade, CRD
+registration)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from .errors import FieldError
+from .meta import meta_of, utc_now
+from .registry import resources_from_crd
+from .services import default_service_spec
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
+
+
+NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
+
+
+class Hooks:
+    """Per-kind behaviour around writes. The default does nothing."""
+
+    def prepare_create(self, cluster: "Cluster", obj: dict) -> None:
+        pass
+
+    def prepare_update(self, cluster: "Cluster", old: dict, new: dict, sub: str) -> None:
+        pass
+
+    def before_delete(self, cluster: "Cluster", obj: dict) -> None:
+        pass
+
+    def after_write(self, cluster: "Cluster", obj: dict) -> None:
+        pass
+
+    def after_delete(self, cluster: "Cluster", obj: dict) -> None:
+        pass
+
+
+class ServiceHooks(Hooks):
+    """Defaults a Service spec, allocates its cluster IPs and node ports, and (as the real
+    server does) clears status.loadBalancer when the type stops being LoadBalancer."""
+
+    def prepare_create(self, cluster, obj):
+        self._allocate(cluster, obj, None)
+
+    def prepare_update(self, cluster, old, new, sub):
+        if sub:
+            return
+        self._allocate(cluster, new, old)
+        if new["spec"].get("type") != "LoadBalancer" and isinstance(new.get("status"), dict):
+            new["status"] = dict(new["status"], loadBalancer={})
+
+    @staticmethod
+    def _allocate(cluster, svc, old):
+        spec = svc.get("spec")
+        if not isinstance(spec, dict):
+            spec = svc["spec"] = {}
+        default_service_spec(spec)
+        meta = meta_of(svc)
+        used_ips, used_ports = cluster.service_allocations(meta.get("namespace", ""), meta["name"])
+        cluster.allocator.assign(spec, (old or {}).get("spec"), used_ips, used_ports)
+
+
+class NamespaceHooks(Hooks):
+    """Adds the kubernetes.io/metadata.name label and deletes a namespace's content with it."""
+
+    def prepare_create(self, cluster, obj):
+        self._label(obj)
+        spec = obj.setdefault("spec", {})
+        if isinstance(spec, dict):
+            spec.setdefault("finalizers", ["kubernetes"])
+
+    def prepare_update(self, cluster, old, new, sub):
+        self._label(new)
+
+    @staticmethod
+    def _label(obj):
+        meta = meta_of(obj)
+        labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
+        meta["labels"] = dict(labels, **{NAMESPACE_NAME_LABEL: meta["name"]})
+
+    def before_delete(self, cluster, obj):
+        namespace = meta_of(obj)["name"]
+        for key in sorted(cluster.registry.namespaced_storage_keys()):
+            for item in cluster.store.list(key, namespace):
+                cluster.store.delete(key, item)
+
+
+class CrdHooks(Hooks):
+    """Validates CustomResourceDefinitions, marks them Established and serves their kinds."""
+
+    def prepare_create(self, cluster, obj):
+        self._validate(obj)
+        obj["status"] = self._status(obj)
+
+    def prepare_update(self, cluster, old, new, sub):
+        if sub:
+            return
+        self._validate(new)
+        new["status"] = self._status(new)
+
+    def after_write(self, cluster, obj):
+        cluster.registry.register_crd(meta_of(obj)["name"], resources_from_crd(obj))
+
+    def after_delete(self, cluster, obj):
+        cluster.registry.unregister_crd(meta_of(obj)["name"])
+        spec = obj.get("spec") or {}
+        key = (spec.get("group"), (spec.get("names") or {}).get("plural"))
+        for item in cluster.store.list(key):
+            cluster.store.delete(key, item)
+
+    @staticmethod
+    def _validate(obj):
+        spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
+        names = spec.get("names") if isinstance(spec.get("names"), dict) else {}
+        for field, value in (("spec.group", spec.get("group")), ("spec.names.plural",
+                             names.get("plural")), ("spec.names.kind", names.get("kind"))):
+            if not value:
+                raise FieldError(field, "FieldValueRequired", "Required value")
+        if spec.get("scope") not in ("Namespaced", "Cluster"):
+            raise FieldError("spec.scope", "FieldValueNotSupported",
+                             f'Unsupported value: "{spec.get("scope")}": supported values: '
+                             '"Cluster", "Namespaced"')
+        versions = spec.get("versions") or []
+        if sum(1 for v in versions if v.get("storage")) != 1:
+            raise FieldError("spec.versions", "FieldValueInvalid",
+                             "Invalid value: must have exactly one version marked as storage "
+                             "version")
+        name = meta_of(obj)["name"]
+        if name != f"{names['plural']}.{spec['group']}":
+            raise FieldError("metadata.name", "FieldValueInvalid",
+                             f'Invalid value: "{name}": must be spec.names.plural+"."+spec.group')
+
+    @staticmethod
+    def _status(obj):
+        names = dict(obj["spec"]["names"])
+        names.setdefault("singular", names["kind"].lower())
+        names.setdefault("listKind", f"{names['kind']}List")
+        now = utc_now()
+        conditions = [
+            {"type": t, "status": "True", "lastTransitionTime": now, "reason": r, "message": m}
+            for t, r, m in (("NamesAccepted", "NoConflicts", "no conflicts found"),
+                            ("Established", "InitialNamesAccepted",
+                             "the initial names have been accepted"))]
+        storage = [v["name"] for v in obj["spec"]["versions"] if v.get("storage")]
+        return {"conditions": conditions, "acceptedNames": names, "storedVersions": storage}
+
+
+KIND_HOOKS = {
+    ("", "services"): ServiceHooks(),
+    ("", "namespaces"): NamespaceHooks(),
+    ("apiextensions.k8s.io", "customresourcedefinitions"): CrdHooks(),
+}
+DEFAULT_HOOKS = Hooks()
