@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
-#include <stdexcept>
 
 #include <openssl/evp.h>
 
 #include "agent/core/predicates.h"
 #include "api/selector.h"
 #include "common/net/ip.h"
+#include "common/util/assert.h"
 
 namespace ingot::agent {
 
@@ -28,6 +28,61 @@ bool selectedByAny(const std::vector<const config::L2Advertisement*>& ads,
   return std::any_of(ads.begin(), ads.end(), [&node](const config::L2Advertisement* ad) {
     return ad->nodes.contains(node);
   });
+}
+
+// rankNames orders names by ascending digest, hashing each once, and copies them out once.
+std::vector<std::string> rankNames(const std::vector<const std::string*>& names,
+                                   std::string_view ip,
+                                   L2Hasher& hasher) {
+  std::vector<Ranked> ranked;
+  ranked.reserve(names.size());
+  for (const auto* n : names) {
+    ranked.push_back({hasher.digest(*n, ip), n});
+  }
+  std::sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+    const int c = std::memcmp(a.digest.data(), b.digest.data(), a.digest.size());
+    return c != 0 ? c < 0 : *a.name < *b.name;
+  });
+  std::vector<std::string> out;
+  out.reserve(ranked.size());
+  for (const auto& r : ranked) {
+    out.push_back(*r.name);
+  }
+  return out;
+}
+
+// selectedMask marks the eligible nodes that one of the advertisements selects. When eligible is
+// strictly increasing (as l2Membership makes it) each advertisement's sorted node set is merged
+// with it in one pass instead of one lookup per node.
+std::vector<char> selectedMask(const std::vector<const config::L2Advertisement*>& ads,
+                               const std::vector<std::string>& eligible) {
+  std::vector<char> sel(eligible.size(), 0);
+  const bool increasing = std::adjacent_find(eligible.begin(), eligible.end(),
+                                             [](const std::string& a, const std::string& b) {
+                                               return a >= b;
+                                             }) == eligible.end();
+  for (const auto* ad : ads) {
+    if (!increasing) {
+      for (size_t i = 0; i < eligible.size(); ++i) {
+        sel[i] = static_cast<char>(sel[i] || ad->nodes.contains(eligible[i]));
+      }
+      continue;
+    }
+    auto it = ad->nodes.begin();
+    for (size_t i = 0; i < eligible.size() && it != ad->nodes.end();) {
+      const int c = eligible[i].compare(*it);
+      if (c == 0) {
+        sel[i] = 1;
+      }
+      if (c <= 0) {
+        ++i;
+      }
+      if (c >= 0) {
+        ++it;
+      }
+    }
+  }
+  return sel;
 }
 
 // reasonWithoutCandidates names why the candidate list is empty.
@@ -67,13 +122,11 @@ L2Digest L2Hasher::digest(std::string_view node, std::string_view ip) {
   buf_ += ip;
   L2Digest out{};
   unsigned int len = 0;
-  // A SHA-256 context cannot fail on these calls once fetched; the results are still checked.
+  // A fetched SHA-256 cannot fail on these calls; a failure is a broken libcrypto.
   const bool ok = EVP_DigestInit_ex(ctx_, md_, nullptr) == 1 &&
                   EVP_DigestUpdate(ctx_, buf_.data(), buf_.size()) == 1 &&
                   EVP_DigestFinal_ex(ctx_, out.data(), &len) == 1 && len == out.size();
-  if (!ok) {
-    throw std::runtime_error("OpenSSL SHA-256 failed");
-  }
+  INGOT_RELEASE_ASSERT(ok);
   ++count_;
   return out;
 }
@@ -81,21 +134,12 @@ L2Digest L2Hasher::digest(std::string_view node, std::string_view ip) {
 std::vector<std::string> rankL2(const std::vector<std::string>& names,
                                 std::string_view ip,
                                 L2Hasher& hasher) {
-  std::vector<Ranked> ranked;
-  ranked.reserve(names.size());
+  std::vector<const std::string*> ptrs;
+  ptrs.reserve(names.size());
   for (const auto& n : names) {
-    ranked.push_back({hasher.digest(n, ip), &n});
+    ptrs.push_back(&n);
   }
-  std::sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
-    const int c = std::memcmp(a.digest.data(), b.digest.data(), a.digest.size());
-    return c != 0 ? c < 0 : *a.name < *b.name;
-  });
-  std::vector<std::string> out;
-  out.reserve(ranked.size());
-  for (const auto& r : ranked) {
-    out.push_back(*r.name);
-  }
-  return out;
+  return rankNames(ptrs, ip, hasher);
 }
 
 std::string_view l2ReasonName(L2Reason reason) {
@@ -197,20 +241,22 @@ L2Verdict L2Election::verdictFor(const L2Subject& subject, std::string_view node
 }
 
 L2Election electL2(const L2Subject& subject, const L2Membership& membership, L2Hasher& hasher) {
-  std::vector<std::string> names;
+  const auto selected = selectedMask(subject.ads, membership.eligible);
+  std::vector<const std::string*> names;
   bool any_before_local = false;
-  for (const auto& name : membership.eligible) {
-    if (!selectedByAny(subject.ads, name)) {
+  for (size_t i = 0; i < membership.eligible.size(); ++i) {
+    const std::string& name = membership.eligible[i];
+    if (selected[i] == 0) {
       continue;
     }
     any_before_local = true;
     if (subject.local && !subject.endpoint_nodes.contains(name)) {
       continue;
     }
-    names.push_back(name);
+    names.push_back(&name);
   }
   L2Election e;
-  e.candidates = rankL2(names, subject.ip, hasher);
+  e.candidates = rankNames(names, subject.ip, hasher);
   if (!subject.active_endpoint) {
     e.reason = L2Reason::NoActiveEndpoint;
   } else if (e.candidates.empty()) {
@@ -248,6 +294,18 @@ L2Decision decideL2(const config::Config& config,
   d.election = electL2(d.subject, membership, hasher);
   d.verdict = d.election.verdictFor(d.subject, node_name);
   return d;
+}
+
+void logL2Decision(log::Logger& logger, const std::string& key, const L2Decision& decision) {
+  const auto& e = decision.election;
+  logger.info("layer2", decision.announced() ? "serviceAnnounced" : "serviceNotAnnounced",
+              "layer 2 election",
+              {{"key", key},
+               {"pool", decision.pool},
+               {"winner", e.winner.value_or("")},
+               {"reason", std::string(decision.reason())},
+               {"serviceReason", std::string(l2ReasonName(e.reason))},
+               log::num("candidates", static_cast<long long>(e.candidates.size()))});
 }
 
 }  // namespace ingot::agent

@@ -21,6 +21,7 @@
 
 #include "agent/core/announce.h"
 #include "api/types.h"
+#include "common/util/log.h"
 #include "common/util/result.h"
 #include "config/config.h"
 
@@ -169,5 +170,11 @@ L2Decision decideL2(const config::Config& config,
                     const L2Membership& membership,
                     const AnnounceOptions& options,
                     L2Hasher& hasher);
+
+/// logL2Decision writes the agent's per-Service line for a decision, at info level: op
+/// "layer2", event "serviceAnnounced" on the winner and "serviceNotAnnounced" elsewhere, with
+/// the fields key, pool, winner ("" when none), reason (MetalLB's per-node reason, "" when
+/// announced), serviceReason (l2ReasonName) and candidates (their number).
+void logL2Decision(log::Logger& logger, const std::string& key, const L2Decision& decision);
 
 }  // namespace ingot::agent

@@ -230,4 +230,32 @@ BOOST_AUTO_TEST_CASE(pool_without_l2_advertisement_is_not_an_l2_pool) {
   BOOST_TEST(agent::l2ReasonName(d.election.reason) == "noMatchingAdvertisement");
 }
 
+// The agent logs one line per Service and decision; the winner's says serviceAnnounced.
+BOOST_AUTO_TEST_CASE(decision_log_lines_name_winner_and_reasons) {
+  agent::L2Hasher hasher;
+  World w = worldOf(kNodes, "192.168.10.1");
+  const auto winner = *w.elect(hasher).winner;
+  const std::string loser = winner == "n1" ? "n2" : "n1";
+  std::vector<std::string> lines;
+  ingot::log::Logger logger(ingot::log::Level::Info,
+                            [&lines](std::string_view l) { lines.emplace_back(l); });
+  agent::logL2Decision(logger, "web/frontend", w.decide(winner, hasher));
+  agent::logL2Decision(logger, "web/frontend", w.decide(loser, hasher));
+  w.slice.endpoints.clear();
+  agent::logL2Decision(logger, "web/frontend", w.decide(winner, hasher));
+  BOOST_TEST_REQUIRE(lines.size() == 3U);
+  const std::string fields = R"("key":"web/frontend","pool":"pool-a",)";
+  BOOST_TEST(lines[0].find(R"("event":"serviceAnnounced")") != std::string::npos, lines[0]);
+  BOOST_TEST(
+      lines[0].find(fields + R"("winner":")" + winner +
+                    R"(","reason":"","serviceReason":"","candidates":4)") != std::string::npos,
+      lines[0]);
+  BOOST_TEST(lines[1].find(R"("event":"serviceNotAnnounced")") != std::string::npos, lines[1]);
+  BOOST_TEST(lines[1].find(R"("reason":"notOwner")") != std::string::npos, lines[1]);
+  BOOST_TEST(
+      lines[2].find(R"("winner":"","reason":"notOwner","serviceReason":"noActiveEndpoint")") !=
+          std::string::npos,
+      lines[2]);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

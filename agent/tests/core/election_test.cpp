@@ -147,6 +147,21 @@ BOOST_AUTO_TEST_CASE(n_node_simulation_has_exactly_one_owner) {
   }
 }
 
+// The candidate filter merges sorted lists when it can; any membership order gives one result.
+BOOST_AUTO_TEST_CASE(membership_order_does_not_change_the_election) {
+  agent::L2Hasher hasher;
+  std::vector<std::string> nodes = {"d", "a", "c", "b", "e"};
+  World w = worldOf(nodes, "10.0.0.7");
+  w.cfg.l2_advertisements[0].nodes = {"a", "c", "e"};
+  w.cfg.l2_advertisements.push_back(agent::testing::l2Ad("more", {"b"}));
+  const auto d = w.decide("a", hasher);
+  const auto sorted = agent::electL2(d.subject, {{"a", "b", "c", "d", "e"}}, hasher);
+  const auto shuffled = agent::electL2(d.subject, {nodes}, hasher);
+  const auto want = agent::rankL2({"a", "b", "c", "e"}, "10.0.0.7", hasher);
+  BOOST_TEST(sorted.candidates == want, boost::test_tools::per_element());
+  BOOST_TEST(shuffled.candidates == want, boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(first_ingress_ip_is_the_election_key) {
   agent::L2Hasher hasher;
   std::vector<std::string> nodes;
