@@ -271,6 +271,26 @@ std::string_view L2Decision::reason() const {
   return gate ? bgpSkipReason(*gate) : l2VerdictReason(verdict);
 }
 
+bool prepareL2(const config::Config& config,
+               const api::Service& service,
+               const std::vector<api::EndpointSlice>& slices,
+               const AnnounceOptions& options,
+               L2Decision& decision) {
+  ServiceGate gate = gateService(config, service, options);
+  if (gate.pool != nullptr) {
+    decision.pool = gate.pool->name;
+  }
+  if (gate.skip) {
+    decision.gate = gate.skip;
+    return false;
+  }
+  const auto ads = l2AdsOfPool(config, decision.pool);
+  decision.l2_pool = !ads.empty();
+  // Using the first IP works for single and dual stack, as in MetalLB.
+  decision.subject = l2Subject(service, gate.ips.front().toString(), ads, slices);
+  return true;
+}
+
 L2Decision decideL2(const config::Config& config,
                     const std::string& node_name,
                     const api::Service& service,
@@ -279,20 +299,10 @@ L2Decision decideL2(const config::Config& config,
                     const AnnounceOptions& options,
                     L2Hasher& hasher) {
   L2Decision d;
-  ServiceGate gate = gateService(config, service, options);
-  if (gate.pool != nullptr) {
-    d.pool = gate.pool->name;
+  if (prepareL2(config, service, slices, options, d)) {
+    d.election = electL2(d.subject, membership, hasher);
+    d.verdict = d.election.verdictFor(d.subject, node_name);
   }
-  if (gate.skip) {
-    d.gate = gate.skip;
-    return d;
-  }
-  const auto ads = l2AdsOfPool(config, d.pool);
-  d.l2_pool = !ads.empty();
-  // Using the first IP works for single and dual stack, as in MetalLB.
-  d.subject = l2Subject(service, gate.ips.front().toString(), ads, slices);
-  d.election = electL2(d.subject, membership, hasher);
-  d.verdict = d.election.verdictFor(d.subject, node_name);
   return d;
 }
 

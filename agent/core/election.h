@@ -161,6 +161,14 @@ struct L2Decision {
   std::string_view reason() const;
 };
 
+/// prepareL2 runs the common gate (gateService) into decision and, when it passes, fills pool,
+/// l2_pool and subject. Returns whether the election should run.
+bool prepareL2(const config::Config& config,
+               const api::Service& service,
+               const std::vector<api::EndpointSlice>& slices,
+               const AnnounceOptions& options,
+               L2Decision& decision);
+
 /// decideL2 decides whether node_name announces service over Layer 2: the common gate
 /// (gateService), then the election over membership. slices may hold other Services' slices.
 L2Decision decideL2(const config::Config& config,

@@ -244,4 +244,34 @@ L2Reason L2Elector::reason(const std::string& key) const {
                                      : L2Reason::NoCandidateNode;
 }
 
+std::vector<std::string> L2Elector::head(const std::string& key) const {
+  std::vector<std::string> out;
+  if (auto it = entries_.find(key); it != entries_.end()) {
+    for (const auto& t : it->second.top) {
+      out.push_back(names_[t.node]);
+    }
+  }
+  return out;
+}
+
+L2Decision decideL2Cached(const config::Config& config,
+                          const std::string& node_name,
+                          const api::Service& service,
+                          const std::vector<api::EndpointSlice>& slices,
+                          const AnnounceOptions& options,
+                          L2Elector& engine) {
+  L2Decision d;
+  const std::string key = service.metadata.namespace_ + "/" + service.metadata.name;
+  if (!prepareL2(config, service, slices, options, d)) {
+    engine.removeService(key);
+    return d;
+  }
+  engine.setService(key, d.subject);
+  d.election.winner = engine.winner(key);
+  d.election.reason = engine.reason(key);
+  d.election.candidates = engine.head(key);
+  d.verdict = d.election.verdictFor(d.subject, node_name);
+  return d;
+}
+
 }  // namespace ingot::agent

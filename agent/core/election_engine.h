@@ -44,6 +44,10 @@ class L2Elector {
   /// reason returns why the Service has no winner (None when it has one or is unknown).
   L2Reason reason(const std::string& key) const;
 
+  /// head returns the cached start of the Service's candidate order (at most keep names; every
+  /// candidate when there are no more), empty for unknown keys.
+  std::vector<std::string> head(const std::string& key) const;
+
   /// hashes is the number of digests computed so far.
   uint64_t hashes() const { return hasher_.count(); }
 
@@ -79,5 +83,17 @@ class L2Elector {
   std::unordered_map<std::string, Entry> entries_;
   std::vector<Top> scratch_;
 };
+
+/// decideL2Cached is decideL2 for an agent that keeps an L2Elector across membership changes:
+/// the common gate, then the Service is (re)elected in engine, whose membership the caller keeps
+/// current with setMembership. winner, reason and verdict equal decideL2's; election.candidates
+/// holds only engine.head(key). A Service the gate withdraws is removed from engine. When the
+/// Config snapshot is replaced, call engine.clear() first and decide every Service again.
+L2Decision decideL2Cached(const config::Config& config,
+                          const std::string& node_name,
+                          const api::Service& service,
+                          const std::vector<api::EndpointSlice>& slices,
+                          const AnnounceOptions& options,
+                          L2Elector& engine);
 
 }  // namespace ingot::agent

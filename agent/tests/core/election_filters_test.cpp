@@ -8,6 +8,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "agent/core/election.h"
+#include "agent/core/election_engine.h"
 #include "agent/tests/core/election_fixtures.h"
 
 namespace agent = ingot::agent;
@@ -192,6 +193,35 @@ BOOST_AUTO_TEST_CASE(each_filter_narrows_the_candidates) {
         BOOST_TEST_CONTEXT(node) {
           BOOST_TEST(agent::l2VerdictReason(w.decide(node, hasher).verdict) ==
                      agent::l2VerdictReason(verdict));
+        }
+      }
+    }
+  }
+}
+
+// The agent's cached path gives every node the same verdict as decideL2, row by row.
+BOOST_AUTO_TEST_CASE(cached_decisions_equal_decide_l2) {
+  agent::L2Hasher hasher;
+  for (const auto& c : cases()) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      World w = worldOf(kNodes, "192.168.10.1");
+      c.edit(w);
+      agent::L2Elector engine(2);
+      engine.setMembership(w.membership());
+      for (const std::string node : {"n1", "n2", "n3", "n4", "ghost"}) {
+        BOOST_TEST_CONTEXT(node) {
+          const auto want = w.decide(node, hasher);
+          const auto got =
+              agent::decideL2Cached(w.cfg, node, w.service, {w.slice}, w.options, engine);
+          BOOST_TEST(got.reason() == want.reason());
+          BOOST_TEST(got.election.winner.value_or("-") == want.election.winner.value_or("-"));
+          BOOST_TEST(agent::l2ReasonName(got.election.reason) ==
+                     agent::l2ReasonName(want.election.reason));
+          const size_t head = std::min<size_t>(2, want.election.candidates.size());
+          BOOST_TEST(got.election.candidates ==
+                         std::vector<std::string>(want.election.candidates.begin(),
+                                                  want.election.candidates.begin() + head),
+                     boost::test_tools::per_element());
         }
       }
     }
