@@ -31,7 +31,10 @@ std::string keyOf(const std::string& ns, const std::string& name) {
 L2Plan electL2All(const config::Config& config,
                   const Workspace& ws,
                   const std::vector<api::Service>& services,
-                  const agent::AnnounceOptions& options) {
+                  const Args& args) {
+  agent::AnnounceOptions options;
+  options.lb_class = args.option("lb-class");
+  options.ignore_exclude_lb = args.hasSwitch("ignore-exclude-lb");
   std::set<std::string> live;
   for (const auto& n : ws.inputs.nodes) {
     live.insert(n.metadata.name);
@@ -88,34 +91,38 @@ json::Value exactNumber(net::U128 v) {
   return json::Value::numberText(net::u128ToString(v));
 }
 
+/// serviceJson is one Service of plan's JSON, with its "l2" object when it has one.
+json::Value serviceJson(const ServiceOutcome& s, const L2Plan& l2) {
+  json::Value o = json::Value::object();
+  o.set("namespace", json::Value::string(s.namespace_));
+  o.set("name", json::Value::string(s.name));
+  json::Value ips = json::Value::array();
+  for (const auto& ip : s.ips) {
+    ips.push(json::Value::string(ip));
+  }
+  o.set("ips", std::move(ips));
+  o.set("pool", json::Value::string(s.pool));
+  json::Value events = json::Value::array();
+  for (const auto& e : s.events) {
+    json::Value ev = json::Value::object();
+    ev.set("type", json::Value::string(std::string(controller::eventTypeName(e.type))));
+    ev.set("reason", json::Value::string(e.reason));
+    ev.set("message", json::Value::string(e.message));
+    events.push(std::move(ev));
+  }
+  o.set("events", std::move(events));
+  if (auto it = l2.find(keyOf(s.namespace_, s.name)); it != l2.end()) {
+    o.set("l2", l2Json(it->second));
+  }
+  return o;
+}
+
 std::string planJson(const PlanResult& plan, const L2Plan& l2) {
   json::Value services = json::Value::array();
   for (const auto& s : plan.services) {
-    if (!shown(s)) {
-      continue;
+    if (shown(s)) {
+      services.push(serviceJson(s, l2));
     }
-    json::Value o = json::Value::object();
-    o.set("namespace", json::Value::string(s.namespace_));
-    o.set("name", json::Value::string(s.name));
-    json::Value ips = json::Value::array();
-    for (const auto& ip : s.ips) {
-      ips.push(json::Value::string(ip));
-    }
-    o.set("ips", std::move(ips));
-    o.set("pool", json::Value::string(s.pool));
-    json::Value events = json::Value::array();
-    for (const auto& e : s.events) {
-      json::Value ev = json::Value::object();
-      ev.set("type", json::Value::string(std::string(controller::eventTypeName(e.type))));
-      ev.set("reason", json::Value::string(e.reason));
-      ev.set("message", json::Value::string(e.message));
-      events.push(std::move(ev));
-    }
-    o.set("events", std::move(events));
-    if (auto it = l2.find(keyOf(s.namespace_, s.name)); it != l2.end()) {
-      o.set("l2", l2Json(it->second));
-    }
-    services.push(std::move(o));
   }
   json::Value pools = json::Value::array();
   for (const auto& p : plan.pools) {
@@ -220,10 +227,7 @@ int runPlan(const std::vector<std::string>& words, std::ostream& out, std::ostre
     err << "ingotctl plan: " << plan.error().message << "\n";
     return kExitInvalid;
   }
-  agent::AnnounceOptions l2_options;
-  l2_options.lb_class = args->option("lb-class");
-  l2_options.ignore_exclude_lb = args->hasSwitch("ignore-exclude-lb");
-  const L2Plan l2 = electL2All(*ws.parsed.config, ws, services, l2_options);
+  const L2Plan l2 = electL2All(*ws.parsed.config, ws, services, *args);
   if (output == "json") {
     out << planJson(*plan, l2) << "\n";
   } else {

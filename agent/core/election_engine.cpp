@@ -132,13 +132,9 @@ std::optional<uint32_t> L2Elector::winnerId(const Entry& e) const {
   return e.top.front().node;
 }
 
-std::vector<std::string> L2Elector::setMembership(const L2Membership& membership) {
-  Mask next;
-  for (const auto& name : membership.eligible) {
-    setBit(next, intern(name));
-  }
-  std::vector<uint32_t> left;
-  std::vector<uint32_t> joined;
+void L2Elector::diff(const Mask& next,
+                     std::vector<uint32_t>& left,
+                     std::vector<uint32_t>& joined) const {
   for (uint32_t id = 0; id < names_.size(); ++id) {
     const bool was = testBit(eligible_, id);
     const bool is = testBit(next, id);
@@ -148,6 +144,16 @@ std::vector<std::string> L2Elector::setMembership(const L2Membership& membership
       joined.push_back(id);
     }
   }
+}
+
+std::vector<std::string> L2Elector::setMembership(const L2Membership& membership) {
+  Mask next;
+  for (const auto& name : membership.eligible) {
+    setBit(next, intern(name));
+  }
+  std::vector<uint32_t> left;
+  std::vector<uint32_t> joined;
+  diff(next, left, joined);
   struct Before {
     const std::string* key;
     const Entry* entry;

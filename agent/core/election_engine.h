@@ -69,6 +69,8 @@ class L2Elector {
 
   uint32_t intern(const std::string& name);
   const Mask& adMask(const config::L2Advertisement* ad);
+  // diff lists the nodes that leave and join when the eligible set becomes next.
+  void diff(const Mask& next, std::vector<uint32_t>& left, std::vector<uint32_t>& joined) const;
   void fill(Entry& e);
   void leave(Entry& e, uint32_t node);
   void join(Entry& e, uint32_t node);
