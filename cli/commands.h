@@ -17,7 +17,8 @@ constexpr int kExitUsage = 2;
 /// -f PATH...`.
 int runValidate(const std::vector<std::string>& words, std::ostream& out, std::ostream& err);
 
-/// runPlan: `plan [--lb-class X] [--output table|json] [--namespace NS] -f PATH...`.
+/// runPlan: `plan [--lb-class X] [--output table|json] [--namespace NS] [--ignore-exclude-lb]
+/// -f PATH...`. JSON output carries each L2 Service's election as "l2".
 int runPlan(const std::vector<std::string>& words, std::ostream& out, std::ostream& err);
 
 /// runRender: `render --node NODE [--format frrconfiguration|frr.conf] [--explain]

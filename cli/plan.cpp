@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <algorithm>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "agent/core/election.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/converge.h"
@@ -14,6 +17,62 @@ namespace {
 
 using controller::PlanResult;
 using controller::ServiceOutcome;
+
+/// L2Plan maps "namespace/name" to the Layer 2 election of every Service in a pool with an
+/// L2Advertisement.
+using L2Plan = std::map<std::string, agent::L2Election>;
+
+std::string keyOf(const std::string& ns, const std::string& name) {
+  return ns + "/" + name;
+}
+
+/// electL2All runs the agent's decideL2 for every converged Service, with every Node of the
+/// input counted as a live agent. Services outside L2 pools (or without an address) are left out.
+L2Plan electL2All(const config::Config& config,
+                  const Workspace& ws,
+                  const std::vector<api::Service>& services,
+                  const Args& args) {
+  agent::AnnounceOptions options;
+  options.lb_class = args.option("lb-class");
+  options.ignore_exclude_lb = args.hasSwitch("ignore-exclude-lb");
+  std::set<std::string> live;
+  for (const auto& n : ws.inputs.nodes) {
+    live.insert(n.metadata.name);
+  }
+  const auto membership = agent::l2Membership(ws.inputs.nodes, live, options.ignore_exclude_lb);
+  agent::L2Hasher hasher;
+  L2Plan out;
+  for (const auto& svc : services) {
+    // The election does not depend on the node asking; "" is no node's name.
+    auto d = agent::decideL2(config, "", svc, ws.endpoint_slices, membership, options, hasher);
+    if (!d.gate && d.l2_pool) {
+      out.emplace(keyOf(svc.metadata.namespace_, svc.metadata.name), std::move(d.election));
+    }
+  }
+  return out;
+}
+
+json::Value l2Json(const agent::L2Election& e) {
+  json::Value o = json::Value::object();
+  o.set("winner", e.winner ? json::Value::string(*e.winner) : json::Value::null());
+  o.set("reason", json::Value::string(std::string(agent::l2ReasonName(e.reason))));
+  json::Value candidates = json::Value::array();
+  for (const auto& c : e.candidates) {
+    candidates.push(json::Value::string(c));
+  }
+  o.set("candidates", std::move(candidates));
+  return o;
+}
+
+/// l2Cell is the table's L2-WINNER column: the winner, "(none: reason)", or "-" outside L2 pools.
+std::string l2Cell(const L2Plan& l2, const ServiceOutcome& s) {
+  auto it = l2.find(keyOf(s.namespace_, s.name));
+  if (it == l2.end()) {
+    return "-";
+  }
+  const auto& e = it->second;
+  return e.winner ? *e.winner : "(none: " + std::string(agent::l2ReasonName(e.reason)) + ")";
+}
 
 /// shown reports whether plan lists the outcome: LoadBalancer Services this controller handles.
 bool shown(const ServiceOutcome& s) {
@@ -32,31 +91,38 @@ json::Value exactNumber(net::U128 v) {
   return json::Value::numberText(net::u128ToString(v));
 }
 
-std::string planJson(const PlanResult& plan) {
+/// serviceJson is one Service of plan's JSON, with its "l2" object when it has one.
+json::Value serviceJson(const ServiceOutcome& s, const L2Plan& l2) {
+  json::Value o = json::Value::object();
+  o.set("namespace", json::Value::string(s.namespace_));
+  o.set("name", json::Value::string(s.name));
+  json::Value ips = json::Value::array();
+  for (const auto& ip : s.ips) {
+    ips.push(json::Value::string(ip));
+  }
+  o.set("ips", std::move(ips));
+  o.set("pool", json::Value::string(s.pool));
+  json::Value events = json::Value::array();
+  for (const auto& e : s.events) {
+    json::Value ev = json::Value::object();
+    ev.set("type", json::Value::string(std::string(controller::eventTypeName(e.type))));
+    ev.set("reason", json::Value::string(e.reason));
+    ev.set("message", json::Value::string(e.message));
+    events.push(std::move(ev));
+  }
+  o.set("events", std::move(events));
+  if (auto it = l2.find(keyOf(s.namespace_, s.name)); it != l2.end()) {
+    o.set("l2", l2Json(it->second));
+  }
+  return o;
+}
+
+std::string planJson(const PlanResult& plan, const L2Plan& l2) {
   json::Value services = json::Value::array();
   for (const auto& s : plan.services) {
-    if (!shown(s)) {
-      continue;
+    if (shown(s)) {
+      services.push(serviceJson(s, l2));
     }
-    json::Value o = json::Value::object();
-    o.set("namespace", json::Value::string(s.namespace_));
-    o.set("name", json::Value::string(s.name));
-    json::Value ips = json::Value::array();
-    for (const auto& ip : s.ips) {
-      ips.push(json::Value::string(ip));
-    }
-    o.set("ips", std::move(ips));
-    o.set("pool", json::Value::string(s.pool));
-    json::Value events = json::Value::array();
-    for (const auto& e : s.events) {
-      json::Value ev = json::Value::object();
-      ev.set("type", json::Value::string(std::string(controller::eventTypeName(e.type))));
-      ev.set("reason", json::Value::string(e.reason));
-      ev.set("message", json::Value::string(e.message));
-      events.push(std::move(ev));
-    }
-    o.set("events", std::move(events));
-    services.push(std::move(o));
   }
   json::Value pools = json::Value::array();
   for (const auto& p : plan.pools) {
@@ -95,8 +161,9 @@ void printTable(std::ostream& out, const std::vector<std::vector<std::string>>& 
   }
 }
 
-void planTable(std::ostream& out, const PlanResult& plan) {
-  std::vector<std::vector<std::string>> rows = {{"SERVICE", "ADDRESSES", "POOL", "EVENTS"}};
+void planTable(std::ostream& out, const PlanResult& plan, const L2Plan& l2) {
+  std::vector<std::vector<std::string>> rows = {
+      {"SERVICE", "ADDRESSES", "POOL", "L2-WINNER", "EVENTS"}};
   for (const auto& s : plan.services) {
     if (!shown(s)) {
       continue;
@@ -107,7 +174,8 @@ void planTable(std::ostream& out, const PlanResult& plan) {
                        e.message);
     }
     rows.push_back({s.namespace_ + "/" + s.name, s.ips.empty() ? "<pending>" : joined(s.ips, ","),
-                    s.pool.empty() ? "-" : s.pool, events.empty() ? "-" : joined(events, "; ")});
+                    s.pool.empty() ? "-" : s.pool, l2Cell(l2, s),
+                    events.empty() ? "-" : joined(events, "; ")});
   }
   printTable(out, rows);
   out << "\n";
@@ -122,7 +190,8 @@ void planTable(std::ostream& out, const PlanResult& plan) {
 }  // namespace
 
 int runPlan(const std::vector<std::string>& words, std::ostream& out, std::ostream& err) {
-  auto args = parseArgs(words, FlagSpec{{"lb-class", "output", "namespace", "backend"}, {}});
+  auto args = parseArgs(
+      words, FlagSpec{{"lb-class", "output", "namespace", "backend"}, {"ignore-exclude-lb"}});
   if (!args) {
     err << "ingotctl plan: " << args.error().message << "\n";
     return kExitUsage;
@@ -158,10 +227,11 @@ int runPlan(const std::vector<std::string>& words, std::ostream& out, std::ostre
     err << "ingotctl plan: " << plan.error().message << "\n";
     return kExitInvalid;
   }
+  const L2Plan l2 = electL2All(*ws.parsed.config, ws, services, *args);
   if (output == "json") {
-    out << planJson(*plan) << "\n";
+    out << planJson(*plan, l2) << "\n";
   } else {
-    planTable(out, *plan);
+    planTable(out, *plan, l2);
   }
   return kExitOk;
 }

@@ -2,6 +2,7 @@
 // Golden tests of `ingotctl plan` on examples/: the addresses MetalLB would assign to them.
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
@@ -9,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/tests/test_util.h"
+#include "common/json/json.h"
 
 namespace {
 
@@ -16,6 +18,51 @@ using namespace ingot::cli::testing;
 
 Run plan(const std::vector<std::string>& words) {
   return run(ingot::cli::runPlan, words);
+}
+
+// L2Want is one Service's expected "l2" object (orders checked with the Go oracle).
+struct L2Want {
+  std::string service;
+  std::string winner;  // "" = null
+  std::string reason;
+  std::vector<std::string> candidates;
+};
+
+// l2Of returns the "l2" object of a Service in plan's JSON, or null when it has none.
+const ingot::json::Value* l2Of(const ingot::json::Value& doc, const std::string& name) {
+  for (const auto& s : doc.find("services")->items()) {
+    if (s.find("name")->text() == name) {
+      return s.find("l2");
+    }
+  }
+  BOOST_FAIL("service " << name << " is not in the plan");
+  return nullptr;
+}
+
+void checkL2(const std::vector<std::string>& extra, const std::vector<L2Want>& wants) {
+  std::vector<std::string> words = {"--output", "json", "-f",
+                                    sourceDir() + "/cli/tests/testdata/l2-plan.yaml"};
+  words.insert(words.end(), extra.begin(), extra.end());
+  const Run r = plan(words);
+  BOOST_TEST_REQUIRE(r.code == 0, r.out + r.err);
+  auto doc = ingot::json::parse(r.out);
+  BOOST_TEST_REQUIRE(doc.has_value());
+  for (const auto& w : wants) {
+    BOOST_TEST_CONTEXT(w.service) {
+      const auto* l2 = l2Of(*doc, w.service);
+      BOOST_TEST_REQUIRE(l2 != nullptr);
+      const auto* winner = l2->find("winner");
+      BOOST_TEST((w.winner.empty() ? winner->isNull() : winner->text() == w.winner));
+      BOOST_TEST(l2->find("reason")->text() == w.reason);
+      std::vector<std::string> got;
+      for (const auto& c : l2->find("candidates")->items()) {
+        got.push_back(c.text());
+      }
+      BOOST_TEST(got == w.candidates, boost::test_tools::per_element());
+    }
+  }
+  BOOST_TEST(l2Of(*doc, "routed") == nullptr);  // a BGP-only pool has no "l2"
+  BOOST_TEST(l2Of(*doc, "idle") != nullptr);
 }
 
 }  // namespace
@@ -47,6 +94,38 @@ BOOST_AUTO_TEST_CASE(invalid_config_prints_validate_errors_and_exits_1) {
   BOOST_TEST(r.out.find("overlapping-pool.yaml:1: IPAddressPool metallb-system/overlap: ") !=
                  std::string::npos,
              r.out);
+}
+
+// Every Node of the input counts as a live agent; the exclude label, NetworkUnavailable,
+// nodeSelectors, serviceSelectors and ETP Local narrow the candidates.
+BOOST_AUTO_TEST_CASE(l2_objects_name_the_winner_or_why_there_is_none) {
+  checkL2({}, {
+                  {"web", "node-a", "", {"node-a", "node-b"}},
+                  {"local", "node-b", "", {"node-b"}},
+                  {"idle", "", "noActiveEndpoint", {"node-b", "node-a"}},
+                  {"unmatched", "", "noMatchingAdvertisement", {}},
+                  {"edge", "", "noCandidateNode", {}},
+              });
+}
+
+BOOST_AUTO_TEST_CASE(ignore_exclude_lb_puts_excluded_nodes_back) {
+  checkL2({"--ignore-exclude-lb"}, {
+                                       {"web", "node-c", "", {"node-c", "node-a", "node-b"}},
+                                       {"local", "node-b", "", {"node-b"}},
+                                       {"edge", "node-c", "", {"node-c"}},
+                                   });
+}
+
+BOOST_AUTO_TEST_CASE(table_shows_the_l2_winner) {
+  const Run r = plan({"-f", sourceDir() + "/cli/tests/testdata/l2-plan.yaml"});
+  BOOST_TEST_REQUIRE(r.code == 0, r.out + r.err);
+  BOOST_TEST(r.out.find("L2-WINNER") != std::string::npos, r.out);
+  const auto line = r.out.substr(r.out.find("apps/web "));
+  std::istringstream words(line.substr(0, line.find('\n')));
+  std::vector<std::string> cells{std::istream_iterator<std::string>(words), {}};
+  BOOST_TEST_REQUIRE(cells.size() >= 4U, line);
+  BOOST_TEST(cells[3] == "node-a");
+  BOOST_TEST(r.out.find("(none: noCandidateNode)") != std::string::npos, r.out);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
