@@ -132,8 +132,20 @@ std::string classKey(const Router& r, const Signature& sig, const Interner& attr
   return key;
 }
 
-bool uniform(const Signature& sig) {
-  return std::all_of(sig.begin(), sig.end(),
+// kLocalScopeCommunities change where this router itself sends a route (no-export, no-advertise,
+// local-AS, no-peer). bgpd checks them before the outbound route-map, so set at origination they
+// would keep the route from the very peers it is meant for; set in the outbound map (as frr-k8s
+// does) they travel with the route and act at the next router.
+bool originSafe(const Attributes& a) {
+  return std::none_of(a.communities.begin(), a.communities.end(), [](const std::string& c) {
+    return c == "65535:65281" || c == "65535:65282" || c == "65535:65283" || c == "65535:65284";
+  });
+}
+
+// setAtOrigin: every member gets the same attributes, and they may be set when originating.
+bool setAtOrigin(const Signature& sig, const Interner& attrs) {
+  return !sig.empty() && originSafe(attrs.at(sig.front().second)) &&
+         std::all_of(sig.begin(), sig.end(),
                      [&sig](const Member& m) { return m.second == sig.front().second; });
 }
 
@@ -184,8 +196,8 @@ Result<std::vector<OutEntry>> outEntries(uint32_t j,
       continue;
     }
     mine.push_back(keys[s]);
-    out.push_back(
-        {0, classes.tags.at(keys[s]), uniform(sig) ? Attributes{} : attrs.at(it->second)});
+    out.push_back({0, classes.tags.at(keys[s]),
+                   setAtOrigin(sig, attrs) ? Attributes{} : attrs.at(it->second)});
   }
   auto seqs = assignSeqs(mine, kSetEntrySeqMax);
   if (!seqs) {
@@ -238,7 +250,7 @@ std::vector<AdvertClass> advertClasses(const std::vector<RouterClasses>& per_rou
     const auto& sigs = per_router[i].signatures;
     for (size_t s = 0; s < sigs.size(); ++s) {
       const uint32_t tag = classes.tags.at(classes.keys[i][s]);
-      const bool set_here = !sigs[s].empty() && uniform(sigs[s]);
+      const bool set_here = setAtOrigin(sigs[s], attrs);
       by_tag.emplace(tag,
                      AdvertClass{tag, set_here ? attrs.at(sigs[s].front().second) : Attributes{}});
     }

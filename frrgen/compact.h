@@ -4,8 +4,11 @@
 // marks the route with `set tag <tag>` (a route tag is local to the router: it is never sent in an
 // UPDATE, so there is nothing to strip) and, when every session that gets the prefix gets it with
 // the same attributes, also sets its communities and local preference. Each neighbor's outbound
-// route-map "<id>-out" has one `match tag` entry per class of prefixes the neighbor receives (and
-// sets that neighbor's attributes when they differ between sessions), then `deny 65535`.
+// route-map "<id>-out" has one `match tag` entry per class of prefixes the neighbor receives, and
+// sets that neighbor's attributes when they differ between sessions or include a well-known
+// community that restricts where this router sends the route (no-export, no-advertise, local-AS,
+// no-peer): bgpd checks those before the outbound route-map, so set at origination they would
+// keep the route from the very peers it is meant for. Then `deny 65535`.
 //
 // A class is the exact set of (session, attributes) a prefix is sent to, so per-peer targeting
 // stays exact whatever the advertisements overlap. Tags and entry numbers are hashes of the

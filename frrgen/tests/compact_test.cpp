@@ -146,6 +146,18 @@ BOOST_AUTO_TEST_CASE(attributes_that_differ_per_peer_are_set_in_each_outbound_en
   BOOST_TEST(tagOf(c, "10.1.0.1/32") != tag);
 }
 
+BOOST_AUTO_TEST_CASE(communities_that_restrict_sending_are_set_on_the_way_out) {
+  for (const std::string wk : {"65535:65281", "65535:65282", "65535:65283", "65535:65284"}) {
+    BOOST_TEST_CONTEXT(wk) {
+      const auto c = mustCompact(threePeers({{"10.1.0.1/32", {"10.0.0.1"}, 0, {"64512:1", wk}}}));
+      const uint32_t tag = tagOf(c, "10.1.0.1/32");
+      BOOST_TEST(classOf(c, tag).attributes.empty());
+      BOOST_TEST(entryFor(c, "10.0.0.1", tag).attributes.communities ==
+                 (std::vector<std::string>{"64512:1", wk}));
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(tags_and_entry_numbers_do_not_move_when_other_prefixes_come_and_go) {
   std::vector<Send> base;
   for (int i = 1; i <= 50; ++i) {
