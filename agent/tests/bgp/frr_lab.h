@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "agent/bgp/process.h"
+#include "frrgen/model.h"
 
 namespace ingot::agent::bgp::testing {
 
@@ -30,6 +31,33 @@ inline constexpr const char* kTorAddress = "192.168.77.1";
 inline constexpr const char* kNodeAddress = "192.168.77.2";
 inline constexpr uint32_t kTorAsn = 64513;
 inline constexpr uint32_t kNodeAsn = 64512;
+
+/// kTorConfig is the ToR's BGP: eBGP to the node with BFD, hold 9 s, connect retry 2 s.
+inline constexpr const char* kTorConfig =
+    "router bgp 64513\n bgp router-id 192.168.77.1\n no bgp ebgp-requires-policy\n"
+    " neighbor 192.168.77.2 remote-as 64512\n neighbor 192.168.77.2 timers 3 9\n"
+    " neighbor 192.168.77.2 timers connect 2\n neighbor 192.168.77.2 bfd\n"
+    " address-family ipv4 unicast\n  neighbor 192.168.77.2 activate\n exit-address-family\nexit\n";
+
+/// nodeRouter is the node's `router bgp` with its session to the ToR (BFD profile "lab"), and
+/// labBfd that profile (FRR's defaults, 300 ms × 3).
+inline frrgen::Router nodeRouter() {
+  frrgen::Router r;
+  r.asn = kNodeAsn;
+  r.router_id = kNodeAddress;
+  frrgen::Neighbor tor;
+  tor.address = kTorAddress;
+  tor.remote_as = std::to_string(kTorAsn);
+  tor.hold_time = 9;
+  tor.keepalive_time = 3;
+  tor.connect_time = 2;
+  tor.bfd_profile = "lab";
+  r.neighbors = {tor};
+  return r;
+}
+inline frrgen::BfdProfile labBfd() {
+  return {"lab", 300, 300, 3, std::nullopt, false, false, std::nullopt};
+}
 
 /// whyFrrLabCannotRun returns "" or why the lab cannot start here (not root, FRR missing).
 inline std::string whyFrrLabCannotRun() {

@@ -47,16 +47,8 @@ struct Route {
 };
 
 frrgen::CompactModel nodeModel(const std::vector<Route>& routes) {
-  frrgen::Router r;
-  r.asn = kNodeAsn;
-  r.router_id = kNodeAddress;
-  frrgen::Neighbor tor;
-  tor.address = kTorAddress;
-  tor.remote_as = std::to_string(kTorAsn);
-  tor.hold_time = 9;
-  tor.keepalive_time = 3;
-  tor.connect_time = 2;
-  tor.bfd_profile = "lab";
+  frrgen::Router r = nodeRouter();
+  frrgen::Neighbor tor = r.neighbors[0];
   frrgen::Neighbor ghost;
   ghost.address = kGhost;
   ghost.remote_as = "64599";
@@ -73,7 +65,7 @@ frrgen::CompactModel nodeModel(const std::vector<Route>& routes) {
   r.neighbors = {tor, ghost};
   frrgen::Model m;
   m.routers = {r};
-  m.bfd_profiles = {{"lab", 300, 300, 3, std::nullopt, false, false, std::nullopt}};
+  m.bfd_profiles = {labBfd()};
   auto c = frrgen::compact(m);
   BOOST_TEST_REQUIRE(c.has_value(), (c ? "" : c.error().message));
   return *c;
@@ -105,16 +97,7 @@ struct Lab {
     if (!error.empty()) {
       return;
     }
-    error = lab->configure(lab->tor(),
-                           "router bgp 64513\n bgp router-id 192.168.77.1\n"
-                           " no bgp ebgp-requires-policy\n"
-                           " neighbor 192.168.77.2 remote-as 64512\n"
-                           " neighbor 192.168.77.2 timers 3 9\n"
-                           " neighbor 192.168.77.2 timers connect 2\n"
-                           " neighbor 192.168.77.2 bfd\n"
-                           " address-family ipv4 unicast\n"
-                           "  neighbor 192.168.77.2 activate\n"
-                           " exit-address-family\nexit\n");
+    error = lab->configure(lab->tor(), kTorConfig);
     FrrDriverOptions o;
     o.pathspace = lab->node();
     o.workdir = lab->dir() + "/driver";
