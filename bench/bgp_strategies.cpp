@@ -10,7 +10,9 @@
 // For each operation: apply seconds, seconds until the ToR holds exactly the expected number of
 // prefixes, BGP sessions re-established at the ToR meanwhile, and the fewest sentinels the ToR held
 // (a watcher polls it every ~100 ms). S1 and S2 stop at 1,000 prefixes (5,000 takes them 15–20
-// minutes). Every namespace and daemon is removed at the end; waits are bounded.
+// minutes). Every namespace and daemon is removed at the end; waits are bounded. (Killed by a
+// signal it cannot clean up: FRR's daemons drop privileges, which clears PR_SET_PDEATHSIG; remove
+// the namespaces igt<pid>/ign<pid> and stop their daemons by hand.)
 //
 // Run (root): build/bench/ingot_bench_bgp_strategies [--max-s12 N] [--only S3]
 #include <algorithm>
@@ -133,7 +135,7 @@ class S2 final : public Strategy {
     emit(delta, after, old_set, false);
     emit(delta, before, new_set, true);
     last_ = text;
-    return lab_.configure(lab_.node(), delta);
+    return lab_.configure(lab_.node(), delta, std::chrono::seconds(1800));
   }
 
  private:

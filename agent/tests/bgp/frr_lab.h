@@ -157,11 +157,13 @@ class FrrLab {
     return r ? r->out : "";
   }
 
-  /// configure applies text to ns with `vtysh -f`; returns "" or the error.
-  std::string configure(const std::string& ns, const std::string& text) const {
+  /// configure applies text to ns with `vtysh -f` (bounded by timeout); returns "" or the error.
+  std::string configure(const std::string& ns,
+                        const std::string& text,
+                        std::chrono::seconds timeout = std::chrono::seconds(60)) const {
     const std::string path = dir_ + "/" + ns + ".conf";
     std::ofstream(path) << text;
-    auto r = runCommand({"/usr/bin/vtysh", "-N", ns, "-f", path}, std::chrono::seconds(60));
+    auto r = runCommand({"/usr/bin/vtysh", "-N", ns, "-f", path}, timeout);
     if (!r) {
       return r.error().message;
     }
