@@ -2,7 +2,8 @@
 // frrgen at scale: one node with 50 BGP sessions announcing 10,000 /32 prefixes to every session
 // (a tenth of them with a community, a tenth with a local preference). Measures each stage the
 // agent runs on a change — build the FRRConfiguration, merge it, render frr.conf — and all three
-// together, plus the optional libyang validation of the rendered policy.
+// together, plus the optional libyang validation of the rendered policy; then the same for the
+// compact shape of Ingot's own FRR mode (compact model, its frr.conf, and the whole chain).
 //
 // Run: build/bench/ingot_bench_frrgen (add --benchmark_filter=Build to pick one stage)
 #include <benchmark/benchmark.h>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "frrgen/build.h"
+#include "frrgen/compact.h"
 #include "frrgen/merge.h"
 #include "frrgen/render.h"
 #include "frrgen/yang_validate.h"
@@ -103,6 +105,41 @@ void BM_BuildMergeRender(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_BuildMergeRender)->Unit(benchmark::kMillisecond);
+
+// The compact shape of Ingot's own FRR mode (frrgen/compact.h): merged model → compact model,
+// compact model → frr.conf, and the whole chain the agent runs per change.
+void BM_Compact(benchmark::State& state) {
+  const frrgen::Model m = merged();
+  for (auto _ : state) {
+    auto c = frrgen::compact(m);
+    benchmark::DoNotOptimize(c);
+  }
+}
+BENCHMARK(BM_Compact)->Unit(benchmark::kMillisecond);
+
+void BM_RenderCompact(benchmark::State& state) {
+  const frrgen::CompactModel c = *frrgen::compact(merged());
+  size_t bytes = 0;
+  for (auto _ : state) {
+    auto text = frrgen::renderCompact(c, {});
+    bytes = text->size();
+    benchmark::DoNotOptimize(text);
+  }
+  state.counters["frr.conf_MiB"] = static_cast<double>(bytes) / (1024.0 * 1024.0);
+}
+BENCHMARK(BM_RenderCompact)->Unit(benchmark::kMillisecond);
+
+void BM_BuildMergeCompactRender(benchmark::State& state) {
+  const Fixture& f = fixture();
+  for (auto _ : state) {
+    auto c = frrgen::build(f.cfg, "node1", f.announcements, {});
+    auto m = frrgen::merge({*c}, {});
+    auto k = frrgen::compact(*m);
+    auto text = frrgen::renderCompact(*k, {});
+    benchmark::DoNotOptimize(text);
+  }
+}
+BENCHMARK(BM_BuildMergeCompactRender)->Unit(benchmark::kMillisecond);
 
 void BM_YangValidate(benchmark::State& state) {
   auto v = frrgen::YangValidator::load(frrgen::kFrrYangDir);

@@ -159,6 +159,18 @@ Result<void> attributeEntries(const Neighbor& n, NeighborPolicy& p) {
   return {};
 }
 
+// inboundEntries adds the inbound lists and the two entries of "<id>-in".
+Result<void> inboundEntries(const Neighbor& n, NeighborPolicy& p) {
+  for (auto family : {net::Family::V4, net::Family::V6}) {
+    auto list = inboundList(n, family);
+    if (!list) return list.error();
+    const uint32_t seq = family == net::Family::V4 ? kInboundV4Seq : kInboundV6Seq;
+    p.in.entries.push_back({seq, Action::Permit, family, list->name, SetKind::None, "", false});
+    p.prefix_lists.push_back(std::move(*list));
+  }
+  return {};
+}
+
 }  // namespace
 
 uint64_t fnv1a64(std::string_view text) {
@@ -211,13 +223,15 @@ Result<NeighborPolicy> planNeighbor(const Neighbor& n) {
       {kAllowedV6Seq, Action::Permit, net::Family::V6, allowed6, SetKind::None, "", false});
   std::sort(p.out.entries.begin(), p.out.entries.end(),
             [](const auto& a, const auto& b) { return a.seq < b.seq; });
-  for (auto family : {net::Family::V4, net::Family::V6}) {
-    auto list = inboundList(n, family);
-    if (!list) return list.error();
-    const uint32_t seq = family == net::Family::V4 ? kInboundV4Seq : kInboundV6Seq;
-    p.in.entries.push_back({seq, Action::Permit, family, list->name, SetKind::None, "", false});
-    p.prefix_lists.push_back(std::move(*list));
-  }
+  if (auto r = inboundEntries(n, p); !r) return r.error();
+  return p;
+}
+
+Result<NeighborPolicy> planInbound(const Neighbor& n) {
+  NeighborPolicy p;
+  p.id = n.id();
+  p.in.name = p.id + "-in";
+  if (auto r = inboundEntries(n, p); !r) return r.error();
   return p;
 }
 

@@ -107,6 +107,10 @@ Result<std::vector<uint32_t>> assignSeqs(const std::vector<std::string>& keys, u
 /// planNeighbor builds one neighbor's lists and route-maps (spec/frrk8s.md §3.4 naming).
 Result<NeighborPolicy> planNeighbor(const Neighbor& n);
 
+/// planInbound plans only the inbound side of a neighbor: its "-inpl-" lists and "<id>-in" map
+/// (the outbound map is left empty).
+Result<NeighborPolicy> planInbound(const Neighbor& n);
+
 /// planPolicy plans every neighbor of every router, routers and neighbors in model order.
 Result<std::vector<NeighborPolicy>> planPolicy(const Model& model);
 

@@ -235,3 +235,42 @@ Result<std::string> render(const Model& model, const RenderOptions& options) {
 }
 
 }  // namespace ingot::frrgen
+
+// Stanza helpers shared with the compact renderer (render_parts.h).
+namespace ingot::frrgen {
+
+std::string renderHeaderText(const RenderOptions& options) {
+  Out out;
+  header(out, options);
+  return out.take();
+}
+
+std::string renderBfdText(const std::vector<BfdProfile>& profiles) {
+  Out out;
+  bfd(out, profiles);
+  return out.take();
+}
+
+std::string renderSessionText(const Neighbor& neighbor, uint32_t router_asn) {
+  Out out;
+  neighborSession(out, neighbor, router_asn);
+  return out.take();
+}
+
+std::string renderPrefixListText(const PrefixList& list) {
+  Out out;
+  prefixList(out, list);
+  return out.take();
+}
+
+std::string renderRouteMapText(const RouteMap& map) {
+  Out out;
+  routeMap(out, map);
+  return out.take();
+}
+
+bool neighborCarries(const Neighbor& neighbor, net::Family family) {
+  return carries(neighbor, family);
+}
+
+}  // namespace ingot::frrgen

@@ -126,7 +126,7 @@ std::string toolMessage(const std::string& text) {
 /// runTest runs `frr-reload.py --test` on the file already written and parses its delta.
 Result<ReloadDelta> runTest(const FrrDriverOptions& o) {
   const auto argv = reloadArgv(o, "--test");
-  auto r = runCommand(argv, o.command_timeout);
+  auto r = runCommand(argv, o.command_timeout, o.group_record);
   if (!r) return fail(r.error().code, r.error().message);
   if (r->exit_status != 0) {
     // stderr holds the reason; stdout then holds a meaningless delta against an empty file.
@@ -182,7 +182,16 @@ Error notConverged(const FrrDriverOptions& o,
 
 }  // namespace
 
-FrrDriver::FrrDriver(FrrDriverOptions options) : options_(std::move(options)) {}
+FrrDriver::FrrDriver(FrrDriverOptions options) : options_(std::move(options)) {
+  if (options_.group_record.empty() && !options_.workdir.empty()) {
+    options_.group_record = options_.workdir + "/reload.pgid";
+  }
+  if (!options_.group_record.empty() && killRecordedGroup(options_.group_record) &&
+      options_.logger != nullptr) {
+    options_.logger->warn(std::string(kLogOp), "reload_killed",
+                          "killed an frr-reload.py left running by a previous agent", {});
+  }
+}
 
 Result<ReloadDelta> FrrDriver::test(const std::string& text) {
   if (auto w = writeConfig(options_, text); !w) return w.error();
@@ -205,7 +214,8 @@ Result<ApplyReport> FrrDriver::reloadTested(ReloadDelta first) {
   // The reload's exit status is not trusted (a reload adding graceful-restart exits 1 although
   // applied; removing BFD takes two passes): the next --test decides.
   while (!delta->empty() && report.passes < options_.max_passes) {
-    auto reload = runCommand(reloadArgv(options_, "--reload"), options_.command_timeout);
+    auto reload = runCommand(reloadArgv(options_, "--reload"), options_.command_timeout,
+                             options_.group_record);
     if (!reload) return fail(reload.error().code, reload.error().message);
     ++report.passes;
     last_reload = std::move(*reload);
@@ -231,7 +241,7 @@ Result<std::string> FrrDriver::runningConfig() {
   }
   argv.push_back("-c");
   argv.push_back("show running-config");
-  auto r = runCommand(argv, options_.command_timeout);
+  auto r = runCommand(argv, options_.command_timeout, options_.group_record);
   if (!r) return fail(r.error().code, r.error().message);
   if (r->exit_status != 0) {
     return fail(ErrorCode::Unavailable, "`" + commandLine(argv) + "` exited " +

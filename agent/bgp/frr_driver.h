@@ -31,6 +31,9 @@ struct FrrDriverOptions {
   /// configurations (one reload of a 1,000-prefix configuration took over 120 s on the lab
   /// machines), so the bound is generous: it is there to end a hung tool, not a slow one.
   std::chrono::milliseconds command_timeout{600'000};
+  /// group_record is where the running frr-reload.py's process group is recorded ("" =
+  /// <workdir>/reload.pgid); a FrrDriver kills a group left there by a predecessor that died.
+  std::string group_record;
   int max_passes = 3;  ///< reload passes until `--test` shows an empty delta
   /// logger, when set, receives one line per reload pass (op "frr-apply"); never passwords.
   ingot::log::Logger* logger = nullptr;
@@ -67,6 +70,7 @@ std::string retractPasswords(std::string_view text);
 /// in the output replaced by "<retracted>").
 class FrrDriver {
  public:
+  /// FrrDriver kills what a previous agent's reload left running (see group_record).
   explicit FrrDriver(FrrDriverOptions options);
 
   /// apply writes text to <workdir>/frr.conf and converges FRR to it. On error FRR may hold a

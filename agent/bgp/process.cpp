@@ -7,10 +7,13 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -189,7 +192,52 @@ std::chrono::milliseconds until(Clock::time_point t) {
   return std::clamp(left, std::chrono::milliseconds(0), kSlice);
 }
 
+/// startTime returns field 22 of /proc/<pid>/stat (start time in clock ticks), or "".
+std::string startTime(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t paren = stat.rfind(')');
+  if (paren == std::string::npos) return "";
+  std::istringstream fields(stat.substr(paren + 2));
+  std::string field;
+  for (int i = 3; i <= 22 && fields >> field; ++i) {
+    if (i == 22) return field;
+  }
+  return "";
+}
+
+/// GroupRecord writes "<pgid> <start time>" to path for as long as it lives.
+class GroupRecord {
+ public:
+  GroupRecord(std::string path, pid_t pid) : path_(std::move(path)) {
+    if (path_.empty()) return;
+    std::ofstream(path_) << pid << " " << startTime(pid) << "\n";
+  }
+  ~GroupRecord() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+  GroupRecord(const GroupRecord&) = delete;
+  GroupRecord& operator=(const GroupRecord&) = delete;
+
+ private:
+  std::string path_;
+};
+
 }  // namespace
+
+bool killRecordedGroup(const std::string& group_record) {
+  std::ifstream in(group_record);
+  pid_t pgid = 0;
+  std::string started;
+  const bool parsed = static_cast<bool>(in >> pgid >> started);
+  ::unlink(group_record.c_str());
+  if (!parsed || pgid <= 1) return false;
+  // While any member of the group lives, its number cannot be handed to a new process; a live
+  // process with that PID and another start time means the group is gone and the PID reused.
+  const std::string now = startTime(pgid);
+  if (!now.empty() && now != started) return false;
+  return ::kill(-pgid, SIGKILL) == 0;
+}
 
 std::string commandLine(const std::vector<std::string>& argv) {
   std::string out;
@@ -212,6 +260,12 @@ std::string commandLine(const std::vector<std::string>& argv) {
 
 Result<CommandOutput> runCommand(const std::vector<std::string>& argv,
                                  std::chrono::milliseconds timeout) {
+  return runCommand(argv, timeout, "");
+}
+
+Result<CommandOutput> runCommand(const std::vector<std::string>& argv,
+                                 std::chrono::milliseconds timeout,
+                                 const std::string& group_record) {
   if (argv.empty() || argv[0].empty()) return invalidArgument("runCommand: empty command");
   const std::string cmd = commandLine(argv);
   auto pipes = makePipes(cmd);
@@ -220,6 +274,7 @@ Result<CommandOutput> runCommand(const std::vector<std::string>& argv,
   if (!pid) return pid.error();
   pipes->out_w.reset();
   pipes->err_w.reset();
+  const GroupRecord record(group_record, *pid);
 
   CommandOutput output;
   Collector collector(*pipes, output);

@@ -35,6 +35,20 @@ inline constexpr size_t kMaxCapturedBytes = 64u << 20;
 Result<CommandOutput> runCommand(const std::vector<std::string>& argv,
                                  std::chrono::milliseconds timeout);
 
+/// runCommand as above, and while the child runs its process group ID and start time are written
+/// to group_record (removed once the child is reaped; "" = no record). A caller killed before it
+/// reaps the child leaves the file behind, and killRecordedGroup ends the group on its next start:
+/// a tool that spawns tools of its own (frr-reload.py runs vtysh) cannot be tied to the caller's
+/// life with PR_SET_PDEATHSIG.
+Result<CommandOutput> runCommand(const std::vector<std::string>& argv,
+                                 std::chrono::milliseconds timeout,
+                                 const std::string& group_record);
+
+/// killRecordedGroup sends SIGKILL to the process group named in group_record, unless its leader
+/// is a different process than the one recorded (its PID was reused), and removes the file.
+/// Returns true when a signal was sent. A missing file is not an error.
+bool killRecordedGroup(const std::string& group_record);
+
 /// commandLine renders argv for messages: arguments joined by spaces, an argument with a space,
 /// quote or shell metacharacter single-quoted.
 std::string commandLine(const std::vector<std::string>& argv);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Real-FRR checks of the render goldens (CTest label `frr`):
-// - every frrgen/tests/testdata/render.*.golden passes `vtysh -C -f` (FRR's dry-run parse: no
-//   daemons needed; rc 2 and "% Unknown command" on a line FRR does not accept);
+// - every frrgen/tests/testdata/render.*.golden and compact.*.golden passes `vtysh -C -f` (FRR's
+//   dry-run parse: no daemons needed; rc 2 and "% Unknown command" on a line FRR does not accept);
 // - frr-reload.py computes, between render.change_before and render.change_after, exactly the
 //   lines of the prefixes that changed — no renumbered sequence numbers.
 // A check is skipped, with a message saying why, only when the FRR tool is not installed.
@@ -77,7 +77,8 @@ std::vector<std::string> renderGoldens() {
   std::vector<std::string> out;
   for (const auto& e : fs::directory_iterator(testdata())) {
     const std::string name = e.path().filename().string();
-    if (name.rfind("render.", 0) == 0 && name.size() > 7 && e.path().extension() == ".golden") {
+    const bool rendered = name.rfind("render.", 0) == 0 || name.rfind("compact.", 0) == 0;
+    if (rendered && e.path().extension() == ".golden") {
       out.push_back(e.path().string());
     }
   }

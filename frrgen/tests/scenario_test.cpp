@@ -10,6 +10,7 @@
 
 #include "agent/core/announce.h"
 #include "frrgen/build.h"
+#include "frrgen/compact.h"
 #include "frrgen/merge.h"
 #include "frrgen/render.h"
 #include "frrgen/tests/fixtures.h"
@@ -299,6 +300,11 @@ void runScenario(const std::string& name, const Scenario& s) {
   auto text = render(*model, s.render);
   BOOST_TEST_REQUIRE(text.has_value(), (text ? "" : text.error().message));
   testing::checkGolden("render", name, *text);
+  auto compacted = compact(*model);
+  BOOST_TEST_REQUIRE(compacted.has_value(), (compacted ? "" : compacted.error().message));
+  auto compact_text = renderCompact(*compacted, s.render);
+  BOOST_TEST_REQUIRE(compact_text.has_value());
+  testing::checkGolden("compact", name, *compact_text);
 }
 
 }  // namespace

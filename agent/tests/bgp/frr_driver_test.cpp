@@ -4,12 +4,15 @@
 // and the command line the driver builds; retryDelay.
 #include "agent/bgp/frr_driver.h"
 
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -364,6 +367,41 @@ BOOST_AUTO_TEST_CASE(retry_delay_doubles_from_one_second_up_to_a_minute) {
       BOOST_TEST(retryDelay(c.failures).count() == c.want.count());
     }
   }
+}
+
+BOOST_FIXTURE_TEST_CASE(a_reload_left_running_by_a_killed_agent_is_killed_on_the_next_start, Fake) {
+  control("sleep", "120");
+  const std::string record = path("reload.pgid");
+  const pid_t agent = fork();
+  if (agent == 0) {
+    options.logger = nullptr;
+    FrrDriver driver(options);
+    (void)driver.apply(kConfigA);
+    _exit(0);
+  }
+  BOOST_TEST_REQUIRE(agent > 0);
+  bool recorded = false;
+  for (int i = 0; i < 400 && !recorded; ++i) {  // up to 20 s
+    recorded = !readFile(record).empty();
+    if (!recorded) std::this_thread::sleep_for(50ms);
+  }
+  BOOST_TEST_REQUIRE(recorded, "the reload's process group was never recorded");
+  const pid_t reload = static_cast<pid_t>(std::atoi(readFile(record).c_str()));
+  BOOST_TEST_REQUIRE(reload > 1);
+  kill(agent, SIGKILL);
+  waitpid(agent, nullptr, 0);
+  // The reload runs in its own process group: killing the agent left it running.
+  BOOST_TEST_REQUIRE(kill(reload, 0) == 0);
+  FrrDriver next(options);
+  bool gone = false;
+  for (int i = 0; i < 400 && !gone; ++i) {  // up to 20 s; a zombie counts as gone
+    const std::string stat = readFile("/proc/" + std::to_string(reload) + "/stat");
+    const size_t paren = stat.rfind(')');
+    gone = stat.empty() || (paren != std::string::npos && stat.substr(paren + 2, 1) == "Z");
+    if (!gone) std::this_thread::sleep_for(50ms);
+  }
+  BOOST_TEST(gone, "frr-reload.py (pid " << reload << ") outlived the agent that started it");
+  BOOST_TEST(readFile(record).empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

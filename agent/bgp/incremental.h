@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+// IncrementalApplier keeps the node's FRR on a compact model (frrgen/compact.h) by sending only
+// the structural delta from the model it applied last (compact_delta.h) through vtysh, and reads
+// FRR's running configuration back after every delta to prove it took. It falls back to a full
+// reload of the rendered file (frr-reload.py through FrrDriver) at start-up, when the delta
+// touches more than Service policy, when vtysh rejects a line or fails, and when the read-back
+// (after an apply, or a periodic verify()) finds drift — FRR restarted, or someone edited it by
+// hand. Drift is counted and described in the report before it is corrected.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "agent/bgp/compact_delta.h"
+#include "agent/bgp/frr_driver.h"
+#include "agent/bgp/vtysh_session.h"
+#include "common/util/result.h"
+#include "frrgen/compact.h"
+#include "frrgen/render.h"
+
+namespace ingot::agent::bgp {
+
+/// FullReload converges FRR to a whole frr.conf (production: FrrDriver::apply, frr-reload.py).
+class FullReload {
+ public:
+  virtual ~FullReload() = default;
+  /// reload converges FRR to text; always runs (no "unchanged" shortcut).
+  virtual Result<ApplyReport> reload(const std::string& text) = 0;
+};
+
+/// ApplyPath is how an apply reached FRR.
+enum class ApplyPath { Unchanged, Delta, FullReload };
+
+/// FastApplyReport describes one apply or verify.
+struct FastApplyReport {
+  ApplyPath path = ApplyPath::Unchanged;
+  std::string reload_reason;  ///< why a full reload ran ("" otherwise)
+  std::string drift;          ///< what the read-back found different ("" = none)
+  size_t commands = 0;        ///< delta lines sent
+  size_t networks_added = 0;
+  size_t networks_removed = 0;
+  size_t networks_changed = 0;
+  std::chrono::milliseconds send_elapsed{0};    ///< the delta, or the full reload
+  std::chrono::milliseconds verify_elapsed{0};  ///< the read-back
+};
+
+/// IncrementalApplier is not thread-safe: one caller (the agent's BGP worker).
+class IncrementalApplier {
+ public:
+  /// vtysh and full must outlive the applier. render shapes the file of a full reload.
+  IncrementalApplier(VtyshPort& vtysh, FullReload& full, frrgen::RenderOptions render);
+
+  /// apply converges FRR to model. Errors leave the applier unsynced, so that the next apply or
+  /// verify does a full reload (the caller retries with backoff); FRR is put back on the last
+  /// model that applied when the new one cannot be.
+  Result<FastApplyReport> apply(const frrgen::CompactModel& model);
+
+  /// verify reads FRR's running configuration back and reloads the last model on drift. Does
+  /// nothing before the first successful apply. Call it periodically.
+  Result<FastApplyReport> verify();
+
+  uint64_t driftCount() const { return drift_count_; }        ///< drift found and corrected
+  uint64_t fallbackCount() const { return fallback_count_; }  ///< deltas that failed
+
+  /// expectedFor returns the projection of the model's rendered file (for tests and messages).
+  PolicyProjection expectedFor(const frrgen::CompactModel& model) const;
+
+ private:
+  Result<FastApplyReport> fullReload(const frrgen::CompactModel& model, std::string reason);
+  /// readBack returns the drift between model and FRR ("" = none).
+  Result<std::string> readBack(const frrgen::CompactModel& model);
+
+  VtyshPort& vtysh_;
+  FullReload& full_;
+  frrgen::RenderOptions render_;
+  std::optional<frrgen::CompactModel> last_;  ///< last model FRR was converged to
+  bool synced_ = false;                       ///< FRR is known to hold last_
+  uint64_t drift_count_ = 0;
+  uint64_t fallback_count_ = 0;
+};
+
+/// DriverReload is the production FullReload over FrrDriver.
+class DriverReload final : public FullReload {
+ public:
+  explicit DriverReload(FrrDriver& driver) : driver_(driver) {}
+  Result<ApplyReport> reload(const std::string& text) override { return driver_.apply(text); }
+
+ private:
+  FrrDriver& driver_;
+};
+
+}  // namespace ingot::agent::bgp
