@@ -37,6 +37,26 @@ Result<WatchEvent> parseWatchEvent(std::string_view frame) {
   return WatchEvent{*type, std::string(*object)};
 }
 
+Result<ListPage> parseListPage(std::string_view body) {
+  auto m = json::members(body, {"metadata", "items"});
+  if (!m) return invalidArgument("malformed list: " + m.error().message);
+  ListPage page;
+  if ((*m)[0]) {
+    auto rv = json::stringAt(*(*m)[0], {"resourceVersion"});
+    auto cont = json::stringAt(*(*m)[0], {"continue"});
+    if (!rv || !cont) return invalidArgument("malformed list metadata");
+    page.resource_version = std::move(*rv);
+    page.continue_token = std::move(*cont);
+  }
+  if ((*m)[1] && *(*m)[1] != "null") {
+    auto items = json::elements(*(*m)[1]);
+    if (!items) return invalidArgument("malformed items: " + items.error().message);
+    page.items.reserve(items->size());
+    for (std::string_view item : *items) page.items.emplace_back(item);
+  }
+  return page;
+}
+
 WatchDecoder::WatchDecoder(size_t max_event_bytes) : max_event_bytes_(max_event_bytes) {}
 
 Result<std::vector<WatchEvent>> WatchDecoder::feed(std::string_view chunk) {
