@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// Kept in its own translation unit so the compiler does not see malloc behind operator new at the
-// call sites (g++ would then warn about free() on a new'd pointer).
 #include "bench/alloc_counter.h"
 
 #include <atomic>
-#include <cstdlib>
-#include <new>
+#include <cstddef>
+
+extern "C" {
+void* __libc_malloc(std::size_t n);                 // NOLINT(bugprone-reserved-identifier)
+void* __libc_calloc(std::size_t n, std::size_t m);  // NOLINT(bugprone-reserved-identifier)
+void* __libc_realloc(void* p, std::size_t n);       // NOLINT(bugprone-reserved-identifier)
+}
 
 namespace {
 
@@ -13,21 +16,21 @@ std::atomic<long long> g_allocations{0};
 
 }  // namespace
 
-// The sized, aligned-free and nothrow forms of libstdc++ forward to these two.
-void* operator new(std::size_t n) {
+// Definitions in the executable take precedence over glibc's for every caller in the process,
+// including libstdc++'s operator new; the counter is relaxed (it is only read between runs).
+extern "C" void* malloc(std::size_t n) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) {
-    return p;
-  }
-  throw std::bad_alloc();
+  return __libc_malloc(n);
 }
 
-void operator delete(void* p) noexcept {
-  std::free(p);
+extern "C" void* calloc(std::size_t n, std::size_t m) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_calloc(n, m);
 }
 
-void operator delete(void* p, std::size_t /*n*/) noexcept {
-  std::free(p);
+extern "C" void* realloc(void* p, std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_realloc(p, n);
 }
 
 namespace ingot::bench {

@@ -3,7 +3,7 @@
 // does it: a watch stream framed by WatchDecoder (fed in 64 KiB chunks, as RestClient reads it)
 // followed by rawObjectMeta on each event, and a 10,000-object list page decoded by parseListPage
 // followed by rawObjectMeta on each item. Reports objects per second and heap allocations per
-// object (this binary replaces the global operator new to count them).
+// object (alloc_counter.cpp counts every malloc/calloc/realloc of the process).
 //
 // Run: build/bench/ingot_bench_kube_decode --benchmark_repetitions=5
 // --benchmark_report_aggregates_only=true
