@@ -307,7 +307,7 @@ BOOST_AUTO_TEST_CASE(password_secret_must_exist_be_basic_auth_and_hold_password)
        withSecret({secret("bgp-auth", kBasicAuth, {{"password", "a*b"}})}),
        {{kPeer, "p", "spec.passwordSecret",
          "invalid value of key password in the secret " + ref +
-             R"(: illegal base64 data: unexpected character "*")"}}},
+             ": illegal base64 data at input byte 1"}}},
       {"valid secret",
        withSecret({secret("bgp-auth", kBasicAuth, {{"password", "czNjcjN0"}})}),
        {}},
