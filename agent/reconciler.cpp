@@ -8,7 +8,7 @@
 #include <unordered_map>
 
 #include "agent/writes.h"
-#include "kube/json_lite.h"
+#include "common/json/scan.h"
 #include "kube/resources.h"
 
 namespace ingot::agent {
@@ -57,7 +57,7 @@ std::string ingressIps(const api::Service& svc) {
 }
 
 std::string resourceVersionOf(const std::string& json) {
-  auto rv = k8s::json::stringAt(json, {"metadata", "resourceVersion"});
+  auto rv = ingot::json::stringAt(json, {"metadata", "resourceVersion"});
   return rv.has_value() ? *rv : std::string();
 }
 
@@ -322,7 +322,7 @@ Result<void> Reconciler::createBgpStatus(const api::ServiceBGPStatusStatus& stat
     metrics_.countUpdateError();
     return created.error();
   }
-  auto name = k8s::json::stringAt(*created, {"metadata", "name"});
+  auto name = json::stringAt(*created, {"metadata", "name"});
   if (!name) return Error{ErrorCode::Internal, "created ServiceBGPStatus has no name"};
   const auto expires = clock_.now() + options_.overlay_ttl;
   // Until the status write lands the object exists with an empty status.

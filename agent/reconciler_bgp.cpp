@@ -6,9 +6,9 @@
 #include "agent/writes.h"
 #include "api/codec.h"
 #include "api/configuration_state.h"
+#include "common/json/scan.h"
 #include "frrgen/merge.h"
 #include "frrgen/render.h"
-#include "kube/json_lite.h"
 #include "kube/resources.h"
 
 namespace ingot::agent {
@@ -19,7 +19,7 @@ long long millis(std::chrono::nanoseconds d) {
 }
 
 std::string resourceVersionOf(const std::string& json) {
-  auto rv = k8s::json::stringAt(json, {"metadata", "resourceVersion"});
+  auto rv = ingot::json::stringAt(json, {"metadata", "resourceVersion"});
   return rv.has_value() ? *rv : std::string();
 }
 

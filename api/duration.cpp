@@ -6,33 +6,15 @@
 #include <tuple>
 #include <utility>
 
+#include "common/util/quote.h"
+
 namespace ingot::api {
 namespace {
 
 constexpr uint64_t kLimit = uint64_t{1} << 63;  // |min int64|
 
-/// quote mirrors Go's time.quote: double quotes, with `"`, `\` and non-printable bytes escaped.
-std::string quote(std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c >= 0x80 || c < ' ') {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 0xf];
-    } else {
-      if (c == '"' || c == '\\') {
-        out += '\\';
-      }
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-
 Error invalid(std::string_view orig) {
-  return invalidArgument("time: invalid duration " + quote(orig));
+  return invalidArgument("time: invalid duration " + goTimeQuote(orig));
 }
 
 bool isDigit(char c) {
@@ -144,13 +126,14 @@ Result<uint64_t> component(std::string_view& s, std::string_view orig) {
     ++i;
   }
   if (i == 0) {
-    return invalidArgument("time: missing unit in duration " + quote(orig));
+    return invalidArgument("time: missing unit in duration " + goTimeQuote(orig));
   }
   const std::string_view u = s.substr(0, i);
   s.remove_prefix(i);
   const auto unit = unitNanos(u);
   if (!unit) {
-    return invalidArgument("time: unknown unit " + quote(u) + " in duration " + quote(orig));
+    return invalidArgument("time: unknown unit " + goTimeQuote(u) + " in duration " +
+                           goTimeQuote(orig));
   }
   if (n->whole > kLimit / *unit) {
     return invalid(orig);

@@ -5,18 +5,19 @@
 #include <string_view>
 
 #include "api/types.h"
+#include "common/util/base64.h"
 #include "common/util/result.h"
 
 namespace ingot::api {
 
-/// decodeBase64 decodes standard base64 (RFC 4648 §4, '=' padding required) as Go's
-/// encoding/base64.StdEncoding does for Secret data: '\r' and '\n' are skipped, anything else
-/// outside the alphabet or bad padding is an error naming the byte offset (unused bits before the
-/// padding are ignored, as in Go's non-strict decoder).
-Result<std::string> decodeBase64(std::string_view text);
+/// decodeBase64 decodes Secret data as Go's encoding/base64.StdEncoding does (the one decoder,
+/// common/util/base64.h, in its GoStd mode): errors read "illegal base64 data at input byte N".
+inline Result<std::string> decodeBase64(std::string_view text) {
+  return ingot::decodeBase64(text, Base64Mode::GoStd);
+}
 
 /// encodeBase64 encodes bytes as padded standard base64.
-std::string encodeBase64(std::string_view bytes);
+using ingot::encodeBase64;
 
 /// secretValue returns the plain value of key in a Secret: stringData wins over data (as the API
 /// server merges them), data is base64-decoded. Missing key: NotFound; bad base64: InvalidArgument.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "api/object.h"
+#include "common/util/quote.h"
 
 namespace ingot::api {
 
@@ -25,8 +26,7 @@ struct FieldError {
 /// validateObject returns every field-level violation of object, in field order; empty = valid.
 std::vector<FieldError> validateObject(const AnyObject& object);
 
-/// goQuote renders s as Go's %q does for printable text: double-quoted with `"` and `\` escaped
-/// and control bytes written as \n, \t, \r or \xNN.
-std::string goQuote(const std::string& s);
+/// goQuote (common/util/quote.h) quotes values in messages as Go's %q does.
+using ingot::goQuote;
 
 }  // namespace ingot::api

@@ -18,8 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/json/scan.h"
 #include "controller/tests/support/cluster.h"
-#include "kube/json_lite.h"
 #include "kube/resources.h"
 
 using namespace ingot;
@@ -102,14 +102,14 @@ class AddressWatch {
 
   bool onEvent(const k8s::WatchEvent& e) {
     const Stamp now = Clock::now();
-    auto rv = k8s::json::stringAt(e.object, {"metadata", "resourceVersion"});
+    auto rv = json::stringAt(e.object, {"metadata", "resourceVersion"});
     if (rv && !rv->empty()) rv_ = *rv;
     if (e.type != k8s::WatchEventType::Added && e.type != k8s::WatchEventType::Modified) {
       return true;
     }
-    auto ingress = k8s::json::memberPath(e.object, {"status", "loadBalancer", "ingress"});
+    auto ingress = json::rawAt(e.object, {"status", "loadBalancer", "ingress"});
     if (!ingress || !*ingress || **ingress == "[]") return true;
-    auto name = k8s::json::stringAt(e.object, {"metadata", "name"});
+    auto name = json::stringAt(e.object, {"metadata", "name"});
     if (!name) return true;
     std::lock_guard lock(mu_);
     seen_.emplace(*name, now);

@@ -70,7 +70,7 @@ void checkNativeIpv6Pools(State& s) {
         continue;
       }
       ObjectErrors(s.errors, "IPAddressPool", metaOf(s.in.pools, name))
-          .fail(indexed("spec.addresses", i), "pool " + quote(name) + " has ipv6 CIDR " +
+          .fail(indexed("spec.addresses", i), "pool " + goQuote(name) + " has ipv6 CIDR " +
                                                   entry.front().toString() +
                                                   ", native bgp mode does not support ipv6");
       break;
@@ -91,8 +91,8 @@ std::string routerIdText(const Peer& p) {
 void checkFrrPair(const Peer& a, const Peer& b, State& s) {
   ObjectErrors errs(s.errors, "BGPPeer", metaOf(s.in.peers, b.name));
   if (a.router_id != b.router_id) {
-    errs.fail("spec.routerID", "peer " + b.name + " has RouterID " + quote(routerIdText(b)) +
-                                   " different from " + quote(routerIdText(a)) + " of peer " +
+    errs.fail("spec.routerID", "peer " + b.name + " has RouterID " + goQuote(routerIdText(b)) +
+                                   " different from " + goQuote(routerIdText(a)) + " of peer " +
                                    a.name + ", in FRR mode all RouterID must be equal");
   }
   if (peerIdentity(a) == peerIdentity(b)) {

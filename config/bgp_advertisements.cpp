@@ -48,7 +48,7 @@ std::optional<BgpCommunity> resolveCommunity(const std::string& text,
     return *value;
   }
   const std::string message =
-      "invalid community " + quote(text) + " in BGP advertisement: " + value.error().message;
+      "invalid community " + goQuote(text) + " in BGP advertisement: " + value.error().message;
   if (value.error().code == ErrorCode::NotFound) {
     errs.retry(field, message + " (no Community alias with this name either)");
   } else {
@@ -73,7 +73,8 @@ void parseCommunitiesOf(const api::BGPAdvertisement& cr,
     }
     if (s.options.backend == Backend::Native && value->large) {
       errs.fail(field, "native BGP mode only supports legacy communities, BGP advertisement " +
-                           quote(cr.metadata.name) + " has non legacy community " + quote(list[i]));
+                           goQuote(cr.metadata.name) + " has non legacy community " +
+                           goQuote(list[i]));
       continue;
     }
     ad.communities.push_back(*value);
@@ -132,7 +133,7 @@ void checkAggregation(const BgpAdvertisement& ad,
                 "invalid aggregation length " + std::to_string(length) + ": prefix " +
                     std::to_string(lowest) +
                     " in this pool is more specific than the aggregation length for addresses " +
-                    cr.spec.addresses[i] + " (IPAddressPool " + quote(pool.name) + ")");
+                    cr.spec.addresses[i] + " (IPAddressPool " + goQuote(pool.name) + ")");
     }
   }
 }
@@ -183,7 +184,7 @@ void checkLocalPref(const BgpAdvertisement& ad,
                   std::to_string(other.local_pref) +
                   " was already set for the same type of BGP update. Check existing BGP "
                   "advertisements with common pools and aggregation lengths (BGPAdvertisement " +
-                  quote(other.name) + ", IPAddressPool " + quote(pool.name) + ")");
+                  goQuote(other.name) + ", IPAddressPool " + goQuote(pool.name) + ")");
   }
 }
 
@@ -214,7 +215,7 @@ void parseBgpAdvertisements(State& s) {
     }
     if (!seen.insert(cr->metadata.name).second) {
       errs.fail("metadata.name",
-                "duplicate definition of bgpadvertisement " + quote(cr->metadata.name));
+                "duplicate definition of bgpadvertisement " + goQuote(cr->metadata.name));
       continue;
     }
     BgpAdvertisement ad = bgpFromCr(*cr, s, errs);

@@ -34,7 +34,7 @@ std::vector<std::string_view> split(std::string_view text, char sep) {
 /// parseUint parses decimal digits as Go's strconv.ParseUint(s, 10, bits) does, with its error
 /// text.
 Result<uint32_t> parseUint(std::string_view text, uint64_t max) {
-  const std::string prefix = "strconv.ParseUint: parsing " + quote(text) + ": ";
+  const std::string prefix = "strconv.ParseUint: parsing " + goQuote(text) + ": ";
   if (text.empty()) {
     return invalidArgument(prefix + "invalid syntax");
   }
@@ -63,8 +63,9 @@ Result<void> parseSections(const std::vector<std::string_view>& fields,
   for (size_t i = first; i < fields.size(); ++i) {
     auto v = parseUint(fields[i], max);
     if (!v) {
-      return invalidArgument("invalid community value: invalid section " + quote(fields[i]) +
-                             " of community " + quote(text) + ", err: " + quote(v.error().message));
+      return invalidArgument("invalid community value: invalid section " + goQuote(fields[i]) +
+                             " of community " + goQuote(text) +
+                             ", err: " + goQuote(v.error().message));
     }
     out.push_back(*v);
   }
@@ -87,7 +88,7 @@ Result<BgpCommunity> parseCommunity(std::string_view text) {
       return invalidArgument(
           "invalid community value: invalid marker for large community, expected community to "
           "be of format large:<uint32>:<uint32>:<uint32> but got " +
-          quote(text) + " instead");
+          goQuote(text) + " instead");
     }
     if (auto ok = parseSections(fields, 1, 0xffffffff, text, values); !ok) {
       return ok.error();
@@ -105,19 +106,20 @@ void parseCommunities(State& s) {
       const auto& alias = cr->communities[i];
       const std::string field = indexed("spec.communities", i);
       if (!seen.insert(alias.name).second) {
-        errs.fail(field + ".name", "duplicate definition of community " + quote(alias.name));
+        errs.fail(field + ".name", "duplicate definition of community " + goQuote(alias.name));
         continue;
       }
       auto value = parseCommunity(alias.value);
       if (!value) {
         errs.fail(field + ".value",
-                  "parsing community " + quote(alias.name) + ": " + value.error().message);
+                  "parsing community " + goQuote(alias.name) + ": " + value.error().message);
         continue;
       }
       if (s.options.backend == Backend::Native && value->large) {
         errs.fail(field + ".value",
                   "native BGP mode only supports legacy communities, BGP community CR " +
-                      quote(cr->metadata.name) + " has non legacy community " + quote(alias.value));
+                      goQuote(cr->metadata.name) + " has non legacy community " +
+                      goQuote(alias.value));
         // Still defined: advertisements using it then fail on the large value, not on a
         // missing alias.
       }

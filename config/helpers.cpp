@@ -27,25 +27,6 @@ std::string fraction(uint64_t v, int prec) {
   return out;
 }
 
-int base64Value(char c) {
-  if (c >= 'A' && c <= 'Z') {
-    return c - 'A';
-  }
-  if (c >= 'a' && c <= 'z') {
-    return c - 'a' + 26;
-  }
-  if (c >= '0' && c <= '9') {
-    return c - '0' + 52;
-  }
-  if (c == '+') {
-    return 62;
-  }
-  if (c == '/') {
-    return 63;
-  }
-  return -1;
-}
-
 /// normalized sorts a selector's expression values and its expressions, so that selectors that
 /// differ only in listing order compare equal.
 api::LabelSelector normalized(api::LabelSelector s) {
@@ -82,7 +63,7 @@ bool checkExpressions(const api::LabelSelector& sel, const std::string& path, Ob
       std::sort(sorted_j.values.begin(), sorted_j.values.end());
       if (sorted_i == sorted_j) {
         errs.fail(epath, "duplicate definition of match expressions " +
-                             quote(api::selectorToString(api::LabelSelector{{}, {sorted_i}})));
+                             goQuote(api::selectorToString(api::LabelSelector{{}, {sorted_i}})));
         ok = false;
         break;
       }
@@ -97,30 +78,6 @@ void ObjectErrors::add(std::string field, std::string message, bool transient) {
   out_.push_back(
       ConfigError{kind_, namespace_, name_, std::move(field), std::move(message), transient});
   ++count_;
-}
-
-std::string quote(std::string_view text) {
-  static constexpr std::array<char, 16> kHex = {'0', '1', '2', '3', '4', '5', '6', '7',
-                                                '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
-  std::string out = "\"";
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c < 0x20 || c >= 0x7f) {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 0xf];
-    } else {
-      out += ch;
-    }
-  }
-  return out + "\"";
 }
 
 std::string goDuration(std::chrono::nanoseconds d) {
@@ -153,31 +110,6 @@ std::string goDuration(std::chrono::nanoseconds d) {
   return sign + out;
 }
 
-Result<std::string> decodeBase64(std::string_view text) {
-  while (!text.empty() && text.back() == '=') {
-    text.remove_suffix(1);
-  }
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (const char c : text) {
-    const int v = base64Value(c);
-    if (v < 0) {
-      return invalidArgument("illegal base64 data: unexpected character " + quote({&c, 1}));
-    }
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  if (text.size() % 4 == 1) {
-    return invalidArgument("illegal base64 data: truncated input");
-  }
-  return out;
-}
-
 std::string indexed(std::string_view field, size_t i) {
   return std::string(field) + "[" + std::to_string(i) + "]";
 }
@@ -191,7 +123,7 @@ bool checkUnique(const std::vector<std::string>& list,
   for (size_t i = 0; i < list.size(); ++i) {
     if (!seen.insert(list[i]).second) {
       errs.fail(indexed(field, i),
-                "duplicate definition of " + std::string(what) + " " + quote(list[i]));
+                "duplicate definition of " + std::string(what) + " " + goQuote(list[i]));
       ok = false;
     }
   }
@@ -215,7 +147,7 @@ bool checkSelectors(const std::vector<api::LabelSelector>& list,
     auto norm = normalized(list[i]);
     if (std::find(seen.begin(), seen.end(), norm) != seen.end()) {
       errs.fail(path,
-                "duplicate definition of " + what + " " + quote(api::selectorToString(list[i])));
+                "duplicate definition of " + what + " " + goQuote(api::selectorToString(list[i])));
       ok = false;
       continue;
     }

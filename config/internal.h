@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "api/types.h"
+#include "common/util/base64.h"
+#include "common/util/quote.h"
 #include "common/util/result.h"
 #include "config/config.h"
 
@@ -101,16 +103,16 @@ api::ObjectMeta metaOf(const std::vector<T>& items, const std::string& name) {
   return meta;
 }
 
-/// quote renders text as Go's %q verb does for printable ASCII: double quotes, with '"' and '\'
-/// escaped and control or non-ASCII bytes as \n, \t, \xNN.
-std::string quote(std::string_view text);
+/// goQuote (common/util/quote.h) quotes values in messages as MetalLB's %q does.
+using ingot::goQuote;
 
 /// goDuration formats a duration as Go's time.Duration.String(): "0s", "300ms", "1.5s", "1m30s".
 std::string goDuration(std::chrono::nanoseconds d);
 
-/// decodeBase64 decodes standard base64 (RFC 4648 §4); padding is optional. Fails on any other
-/// character or a truncated final group.
-Result<std::string> decodeBase64(std::string_view text);
+/// decodeBase64 decodes Secret data as Go's StdEncoding does (common/util/base64.h).
+inline Result<std::string> decodeBase64(std::string_view text) {
+  return ingot::decodeBase64(text, Base64Mode::GoStd);
+}
 
 /// indexed returns "field[i]".
 std::string indexed(std::string_view field, size_t i);

@@ -72,7 +72,7 @@ void parseL2Advertisements(State& s) {
     }
     if (!seen.insert(cr->metadata.name).second) {
       errs.fail("metadata.name",
-                "duplicate definition of l2advertisement " + quote(cr->metadata.name));
+                "duplicate definition of l2advertisement " + goQuote(cr->metadata.name));
       continue;
     }
     L2Advertisement ad = l2FromCr(*cr, s, errs);

@@ -62,7 +62,7 @@ void parseIp(const std::string& text,
   }
   auto ip = net::IpAddress::parse(text);
   if (!ip) {
-    errs.fail(field, std::string(what) + " " + quote(text));
+    errs.fail(field, std::string(what) + " " + goQuote(text));
     return;
   }
   out = *ip;
@@ -98,7 +98,7 @@ void parseTimers(const api::BGPPeerSpec& spec, Peer& p, ObjectErrors& errs) {
     return;
   }
   const nanoseconds connect(spec.connect_time->nanoseconds);
-  const std::string text = quote(durationText(spec.connect_time, connect));
+  const std::string text = goQuote(durationText(spec.connect_time, connect));
   if (connect < seconds(1) || connect > seconds(65535)) {
     errs.fail("spec.connectTime", "invalid connectTime " + text +
                                       ": connect time should be between 1 seconds to 65535");
@@ -114,7 +114,7 @@ void parseTimers(const api::BGPPeerSpec& spec, Peer& p, ObjectErrors& errs) {
 /// API server merges them).
 Result<std::string> secretPassword(const api::Secret& secret, const std::string& ref) {
   if (secret.type != kBasicAuth) {
-    return invalidArgument("secret type mismatch on " + ref + ", type " + quote(kBasicAuth) +
+    return invalidArgument("secret type mismatch on " + ref + ", type " + goQuote(kBasicAuth) +
                            " is expected");
   }
   if (const auto it = secret.string_data.find("password"); it != secret.string_data.end()) {
@@ -139,7 +139,7 @@ void parsePassword(const api::BGPPeer& cr, const State& s, Peer& p, ObjectErrors
   if (!spec.password_secret || spec.password_secret->name.empty()) {
     return;
   }
-  const std::string peer_ref = quote(cr.metadata.namespace_) + "/" + quote(cr.metadata.name);
+  const std::string peer_ref = goQuote(cr.metadata.namespace_) + "/" + goQuote(cr.metadata.name);
   if (!spec.password.empty()) {
     errs.fail("spec.password",
               "can not have both password and secret ref set in peer config " + peer_ref);
@@ -156,7 +156,7 @@ void parsePassword(const api::BGPPeer& cr, const State& s, Peer& p, ObjectErrors
   }
   const std::string& ns =
       it->metadata.namespace_.empty() ? s.options.metallb_namespace : it->metadata.namespace_;
-  auto password = secretPassword(*it, quote(ns) + "/" + quote(it->metadata.name));
+  auto password = secretPassword(*it, goQuote(ns) + "/" + goQuote(it->metadata.name));
   if (!password) {
     errs.fail("spec.passwordSecret", password.error().message);
     return;
@@ -220,15 +220,15 @@ Result<Timers> deriveTimers(const std::optional<api::Duration>& hold,
   }
   const auto rounded = std::chrono::duration_cast<seconds>(h);  // truncates, like Go
   if (rounded != seconds(0) && rounded < seconds(3)) {
-    return invalidArgument("invalid hold time " + quote(durationText(hold, h)) +
+    return invalidArgument("invalid hold time " + goQuote(durationText(hold, h)) +
                            ": must be 0 or >=3s");
   }
   if (k > h) {
-    return invalidArgument("invalid keepaliveTime " + quote(durationText(keepalive, k)) +
-                           ", must be lower than holdTime " + quote(durationText(hold, h)));
+    return invalidArgument("invalid keepaliveTime " + goQuote(durationText(keepalive, k)) +
+                           ", must be lower than holdTime " + goQuote(durationText(hold, h)));
   }
   if (k < nanoseconds(0)) {
-    return invalidArgument("invalid keepaliveTime " + quote(durationText(keepalive, k)) +
+    return invalidArgument("invalid keepaliveTime " + goQuote(durationText(keepalive, k)) +
                            ", must not be negative");
   }
   return Timers{h, k};
@@ -248,7 +248,7 @@ void parsePeers(State& s) {
       continue;
     }
     if (!seen.insert(cr->metadata.name).second) {
-      errs.fail("metadata.name", "duplicate definition of peer " + quote(cr->metadata.name));
+      errs.fail("metadata.name", "duplicate definition of peer " + goQuote(cr->metadata.name));
       continue;
     }
     Peer p = peerFromCr(*cr, s, errs);

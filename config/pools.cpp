@@ -50,20 +50,20 @@ void parseAddresses(const api::IPAddressPool& cr,
     errs.fail("spec.addresses", "pool has no prefixes defined");
     return;
   }
-  const std::string pool_name = quote(cr.metadata.name);
+  const std::string pool_name = goQuote(cr.metadata.name);
   for (size_t i = 0; i < addresses.size(); ++i) {
     const std::string field = indexed("spec.addresses", i);
     auto cidrs = net::parseCidrOrRange(addresses[i]);
     if (!cidrs) {
-      errs.fail(field, "invalid CIDR " + quote(addresses[i]) + " in pool " + pool_name + ": " +
+      errs.fail(field, "invalid CIDR " + goQuote(addresses[i]) + " in pool " + pool_name + ": " +
                            cidrs.error().message);
       pool.entries.emplace_back();
       continue;
     }
     for (const auto& c : *cidrs) {
       if (const auto other = index.overlap(c)) {
-        errs.fail(field, "CIDR " + quote(c.toString()) + " in pool " + pool_name +
-                             " overlaps with already defined CIDR " + quote(other->toString()));
+        errs.fail(field, "CIDR " + goQuote(c.toString()) + " in pool " + pool_name +
+                             " overlaps with already defined CIDR " + goQuote(other->toString()));
       } else {
         index.add(c);
       }
@@ -114,7 +114,7 @@ void parsePools(State& s) {
       continue;
     }
     if (!seen.insert(cr->metadata.name).second) {
-      errs.fail("metadata.name", "duplicate definition of pool " + quote(cr->metadata.name));
+      errs.fail("metadata.name", "duplicate definition of pool " + goQuote(cr->metadata.name));
       continue;
     }
     Pool pool;

@@ -5,10 +5,10 @@
 
 #include <unordered_map>
 
+#include "common/json/scan.h"
 #include "controller/core/pool_status.h"
 #include "controller/core/reprocess.h"
 #include "controller/status_writes.h"
-#include "kube/json_lite.h"
 #include "kube/resources.h"
 
 namespace ingot::controller {
@@ -33,7 +33,7 @@ std::string joined(const std::vector<std::string>& v) {
 }
 
 std::string resourceVersionOf(const std::string& json) {
-  auto rv = k8s::json::stringAt(json, {"metadata", "resourceVersion"});
+  auto rv = ingot::json::stringAt(json, {"metadata", "resourceVersion"});
   return rv.has_value() ? *rv : std::string();
 }
 

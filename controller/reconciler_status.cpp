@@ -2,17 +2,17 @@
 // The configuration reconcile (MetalLB's PoolReconciler), IPAddressPool status and the
 // ConfigurationState `controller`.
 #include "api/configuration_state.h"
+#include "common/json/scan.h"
 #include "controller/core/pool_status.h"
 #include "controller/reconciler.h"
 #include "controller/status_writes.h"
-#include "kube/json_lite.h"
 #include "kube/resources.h"
 
 namespace ingot::controller {
 namespace {
 
 std::string resourceVersionOf(const std::string& json) {
-  auto rv = k8s::json::stringAt(json, {"metadata", "resourceVersion"});
+  auto rv = ingot::json::stringAt(json, {"metadata", "resourceVersion"});
   return rv.has_value() ? *rv : std::string();
 }
 

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/net/ip.h"
+#include "common/util/base64.h"
 #include "frrgen/convert_internal.h"
 
 namespace ingot::frrgen {
@@ -64,39 +65,6 @@ constexpr uint64_t kSecond = 1'000'000'000;
 constexpr size_t kMaxPasswordLength = 80;  // TCP_MD5SIG_MAXKEYLEN
 constexpr std::string_view kBasicAuth = "kubernetes.io/basic-auth";
 
-int base64Value(char ch) {
-  if (ch >= 'A' && ch <= 'Z') return ch - 'A';
-  if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
-  if (ch >= '0' && ch <= '9') return ch - '0' + 52;
-  if (ch == '+') return 62;
-  if (ch == '/') return 63;
-  return -1;
-}
-
-// decodeBase64 decodes padded standard base64 (Secret.data); false on malformed input.
-bool decodeBase64(const std::string& in, std::string& out) {
-  uint32_t acc = 0;
-  int bits = 0;
-  size_t pad = 0;
-  for (char ch : in) {
-    if (ch == '=') {
-      ++pad;
-      continue;
-    }
-    const int v = base64Value(ch);
-    if (v < 0 || pad > 0) {
-      return false;
-    }
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  return pad <= 2 && (in.size() % 4) == 0;
-}
-
 // secretPassword returns the `password` key of a basic-auth Secret.
 Result<std::string> secretPassword(const std::string& where, const api::Secret& s) {
   const std::string id = "\"" + s.metadata.namespace_ + "\"/\"" + s.metadata.name + "\"";
@@ -111,11 +79,11 @@ Result<std::string> secretPassword(const std::string& where, const api::Secret& 
   if (it == s.data.end()) {
     return fail(where, "password field not specified in the secret " + id);
   }
-  std::string plain;
-  if (!decodeBase64(it->second, plain)) {
+  auto plain = decodeBase64(it->second, Base64Mode::GoStd);
+  if (!plain) {
     return fail(where, "password field of the secret " + id + " is not valid base64");
   }
-  return plain;
+  return std::move(*plain);
 }
 
 Result<std::string> passwordFor(const std::string& where,

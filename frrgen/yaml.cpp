@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/util/yaml_quote.h"
+
 namespace ingot::frrgen {
 
 namespace {
@@ -23,66 +25,8 @@ struct Node {
   }
 };
 
-bool looksLikeNumber(const std::string& s) {
-  size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
-  if (i == s.size()) return false;
-  int dots = 0;
-  for (; i < s.size(); ++i) {
-    if (s[i] == '.') {
-      ++dots;
-    } else if (!std::isdigit(static_cast<unsigned char>(s[i])) && s[i] != '_') {
-      return false;
-    }
-  }
-  return dots <= 1;
-}
-
-bool needsQuotes(const std::string& s) {
-  if (s.empty() || looksLikeNumber(s)) return true;
-  static const std::vector<std::string> kReserved = {"true", "false", "yes", "no", "on",
-                                                     "off",  "null",  "y",   "n",  "~"};
-  std::string lower(s);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  if (std::find(kReserved.begin(), kReserved.end(), lower) != kReserved.end()) return true;
-  if (s[0] == '-' || s[0] == '.') return true;
-  return !std::all_of(s.begin(), s.end(), [](unsigned char c) {
-    return std::isalnum(c) || c == '.' || c == '/' || c == '-' || c == '_';
-  });
-}
-
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          static const char* kHex = "0123456789abcdef";
-          out += "\\x";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
-
 Node str(const std::string& s) {
-  return Node{Node::Kind::Scalar, needsQuotes(s) ? quoted(s) : s, {}, {}};
+  return Node{Node::Kind::Scalar, yamlScalar(s), {}, {}};
 }
 Node num(uint64_t v) {
   return Node{Node::Kind::Scalar, std::to_string(v), {}, {}};

@@ -1,35 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "frrgen/yang_data.h"
 
+#include "common/util/quote.h"
+
 namespace ingot::frrgen {
 
 namespace {
 
 constexpr uint64_t kMicrosPerMilli = 1000;
 
-std::string jsonString(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      static const char* kHex = "0123456789abcdef";
-      out += "\\u00";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-
 // Members joins "key": value pairs of one JSON object.
 class Members {
  public:
   Members& add(const std::string& key, const std::string& raw_value) {
-    text_ += (text_.empty() ? "" : ",") + jsonString(key) + ":" + raw_value;
+    text_ += (text_.empty() ? "" : ",") + jsonQuote(key) + ":" + raw_value;
     return *this;
   }
   std::string object() const { return "{" + text_ + "}"; }
@@ -47,13 +31,13 @@ std::string array(const std::vector<std::string>& items) {
 std::string prefixEntry(const PrefixListEntry& e, net::Family f) {
   Members m;
   m.add("sequence", std::to_string(e.seq));
-  m.add("action", jsonString(e.action == Action::Permit ? "permit" : "deny"));
+  m.add("action", jsonQuote(e.action == Action::Permit ? "permit" : "deny"));
   if (e.prefix.empty()) {
     m.add("any", "[null]");
     return m.object();
   }
   const std::string fam = f == net::Family::V4 ? "ipv4" : "ipv6";
-  m.add(fam + "-prefix", jsonString(e.prefix));
+  m.add(fam + "-prefix", jsonQuote(e.prefix));
   if (e.ge) m.add(fam + "-prefix-length-greater-or-equal", std::to_string(*e.ge));
   if (e.le) m.add(fam + "-prefix-length-lesser-or-equal", std::to_string(*e.le));
   return m.object();
@@ -63,8 +47,8 @@ std::string prefixList(const PrefixList& list) {
   std::vector<std::string> entries;
   for (const auto& e : list.entries) entries.push_back(prefixEntry(e, list.family));
   return Members()
-      .add("type", jsonString(list.family == net::Family::V4 ? "ipv4" : "ipv6"))
-      .add("name", jsonString(list.name))
+      .add("type", jsonQuote(list.family == net::Family::V4 ? "ipv4" : "ipv6"))
+      .add("name", jsonQuote(list.name))
       .add("entry", array(entries))
       .object();
 }
@@ -93,9 +77,8 @@ std::string setAction(const RouteMapEntry& e) {
                                 ? frrCommunityText(e.set_value) + " additive"
                                 : e.set_value + " additive";
   return Members()
-      .add("action", jsonString("frr-bgp-route-map:" + identity))
-      .add("rmap-set-action",
-           Members().add("frr-bgp-route-map:" + leaf, jsonString(value)).object())
+      .add("action", jsonQuote("frr-bgp-route-map:" + identity))
+      .add("rmap-set-action", Members().add("frr-bgp-route-map:" + leaf, jsonQuote(value)).object())
       .object();
 }
 
@@ -105,13 +88,13 @@ std::string routeMapEntry(const RouteMapEntry& e) {
                                     : "frr-route-map:ipv6-prefix-list";
   Members m;
   m.add("sequence", std::to_string(e.seq));
-  m.add("action", jsonString(e.action == Action::Permit ? "permit" : "deny"));
-  if (e.on_match_next) m.add("exit-policy", jsonString("next"));
+  m.add("action", jsonQuote(e.action == Action::Permit ? "permit" : "deny"));
+  if (e.on_match_next) m.add("exit-policy", jsonQuote("next"));
   m.add("match-condition",
         array({Members()
-                   .add("condition", jsonString(condition))
+                   .add("condition", jsonQuote(condition))
                    .add("rmap-match-condition",
-                        Members().add("list-name", jsonString(e.match_list)).object())
+                        Members().add("list-name", jsonQuote(e.match_list)).object())
                    .object()}));
   if (e.set != SetKind::None) m.add("set-action", array({setAction(e)}));
   return m.object();
@@ -120,7 +103,7 @@ std::string routeMapEntry(const RouteMapEntry& e) {
 std::string routeMap(const RouteMap& map) {
   std::vector<std::string> entries;
   for (const auto& e : map.entries) entries.push_back(routeMapEntry(e));
-  return Members().add("name", jsonString(map.name)).add("entry", array(entries)).object();
+  return Members().add("name", jsonQuote(map.name)).add("entry", array(entries)).object();
 }
 
 void optionalNumber(Members& m,
@@ -132,7 +115,7 @@ void optionalNumber(Members& m,
 
 std::string bfdProfile(const BfdProfile& p) {
   Members m;
-  m.add("name", jsonString(p.name));
+  m.add("name", jsonQuote(p.name));
   optionalNumber(m, "detection-multiplier", p.detect_multiplier, 1);
   optionalNumber(m, "desired-transmission-interval", p.transmit_interval, kMicrosPerMilli);
   optionalNumber(m, "required-receive-interval", p.receive_interval, kMicrosPerMilli);

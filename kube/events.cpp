@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <ctime>
 
-#include "kube/json_lite.h"
+#include "common/json/json.h"
 #include "kube/resources.h"
 
 namespace ingot::k8s {
@@ -144,34 +144,57 @@ std::string formatTimestamp(SystemTime t) {
   return buf;
 }
 
+namespace {
+
+/// member appends key: string to obj unless omit_empty and value is empty.
+void member(json::Value& obj, std::string key, std::string_view value, bool omit_empty = false) {
+  if (!omit_empty || !value.empty())
+    obj.set(std::move(key), json::Value::string(std::string(value)));
+}
+
+json::Value involvedObject(const ObjectReference& o) {
+  json::Value v = json::Value::object();
+  member(v, "apiVersion", o.api_version);
+  member(v, "kind", o.kind);
+  member(v, "name", o.name);
+  member(v, "namespace", o.namespace_, true);
+  member(v, "uid", o.uid, true);
+  member(v, "resourceVersion", o.resource_version, true);
+  return v;
+}
+
+}  // namespace
+
 std::string eventJson(const EventRecord& r, const EventSource& source) {
-  using json::quote;
-  const ObjectReference& o = r.object;
-  std::string out = R"({"apiVersion":"v1","kind":"Event","metadata":{"name":)" + quote(r.name) +
-                    R"(,"namespace":)" + quote(r.namespace_) + "},";
-  out += R"("involvedObject":{"apiVersion":)" + quote(o.api_version) + R"(,"kind":)" +
-         quote(o.kind) + R"(,"name":)" + quote(o.name);
-  if (!o.namespace_.empty()) out += R"(,"namespace":)" + quote(o.namespace_);
-  if (!o.uid.empty()) out += R"(,"uid":)" + quote(o.uid);
-  if (!o.resource_version.empty()) out += R"(,"resourceVersion":)" + quote(o.resource_version);
-  out += "},";
-  out += R"("type":)" + quote(eventTypeName(r.type)) + R"(,"reason":)" + quote(r.reason) +
-         R"(,"message":)" + quote(r.message) + ",";
-  out += R"("source":{"component":)" + quote(source.component);
-  if (!source.host.empty()) out += R"(,"host":)" + quote(source.host);
-  out += "},";
-  out += R"("firstTimestamp":)" + quote(formatTimestamp(r.first_timestamp)) +
-         R"(,"lastTimestamp":)" + quote(formatTimestamp(r.last_timestamp)) + R"(,"count":)" +
-         std::to_string(r.count) + ",";
-  out += R"("reportingComponent":)" + quote(source.component) + R"(,"reportingInstance":)" +
-         quote(source.host) + "}";
-  return out;
+  json::Value metadata = json::Value::object();
+  member(metadata, "name", r.name);
+  member(metadata, "namespace", r.namespace_);
+  json::Value from = json::Value::object();
+  member(from, "component", source.component);
+  member(from, "host", source.host, true);
+  json::Value event = json::Value::object();
+  member(event, "apiVersion", "v1");
+  member(event, "kind", "Event");
+  event.set("metadata", std::move(metadata));
+  event.set("involvedObject", involvedObject(r.object));
+  member(event, "type", eventTypeName(r.type));
+  member(event, "reason", r.reason);
+  member(event, "message", r.message);
+  event.set("source", std::move(from));
+  member(event, "firstTimestamp", formatTimestamp(r.first_timestamp));
+  member(event, "lastTimestamp", formatTimestamp(r.last_timestamp));
+  event.set("count", json::Value::number(static_cast<int64_t>(r.count)));
+  member(event, "reportingComponent", source.component);
+  member(event, "reportingInstance", source.host);
+  return json::write(event);
 }
 
 std::string eventPatchJson(const EventRecord& r) {
-  return R"({"count":)" + std::to_string(r.count) + R"(,"lastTimestamp":)" +
-         json::quote(formatTimestamp(r.last_timestamp)) + R"(,"message":)" +
-         json::quote(r.message) + "}";
+  json::Value patch = json::Value::object();
+  patch.set("count", json::Value::number(static_cast<int64_t>(r.count)));
+  member(patch, "lastTimestamp", formatTimestamp(r.last_timestamp));
+  member(patch, "message", r.message);
+  return json::write(patch);
 }
 
 Result<void> writeEvent(ApiClient& client, const EventDecision& d, const EventSource& source) {

@@ -7,6 +7,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "common/util/base64.h"
+#include "common/util/quote.h"
 #include "kube/token_source.h"
 
 namespace ingot::k8s {
@@ -25,10 +27,6 @@ struct Merged {
   std::map<std::string, Entry> users;
   std::map<std::string, Entry> contexts;
 };
-
-std::string quoted(std::string_view s) {
-  return "\"" + std::string(s) + "\"";
-}
 
 std::string where(const Entry& e) {
   return e.source->name.empty() ? std::string() : " (in " + e.source->name + ")";
@@ -55,7 +53,7 @@ Result<bool> boolean(const YAML::Node& map, const char* key, const std::string& 
   if (!*s) return false;
   if (**s == "true" || **s == "True") return true;
   if (**s == "false" || **s == "False") return false;
-  return invalidArgument(what + ": " + key + " must be true or false, got " + quoted(**s));
+  return invalidArgument(what + ": " + key + " must be true or false, got " + goQuote(**s));
 }
 
 /// collect adds the entries of one section ("clusters" with inner key "cluster", ...).
@@ -77,7 +75,7 @@ Result<void> collect(const KubeconfigSource& source,
     }
     YAML::Node body = item[inner];
     if (body.IsDefined() && !body.IsNull() && !body.IsMap()) {
-      return invalidArgument(what + ": " + inner + " " + quoted(**name) + " must be a map");
+      return invalidArgument(what + ": " + inner + " " + goQuote(**name) + " must be a map");
     }
     out.emplace(**name, Entry{body, &source});  // emplace keeps the first definition
   }
@@ -110,8 +108,11 @@ Result<void> pemField(const Entry& e,
   auto raw = scalar(e.node, (key + "-data").c_str(), what);
   if (!raw) return raw.error();
   if (*raw) {
-    auto decoded = decodeBase64(**raw);
-    if (!decoded) return invalidArgument(what + ": " + key + "-data: " + decoded.error().message);
+    auto decoded = decodeBase64(**raw, Base64Mode::Lenient);
+    if (!decoded) {
+      return invalidArgument(what + ": " + key +
+                             "-data: not valid base64: " + decoded.error().message);
+    }
     data = std::move(*decoded);
     return {};
   }
@@ -122,7 +123,7 @@ Result<void> pemField(const Entry& e,
 }
 
 Result<void> applyCluster(const std::string& name, const Entry& e, ClientConfig& cfg) {
-  const std::string what = "kubeconfig cluster " + quoted(name) + where(e);
+  const std::string what = "kubeconfig cluster " + goQuote(name) + where(e);
   if (!e.node.IsDefined() || e.node.IsNull()) return invalidArgument(what + ": has no cluster map");
   auto server = scalar(e.node, "server", what);
   if (!server) return server.error();
@@ -161,7 +162,7 @@ Result<void> rejectUnsupportedAuth(const Entry& e, const std::string& what) {
 }
 
 Result<void> applyUser(const std::string& name, const Entry& e, ClientConfig& cfg) {
-  const std::string what = "kubeconfig user " + quoted(name) + where(e);
+  const std::string what = "kubeconfig user " + goQuote(name) + where(e);
   if (!e.node.IsDefined() || e.node.IsNull()) return {};  // anonymous
   if (auto r = rejectUnsupportedAuth(e, what); !r) return r;
   auto token = scalar(e.node, "token", what);
@@ -197,16 +198,16 @@ Result<void> applyUser(const std::string& name, const Entry& e, ClientConfig& cf
 Result<void> applyContext(const Merged& m, const std::string& name, ClientConfig& cfg) {
   auto it = m.contexts.find(name);
   if (it == m.contexts.end())
-    return invalidArgument("kubeconfig: context " + quoted(name) + " not found");
+    return invalidArgument("kubeconfig: context " + goQuote(name) + " not found");
   const Entry& ctx = it->second;
-  const std::string what = "kubeconfig context " + quoted(name) + where(ctx);
+  const std::string what = "kubeconfig context " + goQuote(name) + where(ctx);
   if (!ctx.node.IsDefined() || ctx.node.IsNull()) return invalidArgument(what + ": is empty");
   auto cluster = scalar(ctx.node, "cluster", what);
   if (!cluster) return cluster.error();
   if (!*cluster || (*cluster)->empty()) return invalidArgument(what + ": names no cluster");
   auto c = m.clusters.find(**cluster);
   if (c == m.clusters.end()) {
-    return invalidArgument(what + ": cluster " + quoted(**cluster) + " not found");
+    return invalidArgument(what + ": cluster " + goQuote(**cluster) + " not found");
   }
   if (auto r = applyCluster(c->first, c->second, cfg); !r) return r;
   auto user = scalar(ctx.node, "user", what);
@@ -214,7 +215,7 @@ Result<void> applyContext(const Merged& m, const std::string& name, ClientConfig
   if (*user && !(*user)->empty()) {
     auto u = m.users.find(**user);
     if (u == m.users.end())
-      return invalidArgument(what + ": user " + quoted(**user) + " not found");
+      return invalidArgument(what + ": user " + goQuote(**user) + " not found");
     if (auto r = applyUser(u->first, u->second, cfg); !r) return r;
   }
   auto ns = scalar(ctx.node, "namespace", what);
@@ -347,38 +348,6 @@ Result<ClientConfig> loadClientConfig(const LoadOptions& options) {
   return Error{ErrorCode::NotFound,
                "no Kubernetes configuration found: pass --kubeconfig, set KUBECONFIG, run in a pod "
                "(KUBERNETES_SERVICE_HOST), or create ~/.kube/config"};
-}
-
-Result<std::string> decodeBase64(std::string_view text) {
-  auto value = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
-  std::string out;
-  unsigned bits = 0;
-  int nbits = 0;
-  size_t padding = 0;
-  for (char c : text) {
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-    if (c == '=') {
-      ++padding;
-      continue;
-    }
-    const int v = value(c);
-    if (v < 0 || padding > 0) return invalidArgument("not valid base64");
-    bits = (bits << 6) | static_cast<unsigned>(v);
-    nbits += 6;
-    if (nbits >= 8) {
-      nbits -= 8;
-      out += static_cast<char>((bits >> nbits) & 0xFF);
-    }
-  }
-  if (nbits >= 6 || padding > 2) return invalidArgument("not valid base64");
-  return out;
 }
 
 }  // namespace ingot::k8s

@@ -68,7 +68,4 @@ LoadOptions loadOptionsFromProcess(std::string kubeconfig_flag, std::string cont
 /// KUBERNETES_SERVICE_HOST is set), ~/.kube/config. The error lists what was tried.
 Result<ClientConfig> loadClientConfig(const LoadOptions& options);
 
-/// decodeBase64 decodes standard base64 (whitespace ignored, padding optional).
-Result<std::string> decodeBase64(std::string_view text);
-
 }  // namespace ingot::k8s

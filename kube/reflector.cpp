@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <condition_variable>
 
-#include "kube/json_lite.h"
+#include "common/json/scan.h"
 
 namespace ingot::k8s {
 namespace {
@@ -20,18 +20,25 @@ bool interruptibleSleep(Duration d, std::stop_token stop) {
 }  // namespace
 
 Result<RawMeta> rawObjectMeta(std::string_view object) {
-  auto metadata = json::member(object, "metadata");
-  if (!metadata) return metadata.error();
-  if (!*metadata || **metadata == "null") return invalidArgument("object has no metadata");
-  auto m = json::members(**metadata, {"name", "namespace", "resourceVersion"});
-  if (!m) return invalidArgument("metadata: " + m.error().message);
+  auto m = json::scan(object, {{"metadata"},
+                               {"metadata", "name"},
+                               {"metadata", "namespace"},
+                               {"metadata", "resourceVersion"}});
+  if (!m) return m.error();
+  const json::Found& metadata = (*m)[0];
+  if (!metadata.present || metadata.type == json::Type::Null) {
+    return invalidArgument("object has no metadata");
+  }
+  if (metadata.type != json::Type::Object) return invalidArgument("metadata: not an object");
   RawMeta meta;
   std::string* fields[] = {&meta.name, &meta.namespace_, &meta.resource_version};
   for (size_t i = 0; i < 3; ++i) {
-    if (!(*m)[i] || *(*m)[i] == "null") continue;
-    auto s = json::stringValue(*(*m)[i]);
-    if (!s) return invalidArgument("metadata: a field is not a string: " + s.error().message);
-    *fields[i] = std::move(*s);
+    json::Found& f = (*m)[i + 1];
+    if (!f.present || f.type == json::Type::Null) continue;
+    if (f.type != json::Type::String) {
+      return invalidArgument("metadata: a field is not a string: " + std::string(f.raw));
+    }
+    *fields[i] = std::move(f.text);
   }
   return meta;
 }

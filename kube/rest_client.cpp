@@ -9,9 +9,9 @@
 #include <cpprest/uri_builder.h>
 #include <openssl/ssl.h>
 
-#include "kube/json_lite.h"
 #include "kube/status.h"
 #include "kube/token_source.h"
+#include "kube/watch_decoder.h"
 
 namespace ingot::k8s {
 namespace {
@@ -290,24 +290,8 @@ Result<ListPage> RestClient::list(const ResourceRef& ref,
   if (!uri) return uri.error();
   auto body = object(http::methods::GET, *uri, {}, nullptr);
   if (!body) return body.error();
-  const std::string op = describe("GET", *uri);
-  auto m = json::members(*body, {"metadata", "items"});
-  if (!m) return Error{ErrorCode::Internal, op + ": malformed list: " + m.error().message};
-  ListPage page;
-  if ((*m)[0]) {
-    auto rv = json::stringAt(*(*m)[0], {"resourceVersion"});
-    auto cont = json::stringAt(*(*m)[0], {"continue"});
-    if (!rv || !cont) return Error{ErrorCode::Internal, op + ": malformed list metadata"};
-    page.resource_version = std::move(*rv);
-    page.continue_token = std::move(*cont);
-  }
-  if ((*m)[1] && *(*m)[1] != "null") {
-    auto items = json::elements(*(*m)[1]);
-    if (!items)
-      return Error{ErrorCode::Internal, op + ": malformed items: " + items.error().message};
-    page.items.reserve(items->size());
-    for (std::string_view item : *items) page.items.emplace_back(item);
-  }
+  auto page = parseListPage(*body);
+  if (!page) return Error{ErrorCode::Internal, describe("GET", *uri) + ": " + page.error().message};
   return page;
 }
 

@@ -3,7 +3,7 @@
 
 #include <thread>
 
-#include "kube/json_lite.h"
+#include "common/json/scan.h"
 #include "kube/kubeconfig.h"
 #include "kube/resources.h"
 

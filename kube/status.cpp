@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kube/status.h"
 
-#include "kube/json_lite.h"
+#include <charconv>
+
+#include "common/json/scan.h"
 
 namespace ingot::k8s {
 namespace {
@@ -23,23 +25,20 @@ std::string printable(std::string_view body) {
 }  // namespace
 
 std::optional<ApiStatus> parseStatus(std::string_view body) {
-  auto m = json::members(body, {"kind", "code", "reason", "message"});
-  if (!m) return std::nullopt;
-  auto kind = (*m)[0] ? json::stringValue(*(*m)[0]) : Result<std::string>(std::string());
-  if (!kind || *kind != "Status") return std::nullopt;
+  auto m = json::scan(body, {{"kind"}, {"code"}, {"reason"}, {"message"}});
+  if (!m || (*m)[0].type != json::Type::String || (*m)[0].text != "Status") return std::nullopt;
   ApiStatus status;
-  if ((*m)[1]) {
-    auto code = json::intValue(*(*m)[1]);
-    if (code && *code >= 0 && *code < 1000) status.code = static_cast<int>(*code);
+  if (const json::Found& code = (*m)[1]; code.type == json::Type::Number) {
+    int value = 0;
+    const auto [end, ec] =
+        std::from_chars(code.raw.data(), code.raw.data() + code.raw.size(), value);
+    if (ec == std::errc() && end == code.raw.data() + code.raw.size() && value >= 0 &&
+        value < 1000) {
+      status.code = value;
+    }
   }
-  if ((*m)[2]) {
-    auto reason = json::stringValue(*(*m)[2]);
-    if (reason) status.reason = *reason;
-  }
-  if ((*m)[3]) {
-    auto message = json::stringValue(*(*m)[3]);
-    if (message) status.message = *message;
-  }
+  if ((*m)[2].type == json::Type::String) status.reason = std::move((*m)[2].text);
+  if ((*m)[3].type == json::Type::String) status.message = std::move((*m)[3].text);
   return status;
 }
 

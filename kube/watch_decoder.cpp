@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kube/watch_decoder.h"
 
-#include "kube/json_lite.h"
+#include "common/json/scan.h"
 
 namespace ingot::k8s {
 namespace {
@@ -23,18 +23,41 @@ Result<WatchEventType> parseType(std::string_view name) {
 }  // namespace
 
 Result<WatchEvent> parseWatchEvent(std::string_view frame) {
-  auto m = json::members(frame, {"type", "object"});
+  auto m = json::scan(frame, {{"type"}, {"object"}});
   if (!m) return invalidArgument("watch event: " + m.error().message);
-  if (!(*m)[0]) return invalidArgument("watch event: missing \"type\"");
-  auto name = json::stringValue(*(*m)[0]);
-  if (!name) return invalidArgument("watch event: \"type\" is not a string");
-  auto type = parseType(*name);
-  if (!type) return type.error();
-  const auto& object = (*m)[1];
-  if (!object || object->empty() || object->front() != '{') {
-    return invalidArgument("watch event " + *name + ": missing or non-object \"object\"");
+  const json::Found& type_field = (*m)[0];
+  const json::Found& object = (*m)[1];
+  if (!type_field.present) return invalidArgument("watch event: missing \"type\"");
+  if (type_field.type != json::Type::String) {
+    return invalidArgument("watch event: \"type\" is not a string");
   }
-  return WatchEvent{*type, std::string(*object)};
+  auto type = parseType(type_field.text);
+  if (!type) return type.error();
+  if (!object.present || object.type != json::Type::Object) {
+    return invalidArgument("watch event " + type_field.text + ": missing or non-object \"object\"");
+  }
+  return WatchEvent{*type, std::string(object.raw)};
+}
+
+Result<ListPage> parseListPage(std::string_view body) {
+  auto m = json::scan(body, {{"metadata", "resourceVersion"}, {"metadata", "continue"}, {"items"}});
+  if (!m) return invalidArgument("malformed list: " + m.error().message);
+  const json::Found& rv = (*m)[0];
+  const json::Found& cont = (*m)[1];
+  const json::Found& items = (*m)[2];
+  const auto stringOrNull = [](const json::Found& f) {
+    return !f.present || f.type == json::Type::String || f.type == json::Type::Null;
+  };
+  if (!stringOrNull(rv) || !stringOrNull(cont)) return invalidArgument("malformed list metadata");
+  if (items.present && items.type != json::Type::Array && items.type != json::Type::Null) {
+    return invalidArgument("malformed items: not an array");
+  }
+  ListPage page;
+  page.resource_version = rv.text;
+  page.continue_token = cont.text;
+  page.items.reserve(items.items.size());
+  for (std::string_view item : items.items) page.items.emplace_back(item);
+  return page;
 }
 
 WatchDecoder::WatchDecoder(size_t max_event_bytes) : max_event_bytes_(max_event_bytes) {}

@@ -18,6 +18,10 @@ namespace ingot::k8s {
 /// missing or unknown type, missing object).
 Result<WatchEvent> parseWatchEvent(std::string_view frame);
 
+/// parseListPage decodes a list response body: metadata.resourceVersion, metadata.continue and
+/// the raw text of each element of items. Errors say which part is malformed.
+Result<ListPage> parseListPage(std::string_view body);
+
 /// WatchDecoder frames and decodes a watch stream incrementally. Framing follows JSON structure
 /// (string-aware brace depth), so newlines are optional and the work per byte is constant no matter
 /// how the stream is chunked.

@@ -24,7 +24,7 @@ BOOST_AUTO_TEST_CASE(base64_decodes_like_go_std_encoding) {
       {"bad character", "YW*j", false, "illegal base64 data at input byte 2"},
       {"data after padding", "YQ==YWJj", false, "illegal base64 data at input byte 4"},
       {"truncated quantum", "YWJjZ", false, "illegal base64 data at input byte 4"},
-      {"one padding char for one byte", "YQ=", false, "illegal base64 data at input byte 2"},
+      {"one padding char for one byte", "YQ=", false, "illegal base64 data at input byte 3"},
       {"url alphabet", "_-8=", false, "illegal base64 data at input byte 0"},
       {"unused trailing bits ignored", "YR==", true, "a"},
       {"too much padding", "Y===", false, "illegal base64 data at input byte 1"},

@@ -4,24 +4,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/util/quote.h"
+
 namespace ingot::daemon {
 namespace {
-
-std::string escapeLabel(std::string_view v) {
-  std::string out;
-  for (const char c : v) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '"') {
-      out += "\\\"";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 std::string escapeHelp(std::string_view v) {
   std::string out;
@@ -61,8 +47,8 @@ std::string renderPrometheus(const std::vector<MetricFamily>& families) {
       if (!s.labels.empty()) {
         out += '{';
         for (size_t i = 0; i < s.labels.size(); ++i) {
-          out += (i == 0 ? "" : ",") + s.labels[i].first + "=\"" + escapeLabel(s.labels[i].second) +
-                 "\"";
+          out += (i == 0 ? "" : ",") + s.labels[i].first + "=\"" +
+                 prometheusLabelValue(s.labels[i].second) + "\"";
         }
         out += '}';
       }

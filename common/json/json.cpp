@@ -1,20 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "common/json/json.h"
 
-#include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 #include "common/json/rapidjson_wrapper.h"
+#include "common/util/utf8.h"
 
 namespace ingot::json {
-
-namespace detail {
-void rapidjsonAssertFailed(const char* condition, const char* file, int line) {
-  std::fprintf(stderr, "%s:%d: rapidjson precondition failed: %s\n", file, line, condition);
-  std::abort();
-}
-}  // namespace detail
 
 namespace {
 
@@ -129,7 +121,13 @@ void emit(const Value& v, Writer& w) {
       w.RawValue(v.text().data(), v.text().size(), rapidjson::kNumberType);
       return;
     case Type::String:
-      w.String(v.text().data(), static_cast<rapidjson::SizeType>(v.text().size()));
+      if (utf8::valid(v.text())) {
+        w.String(v.text().data(), static_cast<rapidjson::SizeType>(v.text().size()));
+      } else {
+        // Invalid bytes become U+FFFD, as in Go's encoding/json, so the output is valid JSON.
+        const std::string clean = utf8::sanitize(v.text());
+        w.String(clean.data(), static_cast<rapidjson::SizeType>(clean.size()));
+      }
       return;
     case Type::Array:
       w.StartArray();

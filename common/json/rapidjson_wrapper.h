@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The one place RapidJSON is included (STYLE.md §8.5). RAPIDJSON_ASSERT is redirected to a
+// The one place RapidJSON is included. RAPIDJSON_ASSERT is redirected to a
 // failure handler that reports and aborts in every build: RapidJSON's default is assert(), which
 // is undefined behaviour under NDEBUG. Readers still check Is* before every Get*, so the handler
-// only fires on a programming error, never on input. Include only from common/json/*.cpp.
+// only fires on a programming error, never on input. Include only from common/json/*.cpp and
+// common/util/json_quote.cpp (which defines the handler, so every RapidJSON user shares it).
 #pragma once
 
 #ifdef RAPIDJSON_ASSERT

@@ -4,20 +4,16 @@
 #include <cstdio>
 #include <ctime>
 
+#include "common/util/quote.h"
+
 namespace ingot::log {
 namespace {
 
 void appendMember(std::string& out, std::string_view key, std::string_view value, bool number) {
-  out += ",\"";
-  out += escapeJson(key);
-  out += "\":";
-  if (number) {
-    out += value;
-    return;
-  }
-  out += '"';
-  out += escapeJson(value);
-  out += '"';
+  out += ',';
+  out += jsonQuote(key);
+  out += ':';
+  out += number ? std::string(value) : jsonQuote(value);
 }
 
 void writeStderr(std::string_view line) {
@@ -56,39 +52,6 @@ std::string_view levelName(Level level) {
 
 Field num(std::string key, long long value) {
   return Field{std::move(key), std::to_string(value), true};
-}
-
-std::string escapeJson(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (const char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
 }
 
 std::string formatTime(std::chrono::system_clock::time_point t) {

@@ -37,10 +37,6 @@ struct Field {
 /// num builds a numeric Field.
 Field num(std::string key, long long value);
 
-/// escapeJson returns s as the inside of a JSON string literal: quotes, backslashes and control
-/// characters escaped, other bytes (UTF-8) copied.
-std::string escapeJson(std::string_view s);
-
 /// formatTime renders t as RFC 3339 UTC with milliseconds ("2024-05-01T12:00:00.123Z").
 std::string formatTime(std::chrono::system_clock::time_point t);
 

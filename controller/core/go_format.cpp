@@ -4,48 +4,6 @@
 namespace ingot::controller {
 namespace {
 
-void appendEscaped(std::string& out, unsigned char c) {
-  switch (c) {
-    case '"':
-      out += "\\\"";
-      return;
-    case '\\':
-      out += "\\\\";
-      return;
-    case '\a':
-      out += "\\a";
-      return;
-    case '\b':
-      out += "\\b";
-      return;
-    case '\f':
-      out += "\\f";
-      return;
-    case '\n':
-      out += "\\n";
-      return;
-    case '\r':
-      out += "\\r";
-      return;
-    case '\t':
-      out += "\\t";
-      return;
-    case '\v':
-      out += "\\v";
-      return;
-    default:
-      break;
-  }
-  if (c < 0x20 || c == 0x7f) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    out += "\\x";
-    out += kHex[c >> 4];
-    out += kHex[c & 0xf];
-    return;
-  }
-  out += static_cast<char>(c);
-}
-
 std::string joinList(const std::vector<std::string>& items, bool quote) {
   std::string out = "[";
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -59,17 +17,6 @@ std::string joinList(const std::vector<std::string>& items, bool quote) {
 }
 
 }  // namespace
-
-std::string goQuote(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out += '"';
-  for (char c : s) {
-    appendEscaped(out, static_cast<unsigned char>(c));
-  }
-  out += '"';
-  return out;
-}
 
 std::string goQuoteList(const std::vector<std::string>& items) {
   return joinList(items, true);

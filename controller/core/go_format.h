@@ -8,13 +8,12 @@
 #include <vector>
 
 #include "common/net/ip.h"
+#include "common/util/quote.h"
 
 namespace ingot::controller {
 
-/// goQuote renders s as Go's %q does for a string: double-quoted, with \" \\ and control
-/// characters escaped (\n, \t, ... or \xNN). Bytes >= 0x80 are copied as they are (valid UTF-8
-/// is printable in Go's sense for the texts Ingot quotes: names, addresses).
-std::string goQuote(std::string_view s);
+/// goQuote (common/util/quote.h) is Go's strconv.Quote, as %q prints a string.
+using ingot::goQuote;
 
 /// goQuoteList renders a string slice as Go's %q does: ["a" "b"].
 std::string goQuoteList(const std::vector<std::string>& items);

@@ -7,13 +7,14 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "kube/json_lite.h"
+#include "common/json/scan.h"
 #include "kube/tests/fake_api_client.h"
 #include "kube/tests/test_util.h"
 
 using namespace ingot::k8s;
 using namespace std::chrono_literals;
 using ingot::ErrorCode;
+namespace json = ingot::json;
 using ingot::k8s::testing::FakeApiClient;
 
 namespace {
@@ -35,8 +36,8 @@ struct Tally {
   }
 };
 
-std::string field(const std::string& json, std::initializer_list<std::string_view> path) {
-  auto s = json::stringAt(json, path);
+std::string field(const std::string& text, std::initializer_list<std::string_view> path) {
+  auto s = json::stringAt(text, path);
   BOOST_REQUIRE_MESSAGE(s.has_value(), ingot::k8s::testing::why(s));
   return *s;
 }
@@ -190,14 +191,14 @@ BOOST_AUTO_TEST_CASE(event_json_is_a_complete_core_v1_event) {
   BOOST_TEST(field(j, {"source", "host"}) == "node-1");
   BOOST_TEST(field(j, {"firstTimestamp"}) == "2024-05-01T12:00:00Z");
   BOOST_TEST(field(j, {"lastTimestamp"}) == "2024-05-01T12:00:00Z");
-  BOOST_TEST(*json::intValue(**json::member(j, "count")) == 1);
+  BOOST_TEST(*json::intAt(j, {"count"}) == 1);
   BOOST_TEST(field(j, {"reportingComponent"}) == "ingot-controller");
 
   auto p =
       c.observe(kSvc, EventType::Warning, "AllocationFailed", "quote \" and\nnewline", kT0 + 61s);
   const std::string patch = eventPatchJson(p.record);
   BOOST_REQUIRE(json::validate(patch).has_value());
-  BOOST_TEST(*json::intValue(**json::member(patch, "count")) == 2);
+  BOOST_TEST(*json::intAt(patch, {"count"}) == 2);
   BOOST_TEST(field(patch, {"lastTimestamp"}) == "2024-05-01T12:01:01Z");
   BOOST_TEST(field(patch, {"message"}) == "quote \" and\nnewline");
 }
@@ -238,7 +239,7 @@ BOOST_AUTO_TEST_CASE(write_event_creates_patches_and_recreates_expired_events) {
       BOOST_TEST(verbs == c.want_verbs);
       if (c.want_verbs.size() == 2) {
         // The recreated event carries the current count.
-        BOOST_TEST(*json::intValue(**json::member(api.writes()[1].body, "count")) == 2);
+        BOOST_TEST(*json::intAt(api.writes()[1].body, {"count"}) == 2);
       }
     }
   }

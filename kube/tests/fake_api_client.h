@@ -11,9 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "common/json/scan.h"
+#include "common/util/quote.h"
 #include "kube/api_client.h"
 #include "kube/clock.h"
-#include "kube/json_lite.h"
 
 namespace ingot::k8s::testing {
 
@@ -22,16 +23,16 @@ inline std::string objectJson(std::string_view ns,
                               std::string_view name,
                               std::string_view rv,
                               std::string_view value = "") {
-  std::string meta = R"({"name":)" + json::quote(name);
-  if (!ns.empty()) meta += R"(,"namespace":)" + json::quote(ns);
-  if (!rv.empty()) meta += R"(,"resourceVersion":)" + json::quote(rv);
+  std::string meta = R"({"name":)" + jsonQuote(name);
+  if (!ns.empty()) meta += R"(,"namespace":)" + jsonQuote(ns);
+  if (!rv.empty()) meta += R"(,"resourceVersion":)" + jsonQuote(rv);
   meta += "}";
-  return R"({"metadata":)" + meta + R"(,"spec":{"value":)" + json::quote(value) + "}}";
+  return R"({"metadata":)" + meta + R"(,"spec":{"value":)" + jsonQuote(value) + "}}";
 }
 
 /// bookmarkJson builds a BOOKMARK object carrying only a resourceVersion.
 inline std::string bookmarkJson(std::string_view rv) {
-  return R"({"kind":"Thing","metadata":{"resourceVersion":)" + json::quote(rv) + "}}";
+  return R"({"kind":"Thing","metadata":{"resourceVersion":)" + jsonQuote(rv) + "}}";
 }
 
 /// WatchStep scripts one watch call: deliver events, then end with outcome.

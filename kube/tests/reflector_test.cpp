@@ -9,12 +9,13 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "common/json/scan.h"
 #include "kube/informer.h"
-#include "kube/json_lite.h"
 #include "kube/tests/fake_api_client.h"
 #include "kube/tests/fake_clock.h"
 
 using namespace ingot::k8s;
+namespace json = ingot::json;
 using namespace std::chrono_literals;
 using ingot::Error;
 using ingot::ErrorCode;
@@ -296,7 +297,7 @@ struct Thing {
 Result<Thing> decodeThing(std::string_view json) {
   auto meta = rawObjectMeta(json);
   if (!meta) return meta.error();
-  auto value = json::stringAt(json, {"spec", "value"});
+  auto value = ingot::json::stringAt(json, {"spec", "value"});
   if (!value) return value.error();
   if (*value == "bad") return ingot::invalidArgument("spec.value: bad is not allowed");
   return Thing{objectKey(meta->namespace_, meta->name), *value};

@@ -6,11 +6,12 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "kube/json_lite.h"
+#include "common/json/scan.h"
 #include "kube/tests/fake_api_client.h"
 #include "kube/tests/test_util.h"
 
 using namespace ingot::k8s;
+namespace json = ingot::json;
 using ingot::Error;
 using ingot::ErrorCode;
 using ingot::Result;

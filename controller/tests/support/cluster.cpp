@@ -5,7 +5,8 @@
 #include <thread>
 
 #include "api/codec.h"
-#include "kube/json_lite.h"
+#include "common/json/scan.h"
+#include "common/util/quote.h"
 #include "kube/kubeconfig.h"
 #include "kube/resources.h"
 #include "kube/rest_client.h"
@@ -21,7 +22,7 @@ bool retriable(const Error& e) {
 }
 
 std::string quoted(const std::string& s) {
-  return k8s::json::quote(s);
+  return jsonQuote(s);
 }
 
 }  // namespace
@@ -204,10 +205,10 @@ Result<std::vector<std::string>> eventsFor(k8s::ApiClient& api,
   if (!page) return page.error();
   std::vector<std::string> out;
   for (const auto& item : page->items) {
-    auto about = k8s::json::stringAt(item, {"involvedObject", "name"});
+    auto about = json::stringAt(item, {"involvedObject", "name"});
     if (!about || *about != name) continue;
     const auto field = [&](std::initializer_list<std::string_view> path) {
-      auto v = k8s::json::stringAt(item, path);
+      auto v = json::stringAt(item, path);
       return v.has_value() ? *v : std::string();
     };
     out.push_back(field({"type"}) + " " + field({"reason"}) + " " + field({"source", "component"}) +

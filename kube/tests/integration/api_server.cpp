@@ -15,7 +15,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "kube/json_lite.h"
+#include "common/json/scan.h"
+#include "common/util/quote.h"
 #include "kube/kubeconfig.h"
 #include "kube/tests/test_util.h"
 
@@ -126,7 +127,7 @@ std::string configMap(const std::string& ns,
                       const std::string& name,
                       const std::string& value,
                       const std::string& labels) {
-  std::string meta = R"({"name":)" + json::quote(name) + R"(,"namespace":)" + json::quote(ns);
+  std::string meta = R"({"name":)" + jsonQuote(name) + R"(,"namespace":)" + jsonQuote(ns);
   if (!labels.empty()) {
     meta += R"(,"labels":{)";
     size_t start = 0;
@@ -136,19 +137,18 @@ std::string configMap(const std::string& ns,
       if (end == std::string::npos) end = labels.size();
       const std::string kv = labels.substr(start, end - start);
       const size_t eq = kv.find('=');
-      meta +=
-          (first ? "" : ",") + json::quote(kv.substr(0, eq)) + ":" + json::quote(kv.substr(eq + 1));
+      meta += (first ? "" : ",") + jsonQuote(kv.substr(0, eq)) + ":" + jsonQuote(kv.substr(eq + 1));
       first = false;
       start = end + 1;
     }
     meta += "}";
   }
   return R"({"apiVersion":"v1","kind":"ConfigMap","metadata":)" + meta + R"(},"data":{"k":)" +
-         json::quote(value) + "}}";
+         jsonQuote(value) + "}}";
 }
 
 std::string fieldOf(const std::string& json, std::initializer_list<std::string_view> path) {
-  auto v = json::stringAt(json, path);
+  auto v = ingot::json::stringAt(json, path);
   return v.has_value() ? *v : std::string();
 }
 

@@ -7,11 +7,12 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "kube/json_lite.h"
+#include "common/json/scan.h"
 #include "kube/resources.h"
 #include "kube/tests/integration/api_server.h"
 
 using namespace ingot::k8s;
+namespace json = ingot::json;
 using namespace ingot::k8s::testing;
 using namespace std::chrono_literals;
 
@@ -53,7 +54,7 @@ BOOST_AUTO_TEST_CASE(a_hot_loop_is_aggregated_into_one_event_per_message) {
   }
   BOOST_REQUIRE(by_reason.size() == 1u);
   const std::string& event = by_reason["AllocationFailed"];
-  BOOST_TEST(*json::intValue(**json::member(event, "count")) == 25);
+  BOOST_TEST(*json::intAt(event, {"count"}) == 25);
   BOOST_TEST(fieldOf(event, {"type"}) == "Warning");
   BOOST_TEST(fieldOf(event, {"message"}) == "no available IPs in pool");
   BOOST_TEST(fieldOf(event, {"involvedObject", "uid"}) == ref.uid);
@@ -80,7 +81,7 @@ BOOST_AUTO_TEST_CASE(a_deleted_event_is_recreated_with_its_count) {
   BOOST_TEST(recorder.stats().failed == 0u);
   auto again = api->get(resources::kEvents, "metallb-system", name);
   BOOST_REQUIRE(again.has_value());
-  BOOST_TEST(*json::intValue(**json::member(*again, "count")) == 2);
+  BOOST_TEST(*json::intAt(*again, {"count"}) == 2);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

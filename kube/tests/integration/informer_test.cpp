@@ -13,11 +13,12 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "kube/json_lite.h"
+#include "common/json/scan.h"
 #include "kube/resources.h"
 #include "kube/tests/integration/api_server.h"
 
 using namespace ingot::k8s;
+namespace json = ingot::json;
 using namespace ingot::k8s::testing;
 using namespace std::chrono_literals;
 

@@ -13,12 +13,14 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "kube/json_lite.h"
+#include "common/json/scan.h"
+#include "common/util/quote.h"
 #include "kube/resources.h"
 #include "kube/tests/integration/api_server.h"
 #include "kube/tests/test_util.h"
 
 using namespace ingot::k8s;
+namespace json = ingot::json;
 using namespace ingot::k8s::testing;
 using namespace std::chrono_literals;
 using ingot::ErrorCode;
@@ -76,7 +78,7 @@ BOOST_AUTO_TEST_CASE(crud_conflict_and_not_found_over_tls_with_a_token) {
 
   // update with the current version succeeds; replaying the old version conflicts.
   std::string body = configMap("default", "cm", "v2");
-  body.insert(body.find(R"("name")"), R"("resourceVersion":)" + json::quote(rv1) + ",");
+  body.insert(body.find(R"("name")"), R"("resourceVersion":)" + ingot::jsonQuote(rv1) + ",");
   const std::string updated = must(api->update(kConfigMaps, "default", "cm", body));
   BOOST_TEST(fieldOf(updated, {"data", "k"}) == "v2");
   BOOST_TEST(fieldOf(updated, {"metadata", "resourceVersion"}) != rv1);
@@ -159,19 +161,19 @@ BOOST_AUTO_TEST_CASE(status_subresource_is_written_separately_from_the_object) {
       R"("namespace":"metallb-system"},"spec":{"addresses":["192.0.2.0/24"]},)"
       R"("status":{"availableIPv4":1}})";
   const std::string created = must(api->create(resources::kIpAddressPools, "metallb-system", pool));
-  BOOST_TEST(!json::memberPath(created, {"status", "availableIPv4"})->has_value());  // dropped
+  BOOST_TEST(!json::rawAt(created, {"status", "availableIPv4"})->has_value());  // dropped
 
   const std::string status = must(api->patchStatus(
       resources::kIpAddressPools, "metallb-system", "p1", PatchType::Merge,
       R"({"status":{"availableIPv4":254,"assignedIPv4":0},"spec":{"addresses":["10.0.0.0/8"]}})"));
-  BOOST_TEST(**json::memberPath(status, {"status", "availableIPv4"}) == "254");
+  BOOST_TEST(**json::rawAt(status, {"status", "availableIPv4"}) == "254");
   const std::string after = must(api->get(resources::kIpAddressPools, "metallb-system", "p1"));
-  BOOST_TEST(**json::memberPath(after, {"spec", "addresses"}) == R"(["192.0.2.0/24"])");
+  BOOST_TEST(**json::rawAt(after, {"spec", "addresses"}) == R"(["192.0.2.0/24"])");
 
   // A write to the main resource keeps the stored status.
   const std::string spec = must(api->patch(resources::kIpAddressPools, "metallb-system", "p1",
                                            PatchType::Merge, R"({"status":{"availableIPv4":1}})"));
-  BOOST_TEST(**json::memberPath(spec, {"status", "availableIPv4"}) == "254");
+  BOOST_TEST(**json::rawAt(spec, {"status", "availableIPv4"}) == "254");
 
   // updateStatus (PUT) of the whole object.
   std::string whole = must(api->get(resources::kIpAddressPools, "metallb-system", "p1"));
@@ -180,7 +182,7 @@ BOOST_AUTO_TEST_CASE(status_subresource_is_written_separately_from_the_object) {
   whole.replace(pos, 3, "253");
   const std::string put =
       must(api->updateStatus(resources::kIpAddressPools, "metallb-system", "p1", whole));
-  BOOST_TEST(**json::memberPath(put, {"status", "availableIPv4"}) == "253");
+  BOOST_TEST(**json::rawAt(put, {"status", "availableIPv4"}) == "253");
 }
 
 BOOST_AUTO_TEST_CASE(a_wrong_token_fails_with_a_clear_unauthorized_error) {
