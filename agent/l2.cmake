@@ -10,3 +10,8 @@ ingot_add_test(ingot_agent_l2_test
   SOURCES tests/l2/main_test.cpp tests/l2/arp_codec_test.cpp tests/l2/ndp_codec_test.cpp
     tests/l2/interfaces_test.cpp
   LIBRARIES ingot_agent_l2)
+
+# Real sockets between two network namespaces the test creates (skipped when not root).
+ingot_add_test(ingot_agent_l2_netns_test
+  SOURCES tests/l2/responder_netns_test.cpp
+  LIBRARIES ingot_agent_l2)
