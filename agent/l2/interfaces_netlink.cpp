@@ -123,6 +123,7 @@ Result<std::vector<InterfaceFacts>> scanInterfaces() {
     return addrs.error();
   }
   std::vector<InterfaceFacts> out;
+  out.reserve(by_index.size());
   for (auto& [index, f] : by_index) {
     out.push_back(std::move(f));
   }
