@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "agent/l2/responder.h"
+
+#include <algorithm>
+#include <poll.h>
+#include <vector>
+
+#include "agent/l2/arp_codec.h"
+#include "agent/l2/ndp_codec.h"
+#include "agent/l2/responder_state.h"
+
+namespace ingot::agent::l2 {
+
+Ip4 toIp4(const net::IpAddress& ip) {
+  const auto v = static_cast<uint32_t>(ip.value());
+  return Ip4{static_cast<uint8_t>(v >> 24), static_cast<uint8_t>(v >> 16),
+             static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v)};
+}
+
+Ip6 toIp6(const net::IpAddress& ip) {
+  Ip6 out{};
+  for (int i = 0; i < 16; ++i) {
+    out[static_cast<size_t>(i)] = static_cast<uint8_t>(ip.value() >> (8 * (15 - i)));
+  }
+  return out;
+}
+
+net::IpAddress fromIp4(const Ip4& ip) {
+  return net::IpAddress::v4((uint32_t{ip[0]} << 24) | (uint32_t{ip[1]} << 16) |
+                            (uint32_t{ip[2]} << 8) | ip[3]);
+}
+
+net::IpAddress fromIp6(const Ip6& ip) {
+  net::U128 v = 0;
+  for (uint8_t b : ip) {
+    v = (v << 8) | b;
+  }
+  return net::IpAddress::v6(v);
+}
+
+bool ownedOn(const ResponderState& state, const net::IpAddress& ip, const std::string& link) {
+  auto it = state.owned.find(ip);
+  if (it == state.owned.end()) {
+    return false;
+  }
+  return std::any_of(it->second.begin(), it->second.end(),
+                     [&](const auto& owner) { return !owner.second || owner.second->count(link); });
+}
+
+Responder::Responder(std::unique_ptr<ResponderState> state) : state_(std::move(state)) {}
+
+Result<std::unique_ptr<Responder>> Responder::start(ResponderOptions options) {
+  auto state = std::make_unique<ResponderState>();
+  state->options = std::move(options);
+  auto wakeup = openWakeup();
+  auto events = openLinkEvents();
+  auto membership = openMembershipSocket();
+  for (const Error* e : {wakeup ? nullptr : &wakeup.error(), events ? nullptr : &events.error(),
+                         membership ? nullptr : &membership.error()}) {
+    if (e != nullptr) {
+      return *e;
+    }
+  }
+  state->wakeup = std::move(wakeup.value());
+  state->link_events = std::move(events.value());
+  state->membership = std::move(membership.value());
+  scanNow(*state);
+  std::unique_ptr<Responder> r(new Responder(std::move(state)));
+  r->thread_ = std::thread([raw = r.get()] { raw->run(); });
+  return r;
+}
+
+Responder::~Responder() {
+  {
+    std::lock_guard lock(state_->mu);
+    state_->stopping = true;
+  }
+  wake(state_->wakeup.get());
+  thread_.join();
+}
+
+void Responder::announce(const std::string& owner,
+                         const net::IpAddress& ip,
+                         const std::optional<std::set<std::string>>& interfaces) {
+  {
+    std::lock_guard lock(state_->mu);
+    state_->owned[ip][owner] = interfaces;
+    const auto now = Clock::now();
+    auto [it, fresh] = state_->bursts.try_emplace(ip, Burst{now, now});
+    it->second.until = now + state_->options.gratuitous_window;
+    if (fresh) {
+      it->second.next = now;
+    }
+    state_->memberships_dirty = true;
+  }
+  wake(state_->wakeup.get());
+}
+
+void Responder::withdraw(const std::string& owner, const net::IpAddress& ip) {
+  {
+    std::lock_guard lock(state_->mu);
+    auto it = state_->owned.find(ip);
+    if (it == state_->owned.end()) {
+      return;
+    }
+    it->second.erase(owner);
+    if (it->second.empty()) {
+      state_->owned.erase(it);
+      state_->bursts.erase(ip);
+    }
+    state_->memberships_dirty = true;
+  }
+  wake(state_->wakeup.get());
+}
+
+bool Responder::owned(const net::IpAddress& ip) const {
+  std::lock_guard lock(state_->mu);
+  return state_->owned.count(ip) > 0;
+}
+
+std::vector<AnnounceInterface> Responder::interfaces() const {
+  std::lock_guard lock(state_->mu);
+  std::vector<AnnounceInterface> out;
+  for (const auto& [index, link] : state_->links) {
+    out.push_back(link.info);
+  }
+  return out;
+}
+
+void Responder::rescan() {
+  {
+    std::lock_guard lock(state_->mu);
+    state_->scan_requested = true;
+  }
+  wake(state_->wakeup.get());
+}
+
+ResponderStats Responder::stats() const {
+  std::lock_guard lock(state_->mu);
+  return state_->stats;
+}
+
+}  // namespace ingot::agent::l2

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// The responder's shared state (internal to agent/l2). Everything is guarded by `mu`.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "agent/l2/responder.h"
+#include "agent/l2/socket_io.h"
+
+namespace ingot::agent::l2 {
+
+using Clock = std::chrono::steady_clock;
+
+/// Link is one interface in use: its sockets and the solicited-node groups joined on it.
+struct Link {
+  AnnounceInterface info;
+  Fd arp;
+  Fd ndp;
+  std::set<Ip6> joined;
+};
+
+/// Owners maps each owner of an address to its interface restriction (nullopt: all).
+using Owners = std::map<std::string, std::optional<std::set<std::string>>>;
+
+/// Burst is the gratuitous schedule of one address.
+struct Burst {
+  Clock::time_point next;
+  Clock::time_point until;
+};
+
+struct ResponderState {
+  ResponderOptions options;
+  mutable std::mutex mu;
+  std::map<net::IpAddress, Owners> owned;
+  std::map<net::IpAddress, Burst> bursts;
+  std::map<int, Link> links;  // by ifindex
+  ResponderStats stats;
+  Fd wakeup;
+  Fd link_events;
+  Fd membership;
+  bool stopping = false;
+  bool scan_requested = false;
+  bool memberships_dirty = false;
+  Clock::time_point next_scan;
+};
+
+/// toIp4 / toIp6 convert an address of the matching family to wire order.
+Ip4 toIp4(const net::IpAddress& ip);
+Ip6 toIp6(const net::IpAddress& ip);
+/// fromIp4 / fromIp6 convert back.
+net::IpAddress fromIp4(const Ip4& ip);
+net::IpAddress fromIp6(const Ip6& ip);
+
+/// scanNow runs an interface scan in the calling thread (state.mu not held).
+void scanNow(ResponderState& s);
+
+/// ownedOn reports whether `ip` is announced on the named interface (state.mu held).
+bool ownedOn(const ResponderState& state, const net::IpAddress& ip, const std::string& link);
+
+}  // namespace ingot::agent::l2
