@@ -356,9 +356,10 @@ INITIAL_STATUS = {
 
 
 def crd_manifest(group: str, plural: str, kind: str, versions=("v1beta1",), namespaced=True,
-                 columns=(), deprecated=None) -> dict:
+                 columns=(), deprecated=None, schema=None) -> dict:
     """Returns a CustomResourceDefinition: the first version is the storage version, every
-    version has a status subresource, schemas keep unknown fields."""
+    version has a status subresource, schemas keep unknown fields. schema, when given, is the
+    openAPIV3Schema of every version (the server applies its `default`s)."""
     deprecated = deprecated or {}
     entries = []
     for index, version in enumerate(versions):
@@ -366,8 +367,8 @@ def crd_manifest(group: str, plural: str, kind: str, versions=("v1beta1",), name
             "name": version,
             "served": True,
             "storage": index == 0,
-            "schema": {"openAPIV3Schema": {"type": "object",
-                                           "x-kubernetes-preserve-unknown-fields": True}},
+            "schema": {"openAPIV3Schema": copy.deepcopy(schema) if schema else {
+                "type": "object", "x-kubernetes-preserve-unknown-fields": True}},
             "subresources": {"status": {}},
         }
         if columns:
@@ -397,6 +398,30 @@ _SELECTOR_COLUMNS = (("IPAddressPools", "string", ".spec.ipAddressPools"),
 _NODE_SELECTORS_COLUMN = ("Node Selectors", "string", ".spec.nodeSelectors", 10)
 _STATUS_OBJECT_COLUMNS = (("Service Name", "string", ".status.serviceName"),
                           ("Service Namespace", "string", ".status.serviceNamespace"))
+
+def _open_object(properties: Optional[dict] = None) -> dict:
+    """A schema node that keeps unknown fields, with the given property schemas."""
+    node = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+    if properties:
+        node["properties"] = properties
+    return node
+
+
+def _list_of(item: dict) -> dict:
+    return {"type": "array", "items": item}
+
+
+# frr-k8s v0.0.25's FRRConfiguration schema, reduced to the fields that have a default (the rest
+# is kept as given): what a real API server adds to every neighbor of an object it stores.
+_FILTERED = _open_object({"mode": {"type": "string", "default": "filtered"}})
+_FRR_NEIGHBOR = _open_object({
+    "disableMP": {"type": "boolean", "default": False},
+    "dualStackAddressFamily": {"type": "boolean", "default": False},
+    "toAdvertise": _open_object({"allowed": _FILTERED}),
+    "toReceive": _open_object({"allowed": _FILTERED}),
+})
+FRRCONFIGURATION_SCHEMA = _open_object({"spec": _open_object({"bgp": _open_object({
+    "routers": _list_of(_open_object({"neighbors": _list_of(_FRR_NEIGHBOR)}))})})})
 
 # The CRDs of the kinds Ingot reads and writes, preinstalled as CRD objects at start.
 BUILTIN_CRDS = (
@@ -429,7 +454,8 @@ BUILTIN_CRDS = (
         ("Result", "string", ".status.result"),
         ("ErrorSummary", "string", ".status.errorSummary"),
         ("Age", "date", ".metadata.creationTimestamp"))),
-    crd_manifest("frrk8s.metallb.io", "frrconfigurations", "FRRConfiguration"),
+    crd_manifest("frrk8s.metallb.io", "frrconfigurations", "FRRConfiguration",
+                 schema=FRRCONFIGURATION_SCHEMA),
     crd_manifest("frrk8s.metallb.io", "frrnodestates", "FRRNodeState", namespaced=False),
     crd_manifest("frrk8s.metallb.io", "bgpsessionstates", "BGPSessionState"),
 )
@@ -1348,12 +1374,55 @@ class CrdHooks(Hooks):
         return {"conditions": conditions, "acceptedNames": names, "storedVersions": storage}
 
 
+def apply_schema_defaults(schema: dict, value: Any) -> None:
+    """Fills in the `default` of every property that value lacks, recursively through
+    properties and array items, as the API server's structural defaulting does."""
+    if isinstance(value, dict):
+        for key, sub in (schema.get("properties") or {}).items():
+            if key not in value and "default" in sub:
+                value[key] = copy.deepcopy(sub["default"])
+            if key in value:
+                apply_schema_defaults(sub, value[key])
+    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for item in value:
+            apply_schema_defaults(schema["items"], item)
+
+
+class CustomResourceHooks(Hooks):
+    """Applies the defaults of the CRD's schema (of the version written) to created and updated
+    custom resources."""
+
+    def __init__(self, res: Resource):
+        self.res = res
+
+    def _defaults(self, cluster, obj):
+        crd = cluster.store.get(("apiextensions.k8s.io", "customresourcedefinitions"), "",
+                                f"{self.res.plural}.{self.res.group}")
+        for version in ((crd or {}).get("spec") or {}).get("versions") or []:
+            if version.get("name") == self.res.version:
+                schema = (version.get("schema") or {}).get("openAPIV3Schema") or {}
+                apply_schema_defaults(schema, obj)
+
+    def prepare_create(self, cluster, obj):
+        self._defaults(cluster, obj)
+
+    def prepare_update(self, cluster, old, new, sub):
+        self._defaults(cluster, new)
+
+
 KIND_HOOKS = {
     ("", "services"): ServiceHooks(),
     ("", "namespaces"): NamespaceHooks(),
     ("apiextensions.k8s.io", "customresourcedefinitions"): CrdHooks(),
 }
 DEFAULT_HOOKS = Hooks()
+
+
+def hooks_for(res: Resource) -> Hooks:
+    """The write hooks of a resource: its kind's, schema defaulting for custom resources."""
+    if res.key in KIND_HOOKS:
+        return KIND_HOOKS[res.key]
+    return CustomResourceHooks(res) if res.custom else DEFAULT_HOOKS
 
 # --------------------------------------------------------------------------------------------
 # API semantics on top of the store: what create/update/patch/delete/list/watch do.
@@ -1503,7 +1572,7 @@ class Cluster:
                 raise namespace_not_found(namespace)
             if self.store.get(res.key, namespace, name) is not None:
                 raise already_exists(res, name)
-            hooks = KIND_HOOKS.get(res.key, DEFAULT_HOOKS)
+            hooks = hooks_for(res)
             self._run(res, name, hooks.prepare_create, self, obj)
             if dry_run:
                 return obj
@@ -1625,7 +1694,7 @@ class Cluster:
 
     def _commit_update(self, res: Resource, old: dict, new: dict, sub: str, dry_run: bool):
         name = meta_of(new)["name"]
-        hooks = KIND_HOOKS.get(res.key, DEFAULT_HOOKS)
+        hooks = hooks_for(res)
         self._run(res, name, hooks.prepare_update, self, old, new, sub)
         old_generation = meta_of(old).get("generation", 1)
         changed = canonical(generation_input(old)) != canonical(generation_input(new))
@@ -1653,7 +1722,7 @@ class Cluster:
                 return old, True
             meta = meta_of(old)
             if not meta.get("finalizers"):
-                return self._remove(res, old, KIND_HOOKS.get(res.key, DEFAULT_HOOKS)), True
+                return self._remove(res, old, hooks_for(res)), True
             if meta.get("deletionTimestamp"):
                 return old, False
             marked = dict(old, metadata=dict(meta, deletionTimestamp=utc_now(),
