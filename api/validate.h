@@ -25,6 +25,14 @@ struct FieldError {
 /// validateObject returns every field-level violation of object, in field order; empty = valid.
 std::vector<FieldError> validateObject(const AnyObject& object);
 
+/// kDisableMpWarning is the warning MetalLB's BGPPeer webhook sends for `disableMP: true`.
+inline constexpr const char* kDisableMpWarning =
+    "disable mp is deprecated and has no effect since it's the default behavior now";
+
+/// objectWarnings returns what MetalLB's webhooks answer with an admission warning (the object is
+/// accepted): a BGPPeer (v1beta2) with disableMP set.
+std::vector<FieldError> objectWarnings(const AnyObject& object);
+
 /// goQuote renders s as Go's %q does for printable text: double-quoted with `"` and `\` escaped
 /// and control bytes written as \n, \t, \r or \xNN.
 std::string goQuote(const std::string& s);

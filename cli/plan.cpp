@@ -28,8 +28,8 @@ std::string joined(const std::vector<std::string>& v, const std::string& sep) {
   return out;
 }
 
-json::Value exactNumber(net::U128 v) {
-  return json::Value::numberText(net::u128ToString(v));
+json::Value exactNumber(const net::Count& v) {
+  return json::Value::numberText(v.toString());
 }
 
 std::string planJson(const PlanResult& plan) {
@@ -113,8 +113,8 @@ void planTable(std::ostream& out, const PlanResult& plan) {
   out << "\n";
   rows = {{"POOL", "ASSIGNED-IPV4", "AVAILABLE-IPV4", "ASSIGNED-IPV6", "AVAILABLE-IPV6"}};
   for (const auto& p : plan.pools) {
-    rows.push_back({p.pool, net::u128ToString(p.assigned_v4), net::u128ToString(p.availableV4()),
-                    net::u128ToString(p.assigned_v6), net::u128ToString(p.availableV6())});
+    rows.push_back({p.pool, net::u128ToString(p.assigned_v4), p.availableV4().toString(),
+                    net::u128ToString(p.assigned_v6), p.availableV6().toString()});
   }
   printTable(out, rows);
 }
