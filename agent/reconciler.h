@@ -101,7 +101,8 @@ struct ReconcilerOptions {
 /// a configuration that fails to parse is reported (ConfigurationState Invalid, metric
 /// metallb_k8s_client_config_stale_bool 1) and the last good one stays in use. BGP changes go
 /// out through a debounce (kBgp is added after `debounce`; adds within it collapse). The
-/// FRRConfiguration is written only when its spec differs from the live object's, never deleted.
+/// FRRConfiguration is written only when its spec differs from the live object's as stored (server
+/// defaults aside), and deleted when the node has no BGP session and no BFD profile.
 class Reconciler {
  public:
   /// frr is the FRR seam for frr mode (may be null in frr-k8s mode); it must outlive this.
@@ -142,6 +143,8 @@ class Reconciler {
   ReconcileResult reconcileConfig();
   ReconcileResult sync();
   ReconcileResult writeFrrConfiguration();
+  /// deleteFrrConfiguration removes metallb-<node> when the cache holds it (desired is empty).
+  ReconcileResult deleteFrrConfiguration();
   ReconcileResult reloadFrr();
   ReconcileResult writeState();
   ReconcileResult ensureState();

@@ -9,6 +9,7 @@
 #include "common/json/scan.h"
 #include "frrgen/merge.h"
 #include "frrgen/render.h"
+#include "frrgen/served.h"
 #include "kube/resources.h"
 
 namespace ingot::agent {
@@ -27,10 +28,14 @@ std::string resourceVersionOf(const std::string& json) {
 
 ReconcileResult Reconciler::writeFrrConfiguration() {
   if (!desired_) return ReconcileResult::done();  // never write (or delete) before a desired one
+  if (!frrgen::hasSessionsOrProfiles(desired_->spec)) return deleteFrrConfiguration();
   const auto& name = desired_->metadata.name;
   const auto& ns = desired_->metadata.namespace_;
   auto cached = caches_.frr_configurations.get(k8s::objectKey(ns, name));
-  if (cached && cached->spec == desired_->spec) return ReconcileResult::done();
+  // Compared as stored: what the API server fills in (CRD defaults) is no reason to write.
+  if (cached && frrgen::sameServedSpec(cached->spec, desired_->spec)) {
+    return ReconcileResult::done();
+  }
   // The cache may lag our own last write: read the live object before writing.
   auto live = api_.get(k8s::resources::kFrrConfigurations, ns, name);
   Result<std::string> written = std::string();
@@ -45,7 +50,7 @@ ReconcileResult Reconciler::writeFrrConfiguration() {
     if (!current) {
       written = Error{current.error().code, "decode live FRRConfiguration " + ns + "/" + name +
                                                 ": " + current.error().message};
-    } else if (current->spec == desired_->spec) {
+    } else if (frrgen::sameServedSpec(current->spec, desired_->spec)) {
       return ReconcileResult::done();
     } else {
       written = api_.update(k8s::resources::kFrrConfigurations, ns, name,
@@ -62,6 +67,24 @@ ReconcileResult Reconciler::writeFrrConfiguration() {
   }
   log_.info("bgp", "frrconfiguration_written", std::string("FRRConfiguration ") + verb,
             {{"key", k8s::objectKey(ns, name)}, {"resourceVersion", resourceVersionOf(*written)}});
+  return ReconcileResult::done();
+}
+
+ReconcileResult Reconciler::deleteFrrConfiguration() {
+  const auto& name = desired_->metadata.name;
+  const auto& ns = desired_->metadata.namespace_;
+  if (!caches_.frr_configurations.get(k8s::objectKey(ns, name))) return ReconcileResult::done();
+  metrics_.countUpdate();
+  auto r = api_.remove(k8s::resources::kFrrConfigurations, ns, name);
+  if (!r && r.error().code != ErrorCode::NotFound) {
+    metrics_.countUpdateError();
+    log_.warn("bgp", "frrconfiguration_delete_failed", r.error().message,
+              {{"key", k8s::objectKey(ns, name)}});
+    return ReconcileResult::retry(r.error());
+  }
+  log_.info("bgp", "frrconfiguration_deleted",
+            "FRRConfiguration deleted: the node has no BGP session and no BFD profile",
+            {{"key", k8s::objectKey(ns, name)}});
   return ReconcileResult::done();
 }
 

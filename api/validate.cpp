@@ -74,14 +74,11 @@ void checkAggregation(const BGPAdvertisementSpec& s, Errors& errors) {
       checkRange(*s.aggregation_length, 1, 32, "spec.aggregationLength", errors);
     }
   }
-  if (s.aggregation_length_v6) {
-    if (*s.aggregation_length_v6 > 128) {
-      add(errors, "spec.aggregationLengthV6",
-          "invalid aggregation length " + std::to_string(*s.aggregation_length_v6) + " for IPv6");
-    } else {
-      // MetalLB has no lower bound here; Ingot rejects negative lengths (docs/compatibility.md).
-      checkRange(*s.aggregation_length_v6, 0, 128, "spec.aggregationLengthV6", errors);
-    }
+  // The CRD has no bounds for aggregationLengthV6 and MetalLB's parser only an upper one; a length
+  // below a pool's IPv6 prefixes is rejected against the pools (config/), as MetalLB does.
+  if (s.aggregation_length_v6 && *s.aggregation_length_v6 > 128) {
+    add(errors, "spec.aggregationLengthV6",
+        "invalid aggregation length " + std::to_string(*s.aggregation_length_v6) + " for IPv6");
   }
 }
 
@@ -214,6 +211,14 @@ void validateSecret(const Secret& secret, Errors& errors) {
 
 }  // namespace
 }  // namespace validation
+
+std::vector<FieldError> objectWarnings(const AnyObject& object) {
+  std::vector<FieldError> out;
+  if (const auto* peer = std::get_if<BGPPeer>(&object); peer != nullptr && peer->spec.disable_mp) {
+    out.push_back({"spec.disableMP", kDisableMpWarning});
+  }
+  return out;
+}
 
 std::vector<FieldError> validateObject(const AnyObject& object) {
   using namespace validation;  // NOLINT(google-build-using-namespace): dispatch table only

@@ -29,4 +29,12 @@ std::vector<FieldError> validateObject(const AnyObject& object);
 /// goQuote (common/util/quote.h) quotes values in messages as Go's %q does.
 using ingot::goQuote;
 
+/// kDisableMpWarning is the warning MetalLB's BGPPeer webhook sends for `disableMP: true`.
+inline constexpr const char* kDisableMpWarning =
+    "disable mp is deprecated and has no effect since it's the default behavior now";
+
+/// objectWarnings returns what MetalLB's webhooks answer with an admission warning (the object is
+/// accepted): a BGPPeer (v1beta2) with disableMP set.
+std::vector<FieldError> objectWarnings(const AnyObject& object);
+
 }  // namespace ingot::api

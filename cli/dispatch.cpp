@@ -21,6 +21,7 @@ constexpr const char* kUsage =
     "  render     show what the agent on a node would configure for BGP\n"
     "             --node NODE [--format frrconfiguration|frr.conf] [--explain]\n"
     "             [--ignore-exclude-lb] [--lb-class X] [--frrk8s-namespace NS]\n"
+    "             [--as-served: the FRRConfiguration as kubectl get -o yaml shows it]\n"
     "  frr-k8s    show the frr.conf frr-k8s would apply on a node from FRRConfigurations\n"
     "             --node NODE [--frrk8s-namespace NS] [--log-level LEVEL]\n";
 

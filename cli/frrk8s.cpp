@@ -56,6 +56,7 @@ Result<std::string> frrConfFor(const Inputs& in, const FrrK8sRequest& req) {
   if (!model) {
     return model.error();
   }
+  frrgen::clearFrrK8sDefaults(*model);  // frr-k8s' timer semantics, not Ingot's FRR mode's
   return frrgen::render(*model, req.render);
 }
 

@@ -87,8 +87,8 @@ std::string joined(const std::vector<std::string>& v, const std::string& sep) {
   return out;
 }
 
-json::Value exactNumber(net::U128 v) {
-  return json::Value::numberText(net::u128ToString(v));
+json::Value exactNumber(const net::Count& v) {
+  return json::Value::numberText(v.toString());
 }
 
 /// serviceJson is one Service of plan's JSON, with its "l2" object when it has one.
@@ -181,8 +181,8 @@ void planTable(std::ostream& out, const PlanResult& plan, const L2Plan& l2) {
   out << "\n";
   rows = {{"POOL", "ASSIGNED-IPV4", "AVAILABLE-IPV4", "ASSIGNED-IPV6", "AVAILABLE-IPV6"}};
   for (const auto& p : plan.pools) {
-    rows.push_back({p.pool, net::u128ToString(p.assigned_v4), net::u128ToString(p.availableV4()),
-                    net::u128ToString(p.assigned_v6), net::u128ToString(p.availableV6())});
+    rows.push_back({p.pool, net::u128ToString(p.assigned_v4), p.availableV4().toString(),
+                    net::u128ToString(p.assigned_v6), p.availableV6().toString()});
   }
   printTable(out, rows);
 }

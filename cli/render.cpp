@@ -13,6 +13,7 @@
 #include "cli/workspace.h"
 #include "frrgen/build.h"
 #include "frrgen/merge.h"
+#include "frrgen/served.h"
 #include "frrgen/yaml.h"
 
 namespace ingot::cli {
@@ -22,6 +23,7 @@ struct RenderRequest {
   std::string node;
   std::string format;
   bool explain = false;
+  frrgen::YamlOptions yaml;  ///< --as-served
   agent::AnnounceOptions announce;
   frrgen::BuildOptions build;
 };
@@ -151,7 +153,13 @@ int renderNode(const Workspace& ws,
     return kExitInvalid;
   }
   if (req.format == "frrconfiguration") {
-    out << frrgen::toYaml(*own);
+    if (!frrgen::hasSessionsOrProfiles(own->spec)) {
+      err << "note: node \"" << req.node << "\" has no BGP session and no BFD profile: no "
+          << "FRRConfiguration " << own->metadata.name << " is written (an existing one is "
+          << "deleted)\n";
+      return kExitOk;
+    }
+    out << frrgen::toYaml(*own, req.yaml);
     return kExitOk;
   }
   auto text = frrConf(ws, *own, &*it, req);
@@ -168,7 +176,7 @@ int renderNode(const Workspace& ws,
 int runRender(const std::vector<std::string>& words, std::ostream& out, std::ostream& err) {
   auto args = parseArgs(
       words, FlagSpec{{"node", "format", "lb-class", "namespace", "backend", "frrk8s-namespace"},
-                      {"explain", "ignore-exclude-lb"}});
+                      {"explain", "ignore-exclude-lb", "as-served"}});
   if (!args) {
     err << "ingotctl render: " << args.error().message << "\n";
     return kExitUsage;
@@ -177,6 +185,7 @@ int runRender(const std::vector<std::string>& words, std::ostream& out, std::ost
   req.node = args->option("node");
   req.format = args->option("format", "frrconfiguration");
   req.explain = args->hasSwitch("explain");
+  req.yaml.served = args->hasSwitch("as-served");
   req.announce.ignore_exclude_lb = args->hasSwitch("ignore-exclude-lb");
   req.announce.lb_class = args->option("lb-class");
   const std::string ns = args->option("namespace", "metallb-system");

@@ -54,6 +54,9 @@ int runValidate(const std::vector<std::string>& words, std::ostream& out, std::o
   for (const auto& note : ws.notes) {
     err << "note: " << note << "\n";
   }
+  for (const auto& w : ws.warnings) {
+    err << "warning: " << formatProblem(w) << "\n";
+  }
   if (output == "json") {
     out << problemsJson(ws.problems) << "\n";
   } else if (ws.problems.empty()) {

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "api/convert.h"
+#include "api/validate.h"
 
 namespace ingot::cli {
 namespace {
@@ -119,6 +120,9 @@ void checkObjects(Workspace& ws, const WorkspaceOptions& options) {
                                            ":" + std::to_string(it->second.line)));
     }
     seen.emplace(key, o.pos);
+    for (auto& w : api::objectWarnings(o.object)) {
+      ws.warnings.push_back(problemFor(o, std::move(w.field), std::move(w.message)));
+    }
   }
 }
 

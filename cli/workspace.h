@@ -31,7 +31,8 @@ struct Workspace {
   std::vector<api::ManifestObject> objects;  ///< decoded, namespaces defaulted
   std::vector<Problem> problems;             ///< sorted by file, line
   std::vector<std::string> notes;            ///< e.g. skipped unknown kinds
-  config::Inputs inputs;  ///< metallb.io objects of the MetalLB namespace + cluster objects
+  std::vector<Problem> warnings;  ///< admission warnings (api::objectWarnings); not problems
+  config::Inputs inputs;          ///< metallb.io objects of the MetalLB namespace + cluster objects
   std::vector<api::Service> services;
   std::vector<api::EndpointSlice> endpoint_slices;
   config::ParseOutcome parsed;  ///< config is set iff the configuration is valid

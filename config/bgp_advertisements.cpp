@@ -16,10 +16,12 @@ void parseLengths(const api::BGPAdvertisementSpec& spec, BgpAdvertisement& ad, O
       ad.aggregation_length = *v4;
     }
   }
+  // No lower bound, as in MetalLB: a negative length only matters for a pool with IPv6
+  // addresses, and checkAggregation rejects it there (no prefix is shorter than 0).
   if (const auto& v6 = spec.aggregation_length_v6; v6) {
-    if (*v6 < 0 || *v6 > 128) {
+    if (*v6 > 128) {
       errs.fail("spec.aggregationLengthV6", "invalid aggregation length " + std::to_string(*v6) +
-                                                " for IPv6, must be in 0-128 range");
+                                                " for IPv6, must be at most 128");
     } else {
       ad.aggregation_length_v6 = *v6;
     }
@@ -138,33 +140,6 @@ void checkAggregation(const BgpAdvertisement& ad,
   }
 }
 
-bool intersects(const std::set<std::string>& a, const std::set<std::string>& b) {
-  return std::any_of(a.begin(), a.end(), [&](const std::string& x) { return b.count(x) != 0; });
-}
-
-/// disjoint reports whether two advertisements of one pool can never produce the same BGP update:
-/// a different aggregation length for every family the pool has, non-empty peer lists with no
-/// common peer, or no common node.
-bool disjoint(const BgpAdvertisement& a, const BgpAdvertisement& b, const Pool& pool) {
-  bool has_v4 = false;
-  bool has_v6 = false;
-  for (const auto& c : pool.cidrs) {
-    (c.family() == net::Family::V4 ? has_v4 : has_v6) = true;
-  }
-  const bool lengths_differ = (has_v4 || has_v6) &&
-                              (!has_v4 || a.aggregation_length != b.aggregation_length) &&
-                              (!has_v6 || a.aggregation_length_v6 != b.aggregation_length_v6);
-  if (lengths_differ) {
-    return true;
-  }
-  const std::set<std::string> peers_a(a.peers.begin(), a.peers.end());
-  const std::set<std::string> peers_b(b.peers.begin(), b.peers.end());
-  if (!peers_a.empty() && !peers_b.empty() && !intersects(peers_a, peers_b)) {
-    return true;
-  }
-  return !intersects(a.nodes, b.nodes);
-}
-
 void checkLocalPref(const BgpAdvertisement& ad,
                     const Pool& pool,
                     const State& s,
@@ -175,8 +150,7 @@ void checkLocalPref(const BgpAdvertisement& ad,
   }
   for (const auto& other : s.cfg.bgp_advertisements) {
     if (other.pools.count(pool.name) == 0 || !other.service_selectors.empty() ||
-        other.local_pref == ad.local_pref || disjoint(ad, other, pool) ||
-        !reported.insert(other.name).second) {
+        compatibleLocalPref(ad, other, pool) || !reported.insert(other.name).second) {
       continue;
     }
     errs.fail("spec.localPref",
@@ -230,3 +204,39 @@ void parseBgpAdvertisements(State& s) {
 }
 
 }  // namespace ingot::config::detail
+
+namespace ingot::config {
+
+namespace {
+
+/// aggregationsDiffer reports whether two advertisements aggregate every family the pool has to
+/// different lengths (vacuously true for a pool without addresses).
+bool aggregationsDiffer(const BgpAdvertisement& a, const BgpAdvertisement& b, const Pool& pool) {
+  bool has_v4 = false;
+  bool has_v6 = false;
+  for (const auto& c : pool.cidrs) {
+    (c.family() == net::Family::V4 ? has_v4 : has_v6) = true;
+  }
+  return (!has_v4 || a.aggregation_length != b.aggregation_length) &&
+         (!has_v6 || a.aggregation_length_v6 != b.aggregation_length_v6);
+}
+
+bool intersects(const std::set<std::string>& a, const std::set<std::string>& b) {
+  return std::any_of(a.begin(), a.end(), [&](const std::string& x) { return b.count(x) != 0; });
+}
+
+}  // namespace
+
+bool compatibleLocalPref(const BgpAdvertisement& a, const BgpAdvertisement& b, const Pool& pool) {
+  if (a.local_pref == b.local_pref || aggregationsDiffer(a, b, pool)) {
+    return true;
+  }
+  const std::set<std::string> peers_a(a.peers.begin(), a.peers.end());
+  const std::set<std::string> peers_b(b.peers.begin(), b.peers.end());
+  if (!peers_a.empty() && !peers_b.empty() && !intersects(peers_a, peers_b)) {
+    return true;
+  }
+  return !intersects(a.nodes, b.nodes);
+}
+
+}  // namespace ingot::config

@@ -182,6 +182,14 @@ struct ParseOptions {
   std::string metallb_namespace = "metallb-system";
 };
 
+/// compatibleLocalPref reports whether two BGPAdvertisements of pool may give its prefixes
+/// different LOCAL_PREFs: equal localPref, an aggregation length that differs for every address
+/// family the pool holds (for a dual-stack pool both must differ), non-empty peers lists with no
+/// common peer, or no common node (MetalLB's BGPAdvertisementsHaveCompatibleLocalPref). The parser
+/// applies it to advertisements without serviceSelectors; the announce decision applies it, for
+/// the same pool, to the advertisements that select one Service on one node.
+bool compatibleLocalPref(const BgpAdvertisement& a, const BgpAdvertisement& b, const Pool& pool);
+
 /// parse builds a Config from inputs, applying every rule of spec/metallb.md §1.9 for the backend.
 /// It collects all problems instead of stopping at the first. Pure: no I/O.
 ParseOutcome parse(const Inputs& inputs, const ParseOptions& options);

@@ -212,6 +212,22 @@ Result<std::vector<api::FRRConfiguration>> selectForNode(
   return out;
 }
 
+void clearFrrK8sDefaults(Model& model) {
+  auto clear = [](auto& value, auto def) {
+    if (value && *value == def) {
+      value.reset();
+    }
+  };
+  for (auto& router : model.routers) {
+    for (auto& n : router.neighbors) {
+      clear(n.port, kDefaultPort);
+      clear(n.hold_time, kDefaultHold);
+      clear(n.keepalive_time, kDefaultKeepalive);
+      clear(n.connect_time, kDefaultConnect);
+    }
+  }
+}
+
 Result<Model> merge(const std::vector<api::FRRConfiguration>& configs,
                     const std::vector<api::Secret>& secrets) {
   std::map<std::string, RouterAcc> by_vrf;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // merge: the FRRConfigurations selecting one node → one Model, with frr-k8s' merge rules and
-// conflict errors (spec/frrk8s.md §2), but without its default-stripping: explicit values equal to
-// frr-k8s' defaults (port 179, hold 180 s, keepalive 60 s, connect 60 s) are kept, so
-// `timers 60 180` and `timers connect 60` reach FRR instead of silently falling back to FRR's own
-// defaults.
+// conflict errors, but without its default-stripping: explicit values equal to frr-k8s' defaults
+// (port 179, hold 180 s, keepalive 60 s, connect 60 s) are kept, so `timers 60 180` and
+// `timers connect 60` reach FRR instead of silently falling back to FRR's own defaults. That is
+// what Ingot's own FRR mode applies. clearFrrK8sDefaults turns a merged Model into what frr-k8s
+// itself applies (`ingotctl frr-k8s`).
 #pragma once
 
 #include <string>
@@ -39,5 +40,12 @@ Result<std::vector<api::FRRConfiguration>> selectForNode(
 /// of configs (errors may name a different object first).
 Result<Model> merge(const std::vector<api::FRRConfiguration>& configs,
                     const std::vector<api::Secret>& secrets);
+
+/// clearFrrK8sDefaults applies frr-k8s v0.0.25's normalisation to every neighbor: port 179, hold
+/// 180 s, keepalive 60 s and connect 60 s are each cleared on their own, whatever the other values.
+/// Since `timers KEEPALIVE HOLD` is written only when both remain, a neighbor with hold 90 s and
+/// keepalive 60 s gets no timers line at all (FRR's 60/180 apply) and connect 60 s leaves FRR's
+/// 120 s connect-retry. Ingot's FRR mode does not call it: it keeps what the user wrote.
+void clearFrrK8sDefaults(Model& model);
 
 }  // namespace ingot::frrgen

@@ -41,9 +41,11 @@ struct Neighbor {
   NeighborFamily family = NeighborFamily::V4;
   std::string vrf;  ///< the router's VRF ("" = default)
   std::string source_address;
-  std::optional<uint16_t> port;            ///< unset = 179
-  std::optional<uint32_t> hold_time;       ///< set iff keepalive_time is set
-  std::optional<uint32_t> keepalive_time;  ///< set iff hold_time is set
+  std::optional<uint16_t> port;  ///< unset = 179
+  std::optional<uint32_t>
+      hold_time;  ///< set iff keepalive_time is set (before clearFrrK8sDefaults)
+  std::optional<uint32_t>
+      keepalive_time;  ///< set iff hold_time is set (before clearFrrK8sDefaults)
   std::optional<uint32_t> connect_time;
   std::string password;
   std::string bfd_profile;

@@ -53,8 +53,6 @@ void header(Out& out, const RenderOptions& o) {
   out.line("log stdout " + o.log_level);
   out.line("log timestamp precision 3");
   if (!o.hostname.empty()) out.line("hostname " + o.hostname);
-  out.line("no ip forwarding");
-  out.line("no ipv6 forwarding");
   out.line("ip nht resolve-via-default");
   out.line("ipv6 nht resolve-via-default");
   if (o.route_map_delay_timer != kFrrDefaultRouteMapTimer) {

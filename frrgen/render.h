@@ -4,8 +4,9 @@
 // per family), so that frr-reload.py computes small, exact deltas.
 //
 // Differences from frr-k8s' templates, each for a measured reason (spec/lab-recipes.md):
-// - `no ip forwarding` / `no ipv6 forwarding` are explicit: without them frr-reload.py turns
-//   forwarding on in the node's network namespace.
+// - No `ip forwarding` line of either polarity: forwarding belongs to the node (Kubernetes nodes
+//   forward), and zebra would write the sysctls. FRR shows no forwarding line while forwarding is
+//   on, so on such a node frr-reload.py has nothing to change there.
 // - `bgp route-map delay-timer` defaults to 1 s, not FRR's 5 s (every policy change would reach
 //   the peer ~5 s late) and not 0: with 0, bgpd never re-evaluates outbound policy for routes it
 //   already has, and frr-reload.py applies new lines of existing contexts (a `network` under the

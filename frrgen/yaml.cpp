@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/util/yaml_quote.h"
+#include "frrgen/served.h"
 
 namespace ingot::frrgen {
 
@@ -48,6 +49,10 @@ Node sequence() {
 void put(Node& m, const std::string& key, Node v) {
   if (!v.empty()) m.map.emplace_back(key, std::move(v));
 }
+// putKept adds v even when empty: a Go struct field, which omitempty never leaves out.
+void putKept(Node& m, const std::string& key, Node v) {
+  m.map.emplace_back(key, std::move(v));
+}
 void putStr(Node& m, const std::string& key, const std::string& v) {
   if (!v.empty()) put(m, key, str(v));
 }
@@ -77,6 +82,8 @@ void printMap(std::string& out, const Node& n, int indent, bool first_inline) {
     out += str(key).scalar + ":";
     if (value.kind == Node::Kind::Scalar) {
       out += " " + value.scalar + "\n";
+    } else if (value.empty()) {
+      out += value.kind == Node::Kind::Map ? " {}\n" : " []\n";
     } else {
       out += "\n";
       print(out, value, value.kind == Node::Kind::Map ? indent + 2 : indent);
@@ -159,7 +166,8 @@ Node receive(const api::FrrReceive& r) {
   return m;
 }
 
-Node neighbor(const api::FrrNeighbor& n) {
+// neighbor renders one neighbor; served also writes the false booleans the CRD defaults.
+Node neighbor(const api::FrrNeighbor& n, bool served) {
   Node m = mapping();
   putNum(m, "asn", n.asn);
   putStr(m, "dynamicASN", n.dynamic_asn);
@@ -172,7 +180,7 @@ Node neighbor(const api::FrrNeighbor& n) {
     Node s = mapping();
     putStr(s, "name", n.password_secret->name);
     putStr(s, "namespace", n.password_secret->namespace_);
-    put(m, "passwordSecret", std::move(s));
+    putKept(m, "passwordSecret", std::move(s));
   }
   if (n.hold_time) put(m, "holdTime", str(n.hold_time->text));
   if (n.keepalive_time) put(m, "keepaliveTime", str(n.keepalive_time->text));
@@ -183,18 +191,23 @@ Node neighbor(const api::FrrNeighbor& n) {
   putNum(m, "localASN", n.local_asn);
   put(m, "toAdvertise", advertise(n.to_advertise));
   put(m, "toReceive", receive(n.to_receive));
-  putTrue(m, "disableMP", n.disable_mp);
-  putTrue(m, "dualStackAddressFamily", n.dual_stack_address_family);
+  if (served) {
+    put(m, "disableMP", boolean(n.disable_mp));
+    put(m, "dualStackAddressFamily", boolean(n.dual_stack_address_family));
+  } else {
+    putTrue(m, "disableMP", n.disable_mp);
+    putTrue(m, "dualStackAddressFamily", n.dual_stack_address_family);
+  }
   return m;
 }
 
-Node router(const api::FrrRouter& r) {
+Node router(const api::FrrRouter& r, bool served) {
   Node m = mapping();
   put(m, "asn", num(r.asn));
   putStr(m, "id", r.id);
   putStr(m, "vrf", r.vrf);
   Node neighbors = sequence();
-  for (const auto& n : r.neighbors) neighbors.seq.push_back(neighbor(n));
+  for (const auto& n : r.neighbors) neighbors.seq.push_back(neighbor(n, served));
   put(m, "neighbors", std::move(neighbors));
   put(m, "prefixes", strings(r.prefixes));
   Node imports = sequence();
@@ -220,11 +233,11 @@ Node bfdProfile(const api::FrrBfdProfile& b) {
   return m;
 }
 
-Node spec(const api::FRRConfigurationSpec& s) {
+Node spec(const api::FRRConfigurationSpec& s, bool served) {
   Node m = mapping();
   Node bgp = mapping();
   Node routers = sequence();
-  for (const auto& r : s.routers) routers.seq.push_back(router(r));
+  for (const auto& r : s.routers) routers.seq.push_back(router(r, served));
   put(bgp, "routers", std::move(routers));
   Node profiles = sequence();
   for (const auto& b : s.bfd_profiles) profiles.seq.push_back(bfdProfile(b));
@@ -235,14 +248,14 @@ Node spec(const api::FRRConfigurationSpec& s) {
     Node raw = mapping();
     if (s.raw->priority != 0) put(raw, "priority", inum(s.raw->priority));
     putStr(raw, "rawConfig", s.raw->raw_config);
-    put(m, "raw", std::move(raw));
+    putKept(m, "raw", std::move(raw));
   }
   return m;
 }
 
 }  // namespace
 
-std::string toYaml(const api::FRRConfiguration& config) {
+std::string toYaml(const api::FRRConfiguration& config, const YamlOptions& options) {
   Node doc = mapping();
   put(doc, "apiVersion", str("frrk8s.metallb.io/v1beta1"));
   put(doc, "kind", str("FRRConfiguration"));
@@ -253,7 +266,7 @@ std::string toYaml(const api::FRRConfiguration& config) {
   for (const auto& [k, v] : config.metadata.labels) labels.map.emplace_back(k, str(v));
   put(meta, "labels", std::move(labels));
   put(doc, "metadata", std::move(meta));
-  put(doc, "spec", spec(config.spec));
+  put(doc, "spec", options.served ? spec(servedSpec(config.spec), true) : spec(config.spec, false));
   std::string out;
   print(out, doc, 0);
   return out;

@@ -2,7 +2,6 @@
 #include "agent/core/announce.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 
 #include "api/selector.h"
@@ -60,35 +59,14 @@ int aggregationFor(const config::BgpAdvertisement& ad, const net::IpAddress& ip)
   return ip.isV4() ? ad.aggregation_length : ad.aggregation_length_v6;
 }
 
-// peersOverlap reports whether two `peers` lists can reach a common session (empty = all).
-bool peersOverlap(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  if (a.empty() || b.empty()) {
-    return true;
-  }
-  return std::any_of(a.begin(), a.end(), [&b](const std::string& p) {
-    return std::find(b.begin(), b.end(), p) != b.end();
-  });
-}
-
-// conflicting reports whether two advertisements give one prefix of the Service different
-// LOCAL_PREFs towards a common peer: same local-pref, different aggregation length for every
-// IP, or disjoint non-empty peers lists make them compatible (spec/metallb.md §1.9).
-bool conflicting(const config::BgpAdvertisement& a,
-                 const config::BgpAdvertisement& b,
-                 const std::vector<net::IpAddress>& ips) {
-  if (a.local_pref == b.local_pref || !peersOverlap(a.peers, b.peers)) {
-    return false;
-  }
-  return std::any_of(ips.begin(), ips.end(), [&](const net::IpAddress& ip) {
-    return aggregationFor(a, ip) == aggregationFor(b, ip);
-  });
-}
-
+// anyConflict reports whether two of the advertisements may give one prefix of the pool different
+// LOCAL_PREFs (the parser's rule, config::compatibleLocalPref, judged on the pool's families, not
+// only on the Service's: MetalLB's checkBGPAdvConflicts).
 bool anyConflict(const std::vector<const config::BgpAdvertisement*>& ads,
-                 const std::vector<net::IpAddress>& ips) {
+                 const config::Pool& pool) {
   for (size_t i = 0; i < ads.size(); ++i) {
     for (size_t j = i + 1; j < ads.size(); ++j) {
-      if (conflicting(*ads[i], *ads[j], ips)) {
+      if (!config::compatibleLocalPref(*ads[i], *ads[j], pool)) {
         return true;
       }
     }
@@ -136,7 +114,6 @@ std::optional<BgpSkip> advertisementSkip(const config::Config& config,
                                          const std::string& node_name,
                                          const config::Pool& pool,
                                          const api::Service& service,
-                                         const std::vector<net::IpAddress>& ips,
                                          std::vector<const config::BgpAdvertisement*>& ads) {
   for (const auto& ad : config.bgp_advertisements) {
     if (ad.pools.contains(pool.name) && ad.nodes.contains(node_name)) {
@@ -152,7 +129,7 @@ std::optional<BgpSkip> advertisementSkip(const config::Config& config,
   if (ads.empty()) {
     return BgpSkip::NoMatchingAdvertisement;
   }
-  if (anyConflict(ads, ips)) {
+  if (anyConflict(ads, pool)) {
     return BgpSkip::ConflictingAdvertisements;
   }
   return std::nullopt;
@@ -287,24 +264,17 @@ bool endpointCanServe(const api::EndpointConditions& conditions) {
 
 bool hasServingEndpoint(const std::vector<api::EndpointSlice>& slices,
                         const std::optional<std::string>& node) {
-  std::map<std::string, bool> ready;
   for (const auto& slice : slices) {
     for (const auto& ep : slice.endpoints) {
       if (node.has_value() && ep.node_name != node) {
         continue;
       }
-      const bool serving = endpointCanServe(ep.conditions);
-      for (const auto& addr : ep.addresses) {
-        // An address first seen serving stays serving unless another endpoint says otherwise.
-        if (!serving) {
-          ready[addr] = false;
-        } else {
-          ready.emplace(addr, true);
-        }
+      if (!ep.addresses.empty() && endpointCanServe(ep.conditions)) {
+        return true;
       }
     }
   }
-  return std::any_of(ready.begin(), ready.end(), [](const auto& kv) { return kv.second; });
+  return false;
 }
 
 BgpDecision decideBgp(const config::Config& config,
@@ -323,7 +293,7 @@ BgpDecision decideBgp(const config::Config& config,
     return d;
   }
   std::vector<const config::BgpAdvertisement*> ads;
-  d.skip = advertisementSkip(config, node_name, *gate.pool, service, gate.ips, ads);
+  d.skip = advertisementSkip(config, node_name, *gate.pool, service, ads);
   if (!d.skip) {
     d.skip = nodeSkip(node_name, node, service, slices, options);
   }

@@ -66,9 +66,11 @@ ServiceGate gateService(const config::Config& config,
 /// true, or serving true (MetalLB's epslices.EndpointCanServe).
 bool endpointCanServe(const api::EndpointConditions& conditions);
 
-/// hasServingEndpoint reports whether any endpoint address of the slices is serving, restricted
-/// to endpoints whose nodeName is *node when node is set. An address that appears unready in any
-/// endpoint counts as not serving (MetalLB's hasHealthyEndpoint: "false takes precedence").
+/// hasServingEndpoint reports whether any endpoint of the slices has at least one address and
+/// can serve (endpointCanServe), restricted to endpoints whose nodeName is *node when node is
+/// set: MetalLB v0.16's BGP hasHealthyEndpoint. Each endpoint counts on its own: an address also
+/// listed unready by another endpoint (a hostNetwork rollout) does not cancel a serving copy.
+/// This is the BGP rule only; the L2 election has its own, which does not look at addresses.
 bool hasServingEndpoint(const std::vector<api::EndpointSlice>& slices,
                         const std::optional<std::string>& node);
 

@@ -128,4 +128,17 @@ BOOST_AUTO_TEST_CASE(table_shows_the_l2_winner) {
   BOOST_TEST(r.out.find("(none: noCandidateNode)") != std::string::npos, r.out);
 }
 
+BOOST_AUTO_TEST_CASE(a_pool_of_the_whole_ipv6_space_is_counted_exactly) {
+  const std::string file = sourceDir() + "/cli/tests/testdata/whole-ipv6-pool.yaml";
+  const Run json = plan({"--output", "json", "-f", file});
+  BOOST_TEST_REQUIRE(json.code == 0, json.out + json.err);
+  BOOST_TEST(json.out.find("\"availableIPv6\": 340282366920938463463374607431768211456") !=
+                 std::string::npos,
+             json.out);
+  const Run table = plan({"-f", file});
+  BOOST_TEST_REQUIRE(table.code == 0, table.out + table.err);
+  BOOST_TEST(table.out.find("340282366920938463463374607431768211456") != std::string::npos,
+             table.out);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -8,8 +8,10 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "api/manifest.h"
 #include "cli/commands.h"
 #include "cli/tests/test_util.h"
+#include "frrgen/served.h"
 
 namespace {
 
@@ -71,6 +73,49 @@ BOOST_AUTO_TEST_CASE(exclude_label_is_honoured_unless_ignored) {
   std::ostringstream out2;
   BOOST_TEST_REQUIRE(ingot::cli::runRender(ignoring, out2, err) == 0, err.str());
   BOOST_TEST(out2.str().find("nodeLabeledExcludeBalancers") == std::string::npos, out2.str());
+}
+
+BOOST_AUTO_TEST_CASE(as_served_prints_the_object_as_the_api_server_returns_it) {
+  const Run plain = render({"--node", "node1"});
+  const Run served = render({"--node", "node1", "--as-served"});
+  BOOST_TEST_REQUIRE(served.code == 0, served.out + served.err);
+  // MetalLB's always-serialised empty structs and frr-k8s' CRD defaults.
+  for (const char* line :
+       {"      passwordSecret: {}", "          mode: filtered", "      disableMP: false",
+        "      dualStackAddressFamily: false", "  raw: {}"}) {
+    BOOST_TEST(served.out.find(std::string(line) + "\n") != std::string::npos, line);
+    BOOST_TEST(plain.out.find(std::string(line) + "\n") == std::string::npos, line);
+  }
+  // The same object: served is the plain one with the server's additions.
+  auto decode = [](const std::string& text) {
+    auto set = ingot::api::loadManifestText(text, "render");
+    BOOST_TEST_REQUIRE((set.problems.empty() && set.objects.size() == 1u), text);
+    return std::get<ingot::api::FRRConfiguration>(set.objects[0].object);
+  };
+  const auto a = decode(plain.out);
+  const auto b = decode(served.out);
+  BOOST_TEST((ingot::frrgen::servedSpec(a.spec) == b.spec));
+  BOOST_TEST(ingot::frrgen::sameServedSpec(a.spec, b.spec));
+  checkGolden("render-node1.served.yaml", served.out);
+}
+
+BOOST_AUTO_TEST_CASE(a_node_without_sessions_or_profiles_gets_no_frrconfiguration) {
+  const std::string file = sourceDir() + "/cli/tests/testdata/no-sessions.yaml";
+  std::ostringstream out;
+  std::ostringstream err;
+  BOOST_TEST_REQUIRE(ingot::cli::runRender({"--node", "node4", "-f", file}, out, err) == 0,
+                     err.str());
+  BOOST_TEST(out.str().empty(), out.str());
+  BOOST_TEST(err.str().find("note: node \"node4\" has no BGP session and no BFD profile: no "
+                            "FRRConfiguration metallb-node4 is written") != std::string::npos,
+             err.str());
+  // frr mode still gets a configuration: the one that clears any BGP state.
+  std::ostringstream conf;
+  BOOST_TEST_REQUIRE(ingot::cli::runRender({"--node", "node4", "--format", "frr.conf", "-f", file},
+                                           conf, err) == 0,
+                     err.str());
+  BOOST_TEST(conf.str().find("ip nht resolve-via-default") != std::string::npos, conf.str());
+  BOOST_TEST(conf.str().find("router bgp") == std::string::npos, conf.str());
 }
 
 BOOST_AUTO_TEST_CASE(unknown_node_and_bad_flags_fail) {

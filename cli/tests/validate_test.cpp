@@ -202,3 +202,73 @@ BOOST_AUTO_TEST_CASE(backend_rules_apply) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(validate_parity_choices)
+
+constexpr const char* kPeer = R"(apiVersion: metallb.io/v1beta2
+kind: BGPPeer
+metadata:
+  name: %NAME%
+  namespace: metallb-system
+spec:
+  myASN: 64513
+  peerASN: 64512
+  peerAddress: "%ADDRESS%"
+%EXTRA%)";
+
+std::string peerYaml(const std::string& name,
+                     const std::string& address,
+                     const std::string& extra = "") {
+  std::string text = kPeer;
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"%NAME%", name}, {"%ADDRESS%", address}, {"%EXTRA%", extra}}) {
+    text.replace(text.find(key), key.size(), value);
+  }
+  return text;
+}
+
+BOOST_AUTO_TEST_CASE(disable_mp_is_accepted_with_the_webhook_warning) {
+  TempDir dir;
+  const std::string file = dir.write("peer.yaml", peerYaml("p", "10.0.0.1", "  disableMP: true\n"));
+  const Run r = validate({"-f", file});
+  BOOST_TEST(r.code == 0, r.out + r.err);
+  BOOST_TEST(r.out == "valid: 1 objects\n");
+  BOOST_TEST(r.err == "warning: " + file +
+                          ":1: BGPPeer metallb-system/p: spec.disableMP: disable mp is deprecated "
+                          "and has no effect since it's the default behavior now\n");
+  const Run quiet = validate({"-f", dir.write("plain.yaml", peerYaml("q", "10.0.0.2"))});
+  BOOST_TEST(quiet.err.empty(), quiet.err);
+}
+
+BOOST_AUTO_TEST_CASE(an_ipv6_peer_written_two_ways_is_one_peer) {
+  // MetalLB compares the address text and accepts; frr-k8s then fails on the node. Ingot compares
+  // addresses and rejects the second BGPPeer up front.
+  TempDir dir;
+  const std::string file = dir.write(
+      "peers.yaml", peerYaml("a", "2001:db8::1") + "---\n" + peerYaml("b", "2001:0db8:0:0::1"));
+  const Run r = validate({"-f", file});
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(r.out.find("BGPPeer metallb-system/b: spec.peerAddress: peer 2001:db8::1 already "
+                        "exists, FRR mode doesn't support duplicate BGPPeers selecting the same "
+                        "node (BGPPeer a)") != std::string::npos,
+             r.out);
+}
+
+BOOST_AUTO_TEST_CASE(negative_ipv6_aggregation_on_an_ipv4_pool_is_valid) {
+  TempDir dir;
+  const std::string file = dir.write("adv.yaml", std::string(kGoodPool) + R"(---
+apiVersion: metallb.io/v1beta1
+kind: BGPAdvertisement
+metadata:
+  name: adv
+  namespace: metallb-system
+spec:
+  ipAddressPools: [good]
+  aggregationLengthV6: -1
+)");
+  const Run r = validate({"-f", file});
+  BOOST_TEST(r.code == 0, r.out + r.err);
+  BOOST_TEST(r.out == "valid: 2 objects\n");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -115,8 +115,14 @@ BOOST_AUTO_TEST_CASE(aggregation_length_rules) {
       {"ipv6 length 129",
        agg({"10.0.0.0/24"}, {}, 129),
        {{kBgp, "ad", "spec.aggregationLengthV6",
-         "invalid aggregation length 129 for IPv6, must be in 0-128 range"}}},
+         "invalid aggregation length 129 for IPv6, must be at most 128"}}},
       {"ipv6 length zero on an ipv4 pool", agg({"10.0.0.0/24"}, {}, 0), {}},
+      {"negative ipv6 length on an ipv4-only pool is accepted, as by MetalLB",
+       agg({"10.0.0.0/24"}, {}, -1),
+       {}},
+      {"negative ipv6 length on a pool with ipv6 addresses",
+       agg({"10.0.0.0/24", "fc00::/64"}, {}, -1),
+       {{kBgp, "ad", "spec.aggregationLengthV6", aggregationError(-1, 64, "fc00::/64", "p")}}},
   };
   checkErrors(cases);
 }

@@ -102,16 +102,12 @@ struct PoolCounters {
   std::string pool;
   net::U128 assigned_v4 = 0;
   net::U128 assigned_v6 = 0;
-  net::U128 capacity_v4 = 0;
-  net::U128 capacity_v6 = 0;
+  net::Count capacity_v4;  ///< exact, also for ::/0 (2^128, one more than a U128 holds)
+  net::Count capacity_v6;
   uint64_t services = 0;  ///< services holding addresses of this pool
-  /// availableV4 / availableV6: capacity - assigned, never negative.
-  net::U128 availableV4() const {
-    return capacity_v4 > assigned_v4 ? capacity_v4 - assigned_v4 : 0;
-  }
-  net::U128 availableV6() const {
-    return capacity_v6 > assigned_v6 ? capacity_v6 - assigned_v6 : 0;
-  }
+  /// availableV4 / availableV6: capacity - assigned, exact, never negative.
+  net::Count availableV4() const { return capacity_v4 - net::Count(assigned_v4); }
+  net::Count availableV6() const { return capacity_v6 - net::Count(assigned_v6); }
 };
 
 /// Allocator tracks pools and which service holds which addresses. It is an in-memory engine:

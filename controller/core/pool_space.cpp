@@ -8,7 +8,6 @@
 namespace ingot::controller {
 namespace {
 
-constexpr net::U128 kMax = ~net::U128{0};
 // Usable addresses per /24 when .0 and .255 are skipped.
 constexpr net::U128 kUsablePer24 = 254;
 
@@ -26,15 +25,11 @@ bool isBuggyIp(const net::IpAddress& ip) {
   return octet == 0 || octet == 255;
 }
 
-net::U128 saturatingAdd(net::U128 a, net::U128 b) {
-  return a > kMax - b ? kMax : a + b;
-}
-
-net::U128 cidrCapacity(const net::Cidr& cidr, bool avoid_buggy_ips) {
-  net::U128 size = cidr.size();
+net::Count cidrCapacity(const net::Cidr& cidr, bool avoid_buggy_ips) {
   if (!avoid_buggy_ips || cidr.family() != net::Family::V4) {
-    return size;
+    return net::Count::ofCidr(cidr);
   }
+  net::U128 size = cidr.size();
   if (cidr.prefixLength() <= 24) {
     return size - (net::U128{2} << (24 - cidr.prefixLength()));
   }
@@ -50,8 +45,8 @@ net::U128 cidrCapacity(const net::Cidr& cidr, bool avoid_buggy_ips) {
 
 PoolSpace::PoolSpace(config::Pool pool) : pool_(std::move(pool)) {
   for (const auto& cidr : pool_.cidrs) {
-    net::U128& cap = cidr.family() == net::Family::V4 ? cap_v4_ : cap_v6_;
-    cap = saturatingAdd(cap, cidrCapacity(cidr, pool_.avoid_buggy_ips));
+    net::Count& cap = cidr.family() == net::Family::V4 ? cap_v4_ : cap_v6_;
+    cap = cap + cidrCapacity(cidr, pool_.avoid_buggy_ips);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/net/count.h"
 #include "common/net/ip.h"
 #include "common/util/result.h"
 #include "config/config.h"
@@ -21,7 +22,7 @@ bool isBuggyIp(const net::IpAddress& ip);
 /// PoolSpace is one pool's address space and which of its addresses are in use. Addresses are
 /// mapped to a dense index (skipping .0/.255 when avoidBuggyIPs is set) and the used indexes are
 /// an IntervalSet, so finding the lowest free address is O(log n) whatever the pool size.
-/// Capacities are exact 128-bit counts; only ::/0 (2^128 addresses) saturates at the U128 max.
+/// Capacities are exact (net::Count, one bit wider than U128: ::/0 holds 2^128 addresses).
 class PoolSpace {
  public:
   explicit PoolSpace(config::Pool pool);
@@ -44,7 +45,7 @@ class PoolSpace {
   /// used is the number of distinct addresses of family f in use.
   net::U128 used(net::Family f) const;
   /// capacity is the number of usable addresses of family f (avoidBuggyIPs-adjusted).
-  net::U128 capacity(net::Family f) const { return f == net::Family::V4 ? cap_v4_ : cap_v6_; }
+  net::Count capacity(net::Family f) const { return f == net::Family::V4 ? cap_v4_ : cap_v6_; }
 
   /// hasFamily reports whether the pool has any CIDR of family f.
   bool hasFamily(net::Family f) const;
@@ -58,8 +59,8 @@ class PoolSpace {
   config::Pool pool_;
   IntervalSet used_v4_;
   IntervalSet used_v6_;
-  net::U128 cap_v4_ = 0;
-  net::U128 cap_v6_ = 0;
+  net::Count cap_v4_;
+  net::Count cap_v6_;
 };
 
 /// PoolIndex finds which pool of a pool set has a CIDR containing an address, in O(log c) for c
@@ -82,11 +83,8 @@ class PoolIndex {
 
 /// cidrCapacity returns the number of addresses of cidr that may be handed out: its size, minus
 /// the .0/.255 addresses when avoid_buggy_ips is set (two per /24 for prefixes up to /24; for
-/// longer prefixes one for a .0 first address and one for a .255 last address). Saturates at the
-/// U128 maximum for ::/0.
-net::U128 cidrCapacity(const net::Cidr& cidr, bool avoid_buggy_ips);
-
-/// saturatingAdd adds two counts, saturating at the U128 maximum.
-net::U128 saturatingAdd(net::U128 a, net::U128 b);
+/// longer prefixes one for a .0 first address and one for a .255 last address). Exact: 2^128 for
+/// ::/0.
+net::Count cidrCapacity(const net::Cidr& cidr, bool avoid_buggy_ips);
 
 }  // namespace ingot::controller

@@ -12,41 +12,39 @@ namespace {
 struct Gauge {
   const char* name;
   const char* help;
-  std::function<net::U128(const PoolCounters&)> value;
+  std::function<net::Count(const PoolCounters&)> value;
 };
 
 const std::vector<Gauge>& gauges() {
   static const std::vector<Gauge> kGauges = {
       {"metallb_allocator_addresses_total", "Number of usable IP addresses, per pool",
-       [](const PoolCounters& c) { return saturatingAdd(c.capacity_v4, c.capacity_v6); }},
+       [](const PoolCounters& c) { return c.capacity_v4 + c.capacity_v6; }},
       {"metallb_allocator_ipv4_addresses_total", "Number of usable IPv4 addresses, per pool",
        [](const PoolCounters& c) { return c.capacity_v4; }},
       {"metallb_allocator_ipv6_addresses_total", "Number of usable IPv6 addresses, per pool",
        [](const PoolCounters& c) { return c.capacity_v6; }},
       {"metallb_allocator_addresses_in_use_total", "Number of IP addresses in use, per pool",
-       [](const PoolCounters& c) { return c.assigned_v4 + c.assigned_v6; }},
+       [](const PoolCounters& c) { return net::Count(c.assigned_v4) + net::Count(c.assigned_v6); }},
       {"metallb_allocator_ipv4_addresses_in_use_total", "Number of IPv4 addresses in use, per pool",
-       [](const PoolCounters& c) { return c.assigned_v4; }},
+       [](const PoolCounters& c) { return net::Count(c.assigned_v4); }},
       {"metallb_allocator_ipv6_addresses_in_use_total", "Number of IPv6 addresses in use, per pool",
-       [](const PoolCounters& c) { return c.assigned_v6; }},
+       [](const PoolCounters& c) { return net::Count(c.assigned_v6); }},
       {"metallb_allocator_services_allocated_total",
        "Number of services holding addresses, per pool",
-       [](const PoolCounters& c) { return net::U128{c.services}; }},
+       [](const PoolCounters& c) { return net::Count(net::U128{c.services}); }},
   };
   return kGauges;
 }
 
 }  // namespace
 
-int64_t saturateToInt64(net::U128 v) {
+int64_t saturateToInt64(const net::Count& v) {
   constexpr auto kMax = static_cast<net::U128>(std::numeric_limits<int64_t>::max());
-  return v > kMax ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(v);
+  return v > net::Count(kMax) ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(v.low());
 }
 
-double u128ToDouble(net::U128 v) {
-  constexpr double kTwo64 = 18446744073709551616.0;
-  return static_cast<double>(static_cast<uint64_t>(v >> 64)) * kTwo64 +
-         static_cast<double>(static_cast<uint64_t>(v));
+double u128ToDouble(const net::Count& v) {
+  return v.toDouble();
 }
 
 api::IPAddressPoolStatus poolStatus(const PoolCounters& counters) {

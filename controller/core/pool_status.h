@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api/types.h"
+#include "common/net/count.h"
 #include "common/net/ip.h"
 #include "controller/core/allocator.h"
 
@@ -16,10 +17,10 @@ namespace ingot::controller {
 
 /// saturateToInt64 converts a count for an int64 API field: values above INT64_MAX (an IPv6
 /// /64 has 2^64 addresses) become INT64_MAX. Never negative.
-int64_t saturateToInt64(net::U128 v);
+int64_t saturateToInt64(const net::Count& v);
 
 /// u128ToDouble converts a count for a Prometheus sample (rounded to double precision).
-double u128ToDouble(net::U128 v);
+double u128ToDouble(const net::Count& v);
 
 /// poolStatus builds IPAddressPool.status: assigned and available addresses per family.
 /// available = capacity - assigned, exact before the int64 saturation, never negative.

@@ -87,3 +87,28 @@ def test_invalid_manifest_names_file_and_field(ingotctl, tmp_path):
     out = _run(ingotctl, "frr-k8s", "--node", "node1", "-f", str(tmp_path / "in.yaml"))
     assert out.returncode == 1
     assert "in.yaml" in out.stdout and "FRRConfiguration" in out.stdout, out.stdout
+
+
+def test_timers_follow_frrk8s_there_and_the_user_in_ingots_frr_mode(ingotctl, tmp_path):
+    """A peer with hold 90 s and keepalive 60 s: frr-k8s clears the keepalive (its default) on
+    its own and then writes no `timers` line at all, so `ingotctl frr-k8s` shows none; Ingot's
+    own FRR mode (`render --format frr.conf`) keeps what the user wrote."""
+    objs = [m.node("node1", "10.99.0.11"),
+            m.ip_address_pool("pool", ["10.99.4.0/24"]),
+            m.bgp_peer("tor", 64513, 64512, "10.99.0.1", hold="1m30s", keepalive="1m0s",
+                       connect="1m0s")]
+    m.write(tmp_path / "in.yaml", objs)
+    own = _run(ingotctl, "render", "--node", "node1", "-f", str(tmp_path / "in.yaml"))
+    assert own.returncode == 0, own.stderr
+    assert "holdTime: 1m30s" in own.stdout and "keepaliveTime: 1m0s" in own.stdout, own.stdout
+    (tmp_path / "own.yaml").write_text(own.stdout)
+    frrk8s = _run(ingotctl, "frr-k8s", "--node", "node1", "--frrk8s-namespace", "metallb-system",
+                  "-f", str(tmp_path / "own.yaml"), "-f", str(tmp_path / "in.yaml"))
+    assert frrk8s.returncode == 0, frrk8s.stderr
+    assert "neighbor 10.99.0.1 remote-as 64512" in frrk8s.stdout, frrk8s.stdout
+    assert " timers" not in frrk8s.stdout, frrk8s.stdout
+    ingot = _run(ingotctl, "render", "--node", "node1", "--format", "frr.conf", "-f",
+                 str(tmp_path / "in.yaml"))
+    assert ingot.returncode == 0, ingot.stderr
+    assert " neighbor 10.99.0.1 timers 60 90" in ingot.stdout, ingot.stdout
+    assert " neighbor 10.99.0.1 timers connect 60" in ingot.stdout, ingot.stdout

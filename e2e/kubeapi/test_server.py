@@ -851,3 +851,39 @@ def test_command_line_serves_until_sigterm(tmp_path, cert_dir):
             process.wait()
         process.stdout.close()
         process.stderr.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# Schema defaults (frr-k8s' FRRConfiguration CRD defaults, as a real API server applies them)
+
+FRRCONFIGS = "/apis/frrk8s.metallb.io/v1beta1/namespaces/metallb-system/frrconfigurations"
+
+
+def _frr_configuration(name: str, neighbor: dict) -> dict:
+    return {"apiVersion": "frrk8s.metallb.io/v1beta1", "kind": "FRRConfiguration",
+            "metadata": {"name": name},
+            "spec": {"bgp": {"routers": [{"asn": 64512, "neighbors": [neighbor]}]}}}
+
+
+def test_crd_defaults_are_filled_in_on_create_and_update(client):
+    created = client.post(FRRCONFIGS, _frr_configuration(
+        "c", {"address": "10.0.0.1", "asn": 64513, "toAdvertise": {"allowed": {}},
+              "toReceive": {"allowed": {"mode": "all"}}}))
+    assert created.status == 201, created.body
+    n = created.body["spec"]["bgp"]["routers"][0]["neighbors"][0]
+    assert n["disableMP"] is False and n["dualStackAddressFamily"] is False
+    assert n["toAdvertise"]["allowed"] == {"mode": "filtered"}
+    assert n["toReceive"]["allowed"] == {"mode": "all"}  # a given value is kept
+    # Writing back what was read changes nothing: same resourceVersion.
+    again = client.put(f"{FRRCONFIGS}/c", created.body)
+    assert again.status == 200 and rv_of(again.body) == rv_of(created.body)
+    # An update without the defaulted fields gets them again, so it is a no-op write too.
+    bare = _frr_configuration("c", {"address": "10.0.0.1", "asn": 64513,
+                                    "toAdvertise": {"allowed": {}},
+                                    "toReceive": {"allowed": {"mode": "all"}}})
+    bare["metadata"]["resourceVersion"] = created.body["metadata"]["resourceVersion"]
+    same = client.put(f"{FRRCONFIGS}/c", bare)
+    assert same.status == 200 and rv_of(same.body) == rv_of(created.body), same.body
+    # No parent object, no default: a neighbor without toAdvertise gets none.
+    other = client.post(FRRCONFIGS, _frr_configuration("d", {"address": "10.0.0.2", "asn": 1}))
+    assert "toAdvertise" not in other.body["spec"]["bgp"]["routers"][0]["neighbors"][0]

@@ -66,6 +66,22 @@ class Addressing:
         return str(self.vip_v4.network_address + index)
 
 
+FORWARDING_SYSCTLS = ("net.ipv4.ip_forward", "net.ipv6.conf.all.forwarding")
+
+
+def set_forwarding(namespace: str, on: bool) -> None:
+    """Sets both forwarding sysctls (FORWARDING_SYSCTLS) of a lab namespace."""
+    value = "1" if on else "0"
+    run(["ip", "netns", "exec", namespace, "sysctl", "-q", "-w"]
+        + [f"{name}={value}" for name in FORWARDING_SYSCTLS])
+
+
+def read_forwarding(namespace: str) -> dict:
+    """Returns {sysctl name: value} of the forwarding sysctls of a lab namespace."""
+    out = run(["ip", "netns", "exec", namespace, "sysctl", "-n"] + list(FORWARDING_SYSCTLS))
+    return dict(zip(FORWARDING_SYSCTLS, out.stdout.split()))
+
+
 @dataclass
 class Host:
     """One host namespace on the lab bridge."""
@@ -125,9 +141,11 @@ class Lab:
             self.switch = name
         return self.switch
 
-    def add_host(self, role: str, octet: int) -> Host:
+    def add_host(self, role: str, octet: int, forwarding: bool = True) -> Host:
         """Creates namespace <run>-<role> with eth0 on the bridge, holding the slot's link
-        addresses for octet (IPv4 /24, IPv6 /64 without DAD)."""
+        addresses for octet (IPv4 /24, IPv6 /64 without DAD). forwarding sets
+        net.ipv4.ip_forward and net.ipv6.conf.all.forwarding: on by default, as on Kubernetes
+        nodes and routers (a new namespace starts with both off)."""
         if role in self.hosts:
             raise LabError(f"host {role} already exists in run {self.run}")
         if any(h.ipv4 == self.addressing.host_v4(octet) for h in self.hosts.values()):
@@ -144,6 +162,7 @@ class Lab:
         run(["ip", "-n", host.namespace, "addr", "add", f"{host.ipv6}/64", "dev", "eth0",
              "nodad"])
         run(["ip", "-n", host.namespace, "link", "set", "eth0", "up"])
+        set_forwarding(host.namespace, forwarding)
         self.hosts[role] = host
         return host
 

@@ -361,6 +361,41 @@ BOOST_AUTO_TEST_CASE(explicit_default_values_survive_the_merge) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(frrk8s_clears_each_default_on_its_own) {
+  struct Case {
+    std::string desc;
+    std::optional<int64_t> hold, keepalive, connect;
+    std::optional<uint16_t> port;
+    std::optional<uint32_t> want_hold, want_keepalive, want_connect;
+    std::optional<uint16_t> want_port;
+  };
+  using std::nullopt;
+  const std::vector<Case> cases = {
+      {"hold 90 keeps its value, keepalive 60 is cleared", 90, 60, nullopt, nullopt, 90u, nullopt,
+       nullopt, nullopt},
+      {"hold 180 is cleared, keepalive 30 stays", 180, 30, nullopt, nullopt, nullopt, 30u, nullopt,
+       nullopt},
+      {"both defaults are cleared", 180, 60, 60, uint16_t{179}, nullopt, nullopt, nullopt, nullopt},
+      {"non-default values stay", 9, 3, 2, uint16_t{1179}, 9u, 3u, 2u, uint16_t{1179}},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      auto cfg = config("c1");
+      if (c.hold) neighbor(cfg).hold_time = apiSeconds(*c.hold);
+      if (c.keepalive) neighbor(cfg).keepalive_time = apiSeconds(*c.keepalive);
+      if (c.connect) neighbor(cfg).connect_time = apiSeconds(*c.connect);
+      neighbor(cfg).port = c.port;
+      Model m = mustMerge({cfg});
+      clearFrrK8sDefaults(m);
+      const Neighbor& n = onlyNeighbor(m);
+      BOOST_TEST((n.hold_time == c.want_hold));
+      BOOST_TEST((n.keepalive_time == c.want_keepalive));
+      BOOST_TEST((n.connect_time == c.want_connect));
+      BOOST_TEST((n.port == c.want_port));
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(merge_combines_extensions_independently_of_order) {
   auto a = config("a");
   a.spec.routers[0].id = "10.0.0.11";

@@ -253,14 +253,38 @@ BOOST_AUTO_TEST_CASE(decides_each_reason_and_announcement) {
        "announce",
        "192.168.10.5/32 lp=0 c=[] peers=[tor2] from=ad-all; "
        "192.168.10.5/32 lp=200 c=[] peers=[tor1] from=ad-pref; "},
-      {"different local pref with a different aggregation length does not conflict",
+      {"in a dual-stack pool an IPv4-only service conflicts when only the IPv4 length differs",
+       [](World& w) {
+         w.cfg.bgp_advertisements[0].local_pref = 300;
+         w.cfg.bgp_advertisements[0].service_selectors = {api::LabelSelector{{{"app", "web"}}, {}}};
+         auto b = ad("ad-agg");
+         b.local_pref = 100;
+         b.aggregation_length = 24;
+         w.cfg.bgp_advertisements.push_back(b);
+       },
+       "conflictingAdvertisements", ""},
+      {"in a dual-stack pool both aggregation lengths differing makes them compatible",
        [](World& w) {
          auto b = ad("ad-agg");
          b.local_pref = 200;
          b.aggregation_length = 24;
+         b.aggregation_length_v6 = 64;
          w.cfg.bgp_advertisements.push_back(b);
        },
        "announce", v4_default + "192.168.10.0/24 lp=200 c=[] peers=[tor1,tor2] from=ad-agg; "},
+      {"in an IPv4-only pool a different IPv4 length makes them compatible",
+       [](World& w) {
+         setIngress(w, {"172.16.0.5"});
+         w.cfg.bgp_advertisements[0].pools = {"pool-b"};
+         auto b = ad("ad-agg");
+         b.pools = {"pool-b"};
+         b.local_pref = 200;
+         b.aggregation_length = 24;
+         w.cfg.bgp_advertisements.push_back(b);
+       },
+       "announce",
+       "172.16.0.5/32 lp=0 c=[] peers=[tor1,tor2] from=ad-all; "
+       "172.16.0.0/24 lp=200 c=[] peers=[tor1,tor2] from=ad-agg; "},
       {"advertisement not matching the service does not take part in the conflict check",
        [](World& w) {
          auto b = ad("ad-pref");
@@ -329,12 +353,31 @@ BOOST_AUTO_TEST_CASE(decides_each_reason_and_announcement) {
       {"endpoint with no ready condition counts",
        [](World& w) { w.slices = {slice("web", {endpoint("10.244.1.5", "node1", std::nullopt)})}; },
        "announce", v4_default},
-      {"an address unready in one slice is unready everywhere",
+      {"an address listed ready once and unready once is served (v0.16 rule)",
        [](World& w) {
          w.slices = {slice("web", {endpoint("10.244.1.5", "node1", true)}),
                      slice("web", {endpoint("10.244.1.5", "node1", false)})};
        },
+       "announce", v4_default},
+      {"the unready copy listed first does not cancel the ready one either",
+       [](World& w) {
+         w.service.spec.external_traffic_policy = "Local";
+         w.slices = {slice("web", {endpoint("10.244.1.5", "node1", false),
+                                   endpoint("10.244.1.5", "node1", true)})};
+       },
+       "announce", v4_default},
+      {"a serving endpoint without addresses is no endpoint",
+       [](World& w) {
+         w.slices = {slice("web", {endpoint("10.244.1.5", "node1", true)})};
+         w.slices[0].endpoints[0].addresses.clear();
+       },
        "noEndpoints", ""},
+      {"a ready local endpoint without addresses is no local endpoint",
+       [](World& w) {
+         w.service.spec.external_traffic_policy = "Local";
+         w.slices[0].endpoints[0].addresses.clear();
+       },
+       "noLocalEndpoints", ""},
       {"aggregation lengths apply per family of a dual stack service",
        [](World& w) {
          setIngress(w, {"192.168.10.5", "fd00:10::5"});

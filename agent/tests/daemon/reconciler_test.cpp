@@ -5,6 +5,7 @@
 
 #include "agent/tests/daemon/fixtures.h"
 #include "api/codec.h"
+#include "frrgen/served.h"
 
 namespace ingot::agent {
 namespace {
@@ -114,6 +115,82 @@ BOOST_AUTO_TEST_CASE(frrconfiguration_equal_to_the_cache_is_not_touched) {
   h.drain();
   BOOST_TEST(h.api.writes().size() == writes);
   BOOST_TEST(h.api.getCalls() == gets);
+}
+
+BOOST_AUTO_TEST_CASE(frrconfiguration_with_server_defaults_is_not_rewritten) {
+  Harness h(node1());
+  start(h);
+  // What the API server stores: the CRD defaults filled in, MetalLB's empty structs present.
+  api::FRRConfiguration stored = *h.reconciler.desired();
+  stored.spec = frrgen::servedSpec(stored.spec);
+  stored.metadata.resource_version = "8";
+  BOOST_TEST_REQUIRE(!(stored.spec == h.reconciler.desired()->spec));
+  testing::World::upsert(h.world.frr_configurations, stored, "8");
+  const size_t writes = h.api.writes().size();
+  const int gets = h.api.getCalls();
+  for (int pass = 0; pass < 3; ++pass) {
+    h.queue.add(std::string(keys::kBgp));
+    h.drain();
+  }
+  BOOST_TEST(h.api.writes().size() == writes);
+  BOOST_TEST(h.api.getCalls() == gets);
+}
+
+/// withoutSessions is the examples with node1 selected by no BGPPeer and, unless keep_bfd, no
+/// BFDProfile.
+std::string withoutSessions(bool keep_bfd) {
+  std::string yaml = testing::replaced(testing::examples(),
+                                       "    ingot.example/bgp-speaker: \"true\"\n"
+                                       "    ingot.example/l2-speaker",
+                                       "    ingot.example/l2-speaker");
+  if (keep_bfd) {
+    return yaml;
+  }
+  yaml = testing::replaced(yaml, "  bfdProfile: fast\n", "");
+  return testing::replaced(yaml,
+                           "apiVersion: metallb.io/v1beta1\n"
+                           "kind: BFDProfile\n"
+                           "metadata:\n"
+                           "  name: fast\n"
+                           "  namespace: metallb-system\n"
+                           "spec:\n"
+                           "  receiveInterval: 100\n"
+                           "  transmitInterval: 100\n"
+                           "  detectMultiplier: 3\n"
+                           "  echoMode: false\n"
+                           "  passiveMode: false\n"
+                           "---\n",
+                           "");
+}
+
+BOOST_AUTO_TEST_CASE(a_node_without_sessions_and_profiles_has_no_frrconfiguration) {
+  Harness h(node1());
+  start(h, withoutSessions(false));
+  BOOST_REQUIRE(h.reconciler.desired().has_value());
+  BOOST_TEST(frrWrites(h).empty());
+  BOOST_TEST(h.writes("remove").empty());  // nothing in the cache: nothing to delete
+  // One that exists (left by an earlier configuration) is deleted.
+  api::FRRConfiguration old;
+  old.metadata.name = "metallb-node1";
+  old.metadata.namespace_ = "metallb-system";
+  old.spec.node_selector.match_labels = {{"kubernetes.io/hostname", "node1"}};
+  testing::World::upsert(h.world.frr_configurations, old, "3");
+  h.queue.add(std::string(keys::kBgp));
+  h.drain();
+  const auto removes = h.writes("remove");
+  BOOST_REQUIRE_EQUAL(removes.size(), 1u);
+  BOOST_TEST(removes[0].name == "metallb-node1");
+  BOOST_TEST(removes[0].ns == "metallb-system");
+  BOOST_TEST(frrWrites(h).empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_node_with_only_bfd_profiles_still_gets_its_frrconfiguration) {
+  Harness h(node1());
+  start(h, withoutSessions(true));
+  const auto writes = frrWrites(h);
+  BOOST_REQUIRE_EQUAL(writes.size(), 1u);
+  BOOST_TEST(contains(writes[0].body, "\"bfdProfiles\""));
+  BOOST_TEST(!contains(writes[0].body, "\"routers\""));
 }
 
 BOOST_AUTO_TEST_CASE(an_edited_frrconfiguration_is_restored) {

@@ -17,7 +17,7 @@ BOOST_AUTO_TEST_CASE(capacity_is_exact_and_avoid_buggy_adjusted) {
     std::string desc;
     std::string cidr;
     bool avoid;
-    U128 want;
+    net::Count want;
   };
   const U128 two64 = U128{1} << 64;
   const std::vector<Case> cases = {
@@ -35,7 +35,8 @@ BOOST_AUTO_TEST_CASE(capacity_is_exact_and_avoid_buggy_adjusted) {
       {"IPv6 ignores avoidBuggyIPs", "fc00::/120", true, 256},
       {"an IPv6 /64 is exactly 2^64", "fc00::/64", false, two64},
       {"an IPv6 /48 is exactly 2^80", "fc00::/48", false, U128{1} << 80},
-      {"::/0 saturates at the U128 maximum", "::/0", false, ~U128{0}},
+      {"::/0 is 2^128, one more than the U128 maximum", "::/0", false,
+       net::Count(~U128{0}) + net::Count(1)},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {
