@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// ingot-agent's command line: MetalLB speaker flags and environment variables where they exist
-// (spec/metallb.md §4.1), plus --kubeconfig/--context, the BGP mode and the frr-mode options.
+// ingot-agent's command line: MetalLB speaker flags and environment variables where they exist,
+// plus --kubeconfig/--context, the BGP mode and the frr-mode options.
 // Parsing is pure: the environment and the pod's namespace file are passed in.
 #pragma once
 
@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/daemon/flags.h"
 #include "common/util/log.h"
 #include "common/util/result.h"
 
@@ -37,9 +38,11 @@ struct Flags {
   log::Level log_level = log::Level::Info;  ///< --log-level
   int port = 9120;                          ///< --port: plain-HTTP /metrics; 0 disables
   int health_probe_port = 17472;            ///< --health-probe-port; 0 disables
-  std::string frrk8s_namespace;             ///< --frrk8s-namespace, $FRRK8S_NAMESPACE
-  bool frrk8s_secret_passthrough = false;   ///< --frrk8s-secret-passthrough
-  BgpMode bgp_mode = BgpMode::FrrK8s;       ///< --bgp-mode, $METALLB_BGP_TYPE
+  /// --ports-file (for tests): listen on 127.0.0.1 on ports the system picks and write them here
+  std::string ports_file;
+  std::string frrk8s_namespace;            ///< --frrk8s-namespace, $FRRK8S_NAMESPACE
+  bool frrk8s_secret_passthrough = false;  ///< --frrk8s-secret-passthrough
+  BgpMode bgp_mode = BgpMode::FrrK8s;      ///< --bgp-mode, $METALLB_BGP_TYPE
   /// --bgp-debounce-timeout (ms), $METALLB_BGP_DEBOUNCE_TIMEOUT. MetalLB: 3000, frr mode only;
   /// Ingot: 200 in both modes.
   std::chrono::milliseconds bgp_debounce{200};
@@ -55,8 +58,8 @@ struct Flags {
   bool help = false;  ///< -h / --help
 };
 
-/// Environment reads one variable (nullopt when unset).
-using Environment = std::function<std::optional<std::string>(std::string_view name)>;
+using daemon::Environment;
+using daemon::processEnvironment;
 
 /// parseFlags parses args (without argv[0]) the way Go's flag package does: "-name" or
 /// "--name", the value as "=value" or as the next argument; booleans take no value or
@@ -70,8 +73,5 @@ Result<Flags> parseFlags(const std::vector<std::string>& args,
 
 /// usage returns the --help text.
 std::string usage();
-
-/// processEnvironment reads the real environment.
-Environment processEnvironment();
 
 }  // namespace ingot::agent

@@ -8,7 +8,6 @@
 #include "controller/core/pool_status.h"
 #include "controller/core/reprocess.h"
 #include "controller/status_writes.h"
-#include "kube/json_lite.h"
 #include "kube/resources.h"
 
 namespace ingot::controller {
@@ -30,11 +29,6 @@ std::string joined(const std::vector<std::string>& v) {
   std::string out;
   for (const auto& s : v) out += (out.empty() ? "" : ",") + s;
   return out;
-}
-
-std::string resourceVersionOf(const std::string& json) {
-  auto rv = k8s::json::stringAt(json, {"metadata", "resourceVersion"});
-  return rv.has_value() ? *rv : std::string();
 }
 
 }  // namespace
@@ -150,7 +144,7 @@ size_t Reconciler::applyServiceWrites(std::vector<ServiceWrite>& writes) {
     }
     service_writes_.record(
         w.key, {w.outcome.status, w.outcome.set_annotations, w.outcome.remove_annotations},
-        resourceVersionOf(*w.result), now);
+        k8s::resourceVersionOf(*w.result), now);
     log_.info("service", w.outcome.ips.empty() ? "cleared" : "assigned",
               w.outcome.ips.empty() ? "service status cleared" : "service addresses written",
               {{"key", w.key}, {"ips", joined(w.outcome.ips)}, {"pool", w.outcome.pool}});
