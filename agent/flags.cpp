@@ -36,18 +36,9 @@ daemon::Setter mode(Flags& f) {
   };
 }
 
-daemon::Setter logLevel(Flags& f) {
-  return [&f](const std::string& v) {
-    auto l = log::parseLevel(v);
-    if (!l) {
-      return l.error().message;
-    }
-    f.log_level = *l;
-    return std::string();
-  };
-}
-
 void addConnectionFlags(FlagSet& set, Flags& f) {
+  daemon::addCommonFlags(set, f,
+                         "port of /healthz and /readyz on 127.0.0.1, 0 disables (default 17472)");
   set.add({"node-name", false, daemon::text(f.node_name),
            "this node's name (env METALLB_NODE_NAME; required)", "METALLB_NODE_NAME"});
   set.add({"pod-name", false, daemon::text(f.pod_name),
@@ -57,28 +48,6 @@ void addConnectionFlags(FlagSet& set, Flags& f) {
            "namespace of the MetalLB objects (env METALLB_NAMESPACE; default: the pod's "
            "namespace, else metallb-system)",
            "METALLB_NAMESPACE"});
-  set.add({"kubeconfig", false, daemon::text(f.kubeconfig),
-           "kubeconfig file for out-of-cluster use (default: $KUBECONFIG, in-cluster, "
-           "~/.kube/config)"});
-  set.add(
-      {"context", false, daemon::text(f.context), "kubeconfig context (default: current-context)"});
-  set.add({"kube-api-qps", false, daemon::number(f.kube_api_qps),
-           "client-side limit on API requests per second, <= 0 disables (default 20)"});
-  set.add({"kube-api-burst", false,
-           daemon::integer(f.kube_api_burst, 0, 1'000'000, "must be a whole number >= 0"),
-           "burst of the client-side API limit (default 30)"});
-  set.add(
-      {"log-level", false, logLevel(f), "all, debug, info, warn, error or none (default info)"});
-  set.add({"port", false, daemon::port(f.port),
-           "port of the plain-HTTP /metrics endpoint, 0 disables (default 9120)"});
-  set.add({"health-probe-port", false, daemon::port(f.health_probe_port),
-           "port of /healthz and /readyz on 127.0.0.1, 0 disables (default 17472)"});
-  set.add({"ports-file", false, daemon::text(f.ports_file),
-           "for tests: listen on 127.0.0.1 on ports the system picks, for the endpoints --port "
-           "and --health-probe-port enable, and write them to this file (\"metrics <port>\" and "
-           "\"health <port>\" lines)"});
-  set.add({"help", true, daemon::flag(f.help), "print this help"});
-  set.add({"h", true, daemon::flag(f.help), ""});
 }
 
 void addAnnounceFlags(FlagSet& set, Flags& f) {

@@ -26,20 +26,13 @@ enum class BgpMode {
 /// bgpModeName returns "frr-k8s" or "frr".
 std::string_view bgpModeName(BgpMode mode);
 
-/// Flags is the parsed command line.
-struct Flags {
+/// Flags is the parsed command line: the common flags plus this daemon's own.
+struct Flags : daemon::CommonFlags {
   std::string node_name;   ///< --node-name, $METALLB_NODE_NAME (required)
   std::string pod_name;    ///< --pod-name, $METALLB_POD_NAME: owner of ConfigurationState
   std::string namespace_;  ///< --namespace, $METALLB_NAMESPACE, pod namespace, metallb-system
-  std::string kubeconfig;  ///< --kubeconfig ("" = $KUBECONFIG, in-cluster, ~/.kube/config)
-  std::string context;     ///< --context ("" = current-context)
   std::string lb_class;    ///< --lb-class
-  bool ignore_exclude_lb = false;           ///< --ignore-exclude-lb
-  log::Level log_level = log::Level::Info;  ///< --log-level
-  int port = 9120;                          ///< --port: plain-HTTP /metrics; 0 disables
-  int health_probe_port = 17472;            ///< --health-probe-port; 0 disables
-  /// --ports-file (for tests): listen on 127.0.0.1 on ports the system picks and write them here
-  std::string ports_file;
+  bool ignore_exclude_lb = false;          ///< --ignore-exclude-lb
   std::string frrk8s_namespace;            ///< --frrk8s-namespace, $FRRK8S_NAMESPACE
   bool frrk8s_secret_passthrough = false;  ///< --frrk8s-secret-passthrough
   BgpMode bgp_mode = BgpMode::FrrK8s;      ///< --bgp-mode, $METALLB_BGP_TYPE
@@ -50,12 +43,9 @@ struct Flags {
   std::string frr_workdir = "/var/lib/ingot/frr";                ///< --frr-workdir
   std::string frr_reload_script = "/usr/lib/frr/frr-reload.py";  ///< --frr-reload-script
   int frr_max_new_prefixes = 200;                                ///< --frr-max-new-prefixes (>= 1)
-  double kube_api_qps = 20;  ///< --kube-api-qps; <= 0 disables client-side throttling
-  int kube_api_burst = 30;   ///< --kube-api-burst
   /// ignored lists MetalLB flags that were given but have no effect in ingot-agent (memberlist,
   /// --host, TLS metrics, pprof); main warns about each.
   std::vector<std::string> ignored;
-  bool help = false;  ///< -h / --help
 };
 
 using daemon::Environment;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "controller/flags.h"
 
-#include <climits>
 #include <map>
 
 namespace ingot::controller {
@@ -26,51 +25,19 @@ daemon::Setter webhookMode(Flags& f) {
   };
 }
 
-daemon::Setter logLevel(Flags& f) {
-  return [&f](const std::string& v) {
-    auto l = log::parseLevel(v);
-    if (!l) {
-      return l.error().message;
-    }
-    f.log_level = *l;
-    return std::string();
-  };
-}
-
 /// flagSet is ingot-controller's table over f.
 FlagSet flagSet(Flags& f) {
   FlagSet set;
+  daemon::addCommonFlags(set, f, "port of /healthz and /readyz, 0 disables (default 17472)");
   set.add({"namespace", false, daemon::text(f.namespace_),
            "namespace of the MetalLB objects (env METALLB_NAMESPACE)", "METALLB_NAMESPACE"});
   set.add({"lb-class", false, daemon::text(f.lb_class),
            "handle only Services of this spec.loadBalancerClass (\"\" = Services without one)"});
-  set.add(
-      {"log-level", false, logLevel(f), "all, debug, info, warn, error or none (default info)"});
-  set.add({"port", false, daemon::port(f.port),
-           "port of the plain-HTTP /metrics endpoint, 0 disables (default 9120)"});
-  set.add({"health-probe-port", false, daemon::port(f.health_probe_port),
-           "port of /healthz and /readyz, 0 disables (default 17472)"});
-  set.add({"kubeconfig", false, daemon::text(f.kubeconfig),
-           "kubeconfig file for out-of-cluster use (default: $KUBECONFIG, in-cluster, "
-           "~/.kube/config)"});
-  set.add(
-      {"context", false, daemon::text(f.context), "kubeconfig context (default: current-context)"});
   set.add({"pod-name", false, daemon::text(f.pod_name),
            "this pod's name, owner of the ConfigurationState (env METALLB_POD_NAME)",
            "METALLB_POD_NAME"});
-  set.add({"kube-api-qps", false, daemon::number(f.kube_api_qps),
-           "client-side limit on API requests per second, <= 0 disables (default 20)"});
-  set.add({"kube-api-burst", false,
-           daemon::integer(f.kube_api_burst, 0, INT_MAX, "must be a whole number >= 0"),
-           "burst of the client-side API limit (default 30)"});
   set.add({"webhook-mode", false, webhookMode(f),
            "enabled or disabled: accepted, but no webhooks are served; onlywebhook is refused"});
-  set.add({"ports-file", false, daemon::text(f.ports_file),
-           "for tests: listen on 127.0.0.1 on ports the system picks, for the endpoints --port "
-           "and --health-probe-port enable, and write them to this file (\"metrics <port>\" and "
-           "\"health <port>\" lines)"});
-  set.add({"help", true, daemon::flag(f.help), "print this help"});
-  set.add({"h", true, daemon::flag(f.help), ""});
   set.ignore(f.ignored,
              {"ml-secret-name", "deployment", "pprof-bind-address", "cert-dir", "cert-service-name",
               "webhook-secret", "tls-min-version", "tls-cipher-suites", "tls-curve-preferences",

@@ -17,25 +17,15 @@
 
 namespace ingot::controller {
 
-/// Flags is the parsed command line.
-struct Flags {
+/// Flags is the parsed command line: the common flags plus this daemon's own.
+struct Flags : daemon::CommonFlags {
   std::string namespace_;  ///< --namespace, $METALLB_NAMESPACE, the pod's namespace file
   std::string lb_class;    ///< --lb-class
-  log::Level log_level = log::Level::Info;  ///< --log-level
-  int port = 9120;                          ///< --port: plain-HTTP /metrics; 0 disables
-  int health_probe_port = 17472;            ///< --health-probe-port: /healthz, /readyz; 0 disables
-  /// --ports-file (for tests): listen on 127.0.0.1 on ports the system picks and write them here
-  std::string ports_file;
-  std::string kubeconfig;  ///< --kubeconfig ("" = $KUBECONFIG, in-cluster, ~/.kube/config)
-  std::string context;     ///< --context ("" = current-context)
   std::string pod_name;    ///< --pod-name, $METALLB_POD_NAME: owner of ConfigurationState
   config::Backend backend = config::Backend::Native;  ///< $METALLB_BGP_TYPE (unset = native)
-  double kube_api_qps = 20;  ///< --kube-api-qps; <= 0 disables client-side throttling
-  int kube_api_burst = 30;   ///< --kube-api-burst
   /// ignored lists MetalLB flags that were given but have no effect in ingot-controller
   /// (webhooks, certificate rotation, memberlist secret, TLS metrics, pprof); main warns.
   std::vector<std::string> ignored;
-  bool help = false;  ///< -h / --help
 };
 
 using daemon::Environment;

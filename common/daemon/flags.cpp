@@ -158,6 +158,37 @@ std::string FlagSet::usage() const {
   return out;
 }
 
+void addCommonFlags(FlagSet& set, CommonFlags& f, const std::string& health_help) {
+  set.add({"kubeconfig", false, text(f.kubeconfig),
+           "kubeconfig file for out-of-cluster use (default: $KUBECONFIG, in-cluster, "
+           "~/.kube/config)"});
+  set.add({"context", false, text(f.context), "kubeconfig context (default: current-context)"});
+  set.add({"kube-api-qps", false, number(f.kube_api_qps),
+           "client-side limit on API requests per second, <= 0 disables (default 20)"});
+  set.add({"kube-api-burst", false,
+           integer(f.kube_api_burst, 0, 1'000'000, "must be a whole number >= 0"),
+           "burst of the client-side API limit (default 30)"});
+  set.add({"log-level", false,
+           [&f](const std::string& v) {
+             auto l = log::parseLevel(v);
+             if (!l) {
+               return l.error().message;
+             }
+             f.log_level = *l;
+             return std::string();
+           },
+           "all, debug, info, warn, error or none (default info)"});
+  set.add({"port", false, port(f.port),
+           "port of the plain-HTTP /metrics endpoint, 0 disables (default 9120)"});
+  set.add({"health-probe-port", false, port(f.health_probe_port), health_help});
+  set.add({"ports-file", false, text(f.ports_file),
+           "for tests: listen on 127.0.0.1 on ports the system picks, for the endpoints --port "
+           "and --health-probe-port enable, and write them to this file (\"metrics <port>\" and "
+           "\"health <port>\" lines)"});
+  set.add({"help", true, flag(f.help), "print this help"});
+  set.add({"h", true, flag(f.help), ""});
+}
+
 Setter text(std::string& out) {
   return [&out](const std::string& v) {
     out = v;

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/util/log.h"
 #include "common/util/result.h"
 
 namespace ingot::daemon {
@@ -68,6 +69,23 @@ class FlagSet {
 
   std::vector<Flag> flags_;
 };
+
+/// CommonFlags are the flags every daemon has. A daemon's Flags derive from it.
+struct CommonFlags {
+  std::string kubeconfig;  ///< --kubeconfig ("" = $KUBECONFIG, in-cluster, ~/.kube/config)
+  std::string context;     ///< --context ("" = current-context)
+  log::Level log_level = log::Level::Info;  ///< --log-level
+  int port = 9120;                          ///< --port: plain-HTTP /metrics; 0 disables
+  int health_probe_port = 17472;            ///< --health-probe-port: /healthz, /readyz; 0 disables
+  /// --ports-file (for tests): listen on 127.0.0.1 on ports the system picks and write them here
+  std::string ports_file;
+  double kube_api_qps = 20;  ///< --kube-api-qps; <= 0 disables client-side throttling
+  int kube_api_burst = 30;   ///< --kube-api-burst
+  bool help = false;         ///< -h / --help
+};
+
+/// addCommonFlags adds the CommonFlags to set; health_help describes --health-probe-port.
+void addCommonFlags(FlagSet& set, CommonFlags& f, const std::string& health_help);
 
 /// text stores the value as is.
 Setter text(std::string& out);
