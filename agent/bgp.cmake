@@ -18,7 +18,7 @@ ingot_add_test(ingot_agent_bgp_test
 # Real FRR in a network namespace the test creates (root; skips with a message otherwise).
 ingot_add_test(ingot_agent_bgp_frr_test
   SOURCES tests/bgp/frr_real_test.cpp
-  LIBRARIES ingot_agent_bgp
+  LIBRARIES ingot_agent_bgp ingot_testing
   LABELS frr)
 set_tests_properties(ingot_agent_bgp_frr_test PROPERTIES SKIP_REGULAR_EXPRESSION "skipped: "
   TIMEOUT 300)

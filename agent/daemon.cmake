@@ -7,12 +7,14 @@ target_sources(ingot_agent_core PRIVATE ${CMAKE_CURRENT_LIST_DIR}/core/prefix_li
 
 ingot_add_library(ingot_agent
   SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/backend.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/backend_frr.cpp
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
     ${CMAKE_CURRENT_LIST_DIR}/frr_apply.cpp
     ${CMAKE_CURRENT_LIST_DIR}/manager.cpp
     ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/reconciler_bgp.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconciler_state.cpp
     ${CMAKE_CURRENT_LIST_DIR}/writes.cpp
   LIBRARIES ingot_agent_core ingot_agent_bgp ingot_frrgen ingot_config ingot_api
             ingot_json ingot_kube ingot_daemon ingot_util)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// ingot-agent's command line: MetalLB speaker flags and environment variables where they exist
-// (spec/metallb.md §4.1), plus --kubeconfig/--context, the BGP mode and the frr-mode options.
+// ingot-agent's command line: MetalLB speaker flags and environment variables where they exist,
+// plus --kubeconfig/--context, the BGP mode and the frr-mode options.
 // Parsing is pure: the environment and the pod's namespace file are passed in.
 #pragma once
 
@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/daemon/flags.h"
 #include "common/util/log.h"
 #include "common/util/result.h"
 
@@ -25,21 +26,16 @@ enum class BgpMode {
 /// bgpModeName returns "frr-k8s" or "frr".
 std::string_view bgpModeName(BgpMode mode);
 
-/// Flags is the parsed command line.
-struct Flags {
+/// Flags is the parsed command line: the common flags plus this daemon's own.
+struct Flags : daemon::CommonFlags {
   std::string node_name;   ///< --node-name, $METALLB_NODE_NAME (required)
   std::string pod_name;    ///< --pod-name, $METALLB_POD_NAME: owner of ConfigurationState
   std::string namespace_;  ///< --namespace, $METALLB_NAMESPACE, pod namespace, metallb-system
-  std::string kubeconfig;  ///< --kubeconfig ("" = $KUBECONFIG, in-cluster, ~/.kube/config)
-  std::string context;     ///< --context ("" = current-context)
   std::string lb_class;    ///< --lb-class
-  bool ignore_exclude_lb = false;           ///< --ignore-exclude-lb
-  log::Level log_level = log::Level::Info;  ///< --log-level
-  int port = 9120;                          ///< --port: plain-HTTP /metrics; 0 disables
-  int health_probe_port = 17472;            ///< --health-probe-port; 0 disables
-  std::string frrk8s_namespace;             ///< --frrk8s-namespace, $FRRK8S_NAMESPACE
-  bool frrk8s_secret_passthrough = false;   ///< --frrk8s-secret-passthrough
-  BgpMode bgp_mode = BgpMode::FrrK8s;       ///< --bgp-mode, $METALLB_BGP_TYPE
+  bool ignore_exclude_lb = false;          ///< --ignore-exclude-lb
+  std::string frrk8s_namespace;            ///< --frrk8s-namespace, $FRRK8S_NAMESPACE
+  bool frrk8s_secret_passthrough = false;  ///< --frrk8s-secret-passthrough
+  BgpMode bgp_mode = BgpMode::FrrK8s;      ///< --bgp-mode, $METALLB_BGP_TYPE
   /// --bgp-debounce-timeout (ms), $METALLB_BGP_DEBOUNCE_TIMEOUT. MetalLB: 3000, frr mode only;
   /// Ingot: 200 in both modes.
   std::chrono::milliseconds bgp_debounce{200};
@@ -47,16 +43,13 @@ struct Flags {
   std::string frr_workdir = "/var/lib/ingot/frr";                ///< --frr-workdir
   std::string frr_reload_script = "/usr/lib/frr/frr-reload.py";  ///< --frr-reload-script
   int frr_max_new_prefixes = 200;                                ///< --frr-max-new-prefixes (>= 1)
-  double kube_api_qps = 20;  ///< --kube-api-qps; <= 0 disables client-side throttling
-  int kube_api_burst = 30;   ///< --kube-api-burst
   /// ignored lists MetalLB flags that were given but have no effect in ingot-agent (memberlist,
   /// --host, TLS metrics, pprof); main warns about each.
   std::vector<std::string> ignored;
-  bool help = false;  ///< -h / --help
 };
 
-/// Environment reads one variable (nullopt when unset).
-using Environment = std::function<std::optional<std::string>(std::string_view name)>;
+using daemon::Environment;
+using daemon::processEnvironment;
 
 /// parseFlags parses args (without argv[0]) the way Go's flag package does: "-name" or
 /// "--name", the value as "=value" or as the next argument; booleans take no value or
@@ -70,8 +63,5 @@ Result<Flags> parseFlags(const std::vector<std::string>& args,
 
 /// usage returns the --help text.
 std::string usage();
-
-/// processEnvironment reads the real environment.
-Environment processEnvironment();
 
 }  // namespace ingot::agent

@@ -8,11 +8,11 @@
 #include <unistd.h>
 #include <vector>
 
+#include "agent/backend.h"
 #include "agent/flags.h"
-#include "agent/frr_apply.h"
 #include "agent/manager.h"
 #include "agent/metrics.h"
-#include "common/daemon/http_server.h"
+#include "common/daemon/endpoints.h"
 #include "common/daemon/signals.h"
 #include "kube/events.h"
 #include "kube/kubeconfig.h"
@@ -22,9 +22,6 @@ namespace {
 
 using namespace ingot;
 using namespace ingot::agent;
-using daemon::HttpRequest;
-using daemon::HttpResponse;
-using daemon::HttpServer;
 
 constexpr int kExitStartupFailure = 1;
 constexpr int kExitUsage = 2;
@@ -50,36 +47,15 @@ Result<k8s::Clients> connect(const Flags& flags, Metrics& metrics, log::Logger& 
   return k8s::connect(flags.kubeconfig, flags.context, options, metrics, logger);
 }
 
-struct Servers {
-  std::unique_ptr<HttpServer> metrics;
-  std::unique_ptr<HttpServer> health;
-};
-
-Result<Servers> serve(const Flags& flags, Metrics& metrics, const Manager& manager) {
-  Servers s;
-  if (flags.port != 0) {
-    auto m = HttpServer::start("", flags.port, [&metrics](const HttpRequest& r) {
-      if (r.path != "/metrics")
-        return HttpResponse{404, "text/plain; charset=utf-8", "not found\n"};
-      return HttpResponse{200, "text/plain; version=0.0.4; charset=utf-8", metrics.render()};
-    });
-    if (!m) return Error{m.error().code, "metrics endpoint (--port): " + m.error().message};
-    s.metrics = std::move(*m);
-  }
-  if (flags.health_probe_port != 0) {
-    auto h =
-        HttpServer::start("127.0.0.1", flags.health_probe_port, [&manager](const HttpRequest& r) {
-          if (r.path == "/healthz" || r.path == "/livez")
-            return HttpResponse{200, "text/plain", "ok\n"};
-          if (r.path != "/readyz") return HttpResponse{404, "text/plain", "not found\n"};
-          if (manager.ready()) return HttpResponse{200, "text/plain", "ok\n"};
-          return HttpResponse{503, "text/plain", "no configuration loaded and synced yet\n"};
-        });
-    if (!h)
-      return Error{h.error().code, "health endpoint (--health-probe-port): " + h.error().message};
-    s.health = std::move(*h);
-  }
-  return s;
+Result<daemon::Endpoints> serve(const Flags& flags, Metrics& metrics, const Manager& manager) {
+  daemon::EndpointOptions o;
+  o.metrics_port = flags.port;
+  o.health_port = flags.health_probe_port;
+  o.health_address = "127.0.0.1";
+  o.not_ready_message = "no configuration loaded and synced yet\n";
+  o.ports_file = flags.ports_file;
+  return daemon::serveEndpoints(
+      o, [&metrics] { return metrics.render(); }, [&manager] { return manager.ready(); });
 }
 
 ManagerOptions managerOptions(const Flags& flags, api::OwnerReference owner) {
@@ -87,7 +63,7 @@ ManagerOptions managerOptions(const Flags& flags, api::OwnerReference owner) {
   auto& r = o.reconciler;
   r.node = flags.node_name;
   r.namespace_ = flags.namespace_;
-  r.mode = flags.bgp_mode;
+  r.dialect = flags.bgp_mode == BgpMode::Frr ? config::Backend::Frr : config::Backend::FrrK8s;
   r.announce.lb_class = flags.lb_class;
   r.announce.ignore_exclude_lb = flags.ignore_exclude_lb;
   r.build.metallb_namespace = flags.namespace_;
@@ -99,17 +75,30 @@ ManagerOptions managerOptions(const Flags& flags, api::OwnerReference owner) {
   r.max_new_prefixes = static_cast<size_t>(flags.frr_max_new_prefixes);
   r.hostname = hostname();
   r.owner = std::move(owner);
+  o.watch_frr_configurations = flags.bgp_mode == BgpMode::FrrK8s;
   return o;
 }
 
-std::unique_ptr<FrrApply> frrApply(const Flags& flags, log::Logger& logger) {
-  if (flags.bgp_mode != BgpMode::Frr) return nullptr;
+bgp::FrrDriverOptions frrDriver(const Flags& flags, log::Logger& logger) {
   bgp::FrrDriverOptions o;
   o.reload_script = flags.frr_reload_script;
   o.pathspace = flags.frr_pathspace;
   o.workdir = flags.frr_workdir;
   o.logger = &logger;
-  return makeFrrApply(std::move(o));
+  return o;
+}
+
+/// backends registers the announcing backends of this node, one line per protocol.
+BackendFactory backends(const Flags& flags, log::Logger& logger) {
+  return [&flags, &logger](const BackendContext& context) {
+    Backends out;
+    if (flags.bgp_mode == BgpMode::FrrK8s) {
+      out.push_back(std::make_unique<FrrK8sBackend>(context));
+    } else {
+      out.push_back(std::make_unique<LocalFrrBackend>(context, frrDriver(flags, logger)));
+    }
+    return out;
+  };
 }
 
 void logStart(const Flags& flags, log::Logger& logger) {
@@ -152,9 +141,9 @@ int run(const Flags& flags, log::Logger& logger) {
   k8s::EventRecorder recorder(*clients->events,
                               k8s::EventSource{"metallb-speaker", flags.node_name}, ev);
   RecorderSink sink(recorder);
-  auto frr = frrApply(flags, logger);
   Manager manager(*clients->main, sink, metrics, logger,
-                  managerOptions(flags, owner ? *owner : api::OwnerReference{}), frr.get());
+                  managerOptions(flags, owner ? *owner : api::OwnerReference{}),
+                  backends(flags, logger));
   auto servers = serve(flags, metrics, manager);
   if (!servers) return fail(logger, "listen", servers.error());
   if (auto started = manager.start(signals.token()); !started) {

@@ -62,14 +62,12 @@ k8s::Informer<api::FRRConfiguration>::Handlers frrHandlers(k8s::WorkQueue& q,
   return {bgp, [bgp](const Ptr&, const Ptr& n) { bgp(n); }, bgp, std::move(err)};
 }
 
-template <typename T>
-std::unique_ptr<k8s::Informer<T>> informer(k8s::ApiClient& api,
-                                           const k8s::ResourceRef& ref,
-                                           const std::string& ns,
-                                           typename k8s::Informer<T>::Handlers handlers,
-                                           const k8s::InformerOptions& options) {
-  return std::make_unique<k8s::Informer<T>>(api, ref, ns, decoder<T>(), std::move(handlers),
-                                            options);
+k8s::ControllerOptions controllerOptions(const ManagerOptions& o, Metrics& metrics) {
+  k8s::ControllerOptions out;
+  out.queue = o.queue;
+  out.cache_sync_timeout = o.cache_sync_timeout;
+  out.on_queue_depth = [&metrics](size_t depth) { metrics.setQueueDepth(depth); };
+  return out;  // drain_timeout 0: keys still queued at shutdown are dropped
 }
 
 }  // namespace
@@ -79,8 +77,10 @@ Manager::Manager(k8s::ApiClient& api,
                  Metrics& metrics,
                  log::Logger& logger,
                  ManagerOptions options,
-                 FrrApply* frr)
-    : log_(logger), metrics_(metrics), options_(std::move(options)), queue_(options_.queue) {
+                 BackendFactory backends)
+    : log_(logger),
+      options_(std::move(options)),
+      controller_("manager", logger, controllerOptions(options_, metrics)) {
   namespace r = k8s::resources;
   const auto& ro = options_.reconciler;
   const std::string& ns = ro.namespace_;
@@ -88,147 +88,70 @@ Manager::Manager(k8s::ApiClient& api,
   const auto& io = options_.informer;
   const std::string config(keys::kConfig);
   const std::string sync(keys::kSync);
-  services_ =
-      informer<api::Service>(api, r::kServices, "", enqueueOn<api::Service>(queue_, sync, err), io);
-  slices_ = informer<api::EndpointSlice>(api, r::kEndpointSlices, "",
-                                         enqueueOn<api::EndpointSlice>(queue_, sync, err), io);
-  nodes_ = informer<api::Node>(api, r::kNodes, "", nodeHandlers(queue_, ro.node, err), io);
-  namespaces_ = informer<api::Namespace>(api, r::kNamespaces, "",
-                                         enqueueOn<api::Namespace>(queue_, config, err), io);
-  pools_ = informer<api::IPAddressPool>(api, r::kIpAddressPools, ns,
-                                        enqueueOn<api::IPAddressPool>(queue_, config, err), io);
-  peers_ = informer<api::BGPPeer>(api, r::kBgpPeers, ns,
-                                  enqueueOn<api::BGPPeer>(queue_, config, err), io);
-  bgp_ads_ = informer<api::BGPAdvertisement>(
-      api, r::kBgpAdvertisements, ns, enqueueOn<api::BGPAdvertisement>(queue_, config, err), io);
-  l2_ads_ = informer<api::L2Advertisement>(
-      api, r::kL2Advertisements, ns, enqueueOn<api::L2Advertisement>(queue_, config, err), io);
-  bfd_profiles_ = informer<api::BFDProfile>(api, r::kBfdProfiles, ns,
-                                            enqueueOn<api::BFDProfile>(queue_, config, err), io);
-  communities_ = informer<api::Community>(api, r::kCommunities, ns,
-                                          enqueueOn<api::Community>(queue_, config, err), io);
-  secrets_ =
-      informer<api::Secret>(api, r::kSecrets, ns, enqueueOn<api::Secret>(queue_, config, err), io);
+  k8s::WorkQueue& q = controller_.queue();
+  k8s::InformerSet& set = controller_.informers();
+  // add declares one informer whose every change enqueues key.
+  auto add = [&]<typename T>(std::type_identity<T>, const char* name, const k8s::ResourceRef& ref,
+                             const std::string& in, const std::string& key) -> const auto& {
+    return set.add<T>(name, api, ref, in, decoder<T>(), enqueueOn<T>(q, key, err), io);
+  };
+  const auto& services =
+      add(std::type_identity<api::Service>{}, "services", r::kServices, "", sync);
+  const auto& slices =
+      add(std::type_identity<api::EndpointSlice>{}, "endpointslices", r::kEndpointSlices, "", sync);
+  const auto& nodes = set.add<api::Node>("nodes", api, r::kNodes, "", decoder<api::Node>(),
+                                         nodeHandlers(q, ro.node, err), io);
+  const auto& namespaces =
+      add(std::type_identity<api::Namespace>{}, "namespaces", r::kNamespaces, "", config);
+  const auto& pools = add(std::type_identity<api::IPAddressPool>{}, "ipaddresspools",
+                          r::kIpAddressPools, ns, config);
+  const auto& peers = add(std::type_identity<api::BGPPeer>{}, "bgppeers", r::kBgpPeers, ns, config);
+  const auto& bgp_ads = add(std::type_identity<api::BGPAdvertisement>{}, "bgpadvertisements",
+                            r::kBgpAdvertisements, ns, config);
+  const auto& l2_ads = add(std::type_identity<api::L2Advertisement>{}, "l2advertisements",
+                           r::kL2Advertisements, ns, config);
+  const auto& bfd =
+      add(std::type_identity<api::BFDProfile>{}, "bfdprofiles", r::kBfdProfiles, ns, config);
+  const auto& communities =
+      add(std::type_identity<api::Community>{}, "communities", r::kCommunities, ns, config);
+  const auto& secrets = add(std::type_identity<api::Secret>{}, "secrets", r::kSecrets, ns, config);
   k8s::InformerOptions own_frr = io;
   own_frr.reflector.field_selector = "metadata.name=" + frrgen::configName(ro.node);
-  frr_configs_ =
-      informer<api::FRRConfiguration>(api, r::kFrrConfigurations, ro.build.frrk8s_namespace,
-                                      frrHandlers(queue_, ro.debounce, err), own_frr);
+  const auto& frr_configs = set.add<api::FRRConfiguration>(
+      "frrconfigurations", api, r::kFrrConfigurations, ro.build.frrk8s_namespace,
+      decoder<api::FRRConfiguration>(), frrHandlers(q, ro.debounce, err), own_frr,
+      options_.watch_frr_configurations);
   k8s::InformerOptions own_statuses = io;
   own_statuses.reflector.label_selector = std::string(kNodeLabel) + "=" + ro.node;
-  bgp_statuses_ = informer<api::ServiceBGPStatus>(
-      api, r::kServiceBgpStatuses, ns, enqueueOn<api::ServiceBGPStatus>(queue_, sync, err),
-      own_statuses);
+  const auto& statuses = set.add<api::ServiceBGPStatus>(
+      "servicebgpstatuses", api, r::kServiceBgpStatuses, ns, decoder<api::ServiceBGPStatus>(),
+      enqueueOn<api::ServiceBGPStatus>(q, sync, err), own_statuses);
   k8s::InformerOptions own_state = io;
   own_state.reflector.field_selector = "metadata.name=" + stateName(ro.node);
-  states_ = informer<api::ConfigurationState>(
-      api, r::kConfigurationStates, ns,
-      enqueueOn<api::ConfigurationState>(queue_, keys::kState, err), own_state);
-  reconciler_ = std::make_unique<Reconciler>(
-      Caches{services_->store(), slices_->store(), nodes_->store(), namespaces_->store(),
-             pools_->store(), peers_->store(), bgp_ads_->store(), l2_ads_->store(),
-             bfd_profiles_->store(), communities_->store(), secrets_->store(),
-             frr_configs_->store(), bgp_statuses_->store(), states_->store()},
-      api, events, queue_, metrics_, log_, options_.reconciler, frr);
+  const auto& states = set.add<api::ConfigurationState>(
+      "configurationstates", api, r::kConfigurationStates, ns, decoder<api::ConfigurationState>(),
+      enqueueOn<api::ConfigurationState>(q, keys::kState, err), own_state);
+  const Caches caches{services, slices, nodes,       namespaces, pools,       peers,    bgp_ads,
+                      l2_ads,   bfd,    communities, secrets,    frr_configs, statuses, states};
+  const BackendContext context{
+      caches, api, events, q, metrics, log_, backendOptions(ro), k8s::steadyClock()};
+  reconciler_ = std::make_unique<Reconciler>(caches, api, events, q, metrics, log_, ro,
+                                             backends ? backends(context) : Backends{});
 }
 
 Manager::~Manager() {
   stop();
 }
 
-std::string Manager::unsynced() const {
-  std::string out;
-  auto check = [&out](bool synced, const char* name) {
-    if (!synced) out += std::string(" ") + name;
-  };
-  check(services_->hasSynced(), "services");
-  check(slices_->hasSynced(), "endpointslices");
-  check(nodes_->hasSynced(), "nodes");
-  check(namespaces_->hasSynced(), "namespaces");
-  check(pools_->hasSynced(), "ipaddresspools");
-  check(peers_->hasSynced(), "bgppeers");
-  check(bgp_ads_->hasSynced(), "bgpadvertisements");
-  check(l2_ads_->hasSynced(), "l2advertisements");
-  check(bfd_profiles_->hasSynced(), "bfdprofiles");
-  check(communities_->hasSynced(), "communities");
-  check(secrets_->hasSynced(), "secrets");
-  check(options_.reconciler.mode == BgpMode::Frr || frr_configs_->hasSynced(), "frrconfigurations");
-  check(bgp_statuses_->hasSynced(), "servicebgpstatuses");
-  check(states_->hasSynced(), "configurationstates");
-  return out;
-}
-
 Result<void> Manager::start(const std::stop_token& stop) {
-  queue_.add(std::string(keys::kConfig));  // parse first; every other key queues behind it
-  services_->start();
-  slices_->start();
-  nodes_->start();
-  namespaces_->start();
-  pools_->start();
-  peers_->start();
-  bgp_ads_->start();
-  l2_ads_->start();
-  bfd_profiles_->start();
-  communities_->start();
-  secrets_->start();
-  if (options_.reconciler.mode == BgpMode::FrrK8s) frr_configs_->start();
-  bgp_statuses_->start();
-  states_->start();
-  const auto deadline = std::chrono::steady_clock::now() + options_.cache_sync_timeout;
-  while (!unsynced().empty()) {
-    if (stop.stop_requested()) return Error{ErrorCode::Unavailable, "stopped before caches synced"};
-    if (std::chrono::steady_clock::now() > deadline) {
-      return Error{ErrorCode::Unavailable, "caches did not sync within the timeout:" + unsynced()};
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  log_.info("manager", "caches_synced", "every cache holds a complete list; starting the worker",
-            {log::num("services", static_cast<long long>(services_->store().size())),
-             log::num("peers", static_cast<long long>(peers_->store().size()))});
-  worker_ = std::jthread([this] { work(); });
-  return {};
+  controller_.queue().add(std::string(keys::kConfig));  // parse first; the rest queues behind it
+  k8s::Reconcile run;
+  run.reconcile = [this](const std::string& key) { return reconciler_->reconcile(key); };
+  return controller_.start(std::move(run), stop);
 }
 
 void Manager::stop() {
-  services_->stop();
-  slices_->stop();
-  nodes_->stop();
-  namespaces_->stop();
-  pools_->stop();
-  peers_->stop();
-  bgp_ads_->stop();
-  l2_ads_->stop();
-  bfd_profiles_->stop();
-  communities_->stop();
-  secrets_->stop();
-  frr_configs_->stop();
-  bgp_statuses_->stop();
-  states_->stop();
-  queue_.shutDown();
-  if (worker_.joinable()) worker_.join();
-}
-
-void Manager::work() {
-  while (auto key = queue_.get()) {
-    metrics_.setQueueDepth(queue_.len() + queue_.delayedLen());
-    if (queue_.shuttingDown()) {
-      queue_.done(*key);
-      continue;
-    }
-    const ReconcileResult r = reconciler_->reconcile(*key);
-    if (r.kind == ReconcileResult::Kind::Done) {
-      queue_.forget(*key);
-    } else if (r.kind == ReconcileResult::Kind::RetryAfter) {
-      queue_.addAfter(*key, r.delay);
-    } else {
-      const k8s::Duration delay = queue_.addRateLimited(*key);
-      log_.debug("manager", "requeue", r.error.message,
-                 {{"key", *key},
-                  log::num("delay_ms",
-                           std::chrono::duration_cast<std::chrono::milliseconds>(delay).count())});
-    }
-    queue_.done(*key);
-  }
+  controller_.stop();  // what is still queued is dropped: FRR keeps what was last applied
 }
 
 }  // namespace ingot::agent

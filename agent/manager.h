@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// Manager wires the agent together like the controller's: informers on every object the BGP
-// decision reads feed singleton keys into one work queue; one worker thread waits for every cache
-// to sync and then runs the Reconciler on each key.
+// Manager wires the agent together like the controller's: informers on every object the
+// decisions read feed singleton keys into kube's reconcile driver (k8s::Controller), whose worker
+// runs the Reconciler on each key once every cache synced.
 #pragma once
 
-#include <atomic>
 #include <memory>
-#include <thread>
 
 #include "agent/metrics.h"
 #include "agent/reconciler.h"
-#include "api/frrk8s.h"
-#include "api/types.h"
 #include "common/util/log.h"
 #include "common/util/result.h"
 #include "kube/api_client.h"
-#include "kube/informer.h"
-#include "kube/workqueue.h"
+#include "kube/controller.h"
 
 namespace ingot::agent {
 
@@ -26,10 +21,12 @@ struct ManagerOptions {
   k8s::WorkQueueOptions queue;
   k8s::InformerOptions informer;
   k8s::Duration cache_sync_timeout = std::chrono::seconds(60);
+  /// watch_frr_configurations: watch FRRConfiguration metallb-<node> (a backend writes it).
+  bool watch_frr_configurations = true;
 };
 
-/// Manager owns the informers, the queue, the reconciler and the worker thread. The client,
-/// event sink, metrics, logger and FrrApply must outlive it.
+/// Manager owns the informers, the queue, the reconciler (with the backends `backends` builds)
+/// and the worker thread. The client, event sink, metrics and logger must outlive it.
 class Manager {
  public:
   Manager(k8s::ApiClient& api,
@@ -37,7 +34,7 @@ class Manager {
           Metrics& metrics,
           log::Logger& logger,
           ManagerOptions options,
-          FrrApply* frr = nullptr);
+          BackendFactory backends);
   ~Manager();
 
   Manager(const Manager&) = delete;
@@ -56,29 +53,10 @@ class Manager {
   bool ready() const { return reconciler_->ready(); }
 
  private:
-  void work();
-  std::string unsynced() const;
-
   log::Logger& log_;
-  Metrics& metrics_;
   ManagerOptions options_;
-  k8s::WorkQueue queue_;
-  std::unique_ptr<k8s::Informer<api::Service>> services_;
-  std::unique_ptr<k8s::Informer<api::EndpointSlice>> slices_;
-  std::unique_ptr<k8s::Informer<api::Node>> nodes_;
-  std::unique_ptr<k8s::Informer<api::Namespace>> namespaces_;
-  std::unique_ptr<k8s::Informer<api::IPAddressPool>> pools_;
-  std::unique_ptr<k8s::Informer<api::BGPPeer>> peers_;
-  std::unique_ptr<k8s::Informer<api::BGPAdvertisement>> bgp_ads_;
-  std::unique_ptr<k8s::Informer<api::L2Advertisement>> l2_ads_;
-  std::unique_ptr<k8s::Informer<api::BFDProfile>> bfd_profiles_;
-  std::unique_ptr<k8s::Informer<api::Community>> communities_;
-  std::unique_ptr<k8s::Informer<api::Secret>> secrets_;
-  std::unique_ptr<k8s::Informer<api::FRRConfiguration>> frr_configs_;
-  std::unique_ptr<k8s::Informer<api::ServiceBGPStatus>> bgp_statuses_;
-  std::unique_ptr<k8s::Informer<api::ConfigurationState>> states_;
+  k8s::Controller controller_;
   std::unique_ptr<Reconciler> reconciler_;
-  std::jthread worker_;
 };
 
 }  // namespace ingot::agent

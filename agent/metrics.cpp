@@ -117,8 +117,9 @@ std::vector<MetricFamily> Metrics::families() const {
   out.push_back(byResult("ingot_agent_frr_reloads_total",
                          "Applies of a rendered frr.conf to the node's FRR (frr mode), by result.",
                          reloads_ok_.load(), reloads_failed_.load()));
-  out.push_back(single("ingot_agent_workqueue_depth", "Keys waiting in the work queue.",
-                       MetricType::Gauge, static_cast<double>(queue_depth_.load())));
+  out.push_back(single("ingot_agent_workqueue_depth",
+                       "Keys waiting in the work queue or being reconciled.", MetricType::Gauge,
+                       static_cast<double>(queue_depth_.load())));
   return out;
 }
 

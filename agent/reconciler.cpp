@@ -56,12 +56,12 @@ std::string ingressIps(const api::Service& svc) {
   return out;
 }
 
-std::string resourceVersionOf(const std::string& json) {
-  auto rv = ingot::json::stringAt(json, {"metadata", "resourceVersion"});
-  return rv.has_value() ? *rv : std::string();
-}
-
 }  // namespace
+
+BackendOptions backendOptions(const ReconcilerOptions& options) {
+  return BackendOptions{options.node, options.build, options.debounce, options.max_new_prefixes,
+                        options.hostname};
+}
 
 Reconciler::Reconciler(Caches caches,
                        k8s::ApiClient& api,
@@ -70,7 +70,7 @@ Reconciler::Reconciler(Caches caches,
                        Metrics& metrics,
                        log::Logger& logger,
                        ReconcilerOptions options,
-                       FrrApply* frr,
+                       Backends backends,
                        k8s::Clock& clock)
     : caches_(caches),
       api_(api),
@@ -79,7 +79,7 @@ Reconciler::Reconciler(Caches caches,
       metrics_(metrics),
       log_(logger),
       options_(std::move(options)),
-      frr_(frr),
+      backends_(std::move(backends)),
       clock_(clock) {}
 
 ReconcileResult Reconciler::reconcile(const std::string& key) {
@@ -89,10 +89,10 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
     metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
     return r;
   }
-  if (key == keys::kBgp) {
-    ReconcileResult r = options_.mode == BgpMode::Frr ? reloadFrr() : writeFrrConfiguration();
-    metrics_.countReconcile(ReconcileKind::Bgp, !r.ok());
-    return r;
+  for (const auto& backend : backends_) {
+    if (key == backend->key()) {
+      return applyBackend(*backend);
+    }
   }
   if (key == keys::kState) {
     ReconcileResult r = writeState();
@@ -116,9 +116,7 @@ ReconcileResult Reconciler::reconcileConfig() {
   in.nodes = values(caches_.nodes);
   in.namespaces = values(caches_.namespaces);
   in.secrets = values(caches_.secrets);
-  const config::Backend backend =
-      options_.mode == BgpMode::Frr ? config::Backend::Frr : config::Backend::FrrK8s;
-  config::ParseOutcome parsed = config::parse(in, {backend, options_.namespace_});
+  config::ParseOutcome parsed = config::parse(in, {options_.dialect, options_.namespace_});
   config_parsed_ = true;
   config_errors_ = parsed.errors;
   queue_.add(std::string(keys::kState));
@@ -180,17 +178,11 @@ ReconcileResult Reconciler::sync() {
   std::vector<BgpDecision> plain;
   plain.reserve(decided.size());
   for (const auto& d : decided) plain.push_back(d.decision);
-  std::vector<frrgen::Announcement> announcements = collectAnnouncements(plain);
-  auto own = frrgen::build(*config_, options_.node, announcements, options_.build);
-  if (!own) {
-    metrics_.countUpdateError();
-    log_.error("bgp", "build_failed", own.error().message, {{"node", options_.node}});
-  } else if (!desired_ || *own != *desired_ || desired_config_ != config_) {
-    const bool first = !desired_.has_value();
-    desired_ = std::move(*own);
-    desired_config_ = config_;
-    desired_announcements_ = std::move(announcements);
-    queue_.addAfter(std::string(keys::kBgp), first ? k8s::Duration::zero() : options_.debounce);
+  const Desired desired{config_, collectAnnouncements(plain)};
+  for (const auto& backend : backends_) {
+    if (auto delay = backend->update(desired)) {
+      queue_.addAfter(std::string(backend->key()), *delay);
+    }
   }
   reportAnnouncements(decided);
   ReconcileResult r = syncBgpStatuses(decided);
@@ -328,7 +320,7 @@ Result<void> Reconciler::createBgpStatus(const api::ServiceBGPStatusStatus& stat
   // Until the status write lands the object exists with an empty status.
   status_writes_[*name] =
       Pending{bgpStatus(options_.node, status.service_namespace, status.service_name, {}),
-              resourceVersionOf(*created), expires};
+              k8s::resourceVersionOf(*created), expires};
   log_.info("bgp_status", "created", "ServiceBGPStatus created",
             {{"name", *name}, {"service", status.service_namespace + "/" + status.service_name}});
   return patchBgpStatus(*name, status);
@@ -345,7 +337,7 @@ Result<void> Reconciler::patchBgpStatus(const std::string& name,
     return r.error();
   }
   status_writes_[name] =
-      Pending{status, resourceVersionOf(*r), clock_.now() + options_.overlay_ttl};
+      Pending{status, k8s::resourceVersionOf(*r), clock_.now() + options_.overlay_ttl};
   return {};
 }
 
@@ -359,16 +351,6 @@ Result<void> Reconciler::removeBgpStatus(const std::string& name) {
   status_writes_[name] = Pending{std::nullopt, "", clock_.now() + options_.overlay_ttl};
   log_.info("bgp_status", "deleted", "ServiceBGPStatus deleted", {{"name", name}});
   return {};
-}
-
-k8s::ObjectReference Reconciler::nodeRef() const {
-  auto node = caches_.nodes.get(options_.node);
-  return k8s::ObjectReference{"v1",
-                              "Node",
-                              "",
-                              options_.node,
-                              node ? node->metadata.uid : std::string(),
-                              node ? node->metadata.resource_version : std::string()};
 }
 
 std::string Reconciler::now() const {

@@ -29,12 +29,11 @@ ingot_add_test(ingot_controller_test
   LIBRARIES ingot_controller)
 
 # Test support shared by the integration tests and the benchmark: start the test API server and
-# ingot-controller as child processes (killed by PID), talk to them.
+# ingot-controller as child processes through the shared launcher (testing/), talk to them.
 ingot_add_library(ingot_controller_testkit
   SOURCES
-    ${CMAKE_CURRENT_LIST_DIR}/tests/support/process.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/support/cluster.cpp
-  LIBRARIES ingot_kube ingot_api)
+  LIBRARIES ingot_testing ingot_kube ingot_api)
 target_compile_definitions(ingot_controller_testkit PUBLIC
   INGOT_KUBEAPI_SERVER="${PROJECT_SOURCE_DIR}/e2e/kubeapi/server.py"
   INGOT_CONTROLLER_BINARY="$<TARGET_FILE:ingot-controller>")

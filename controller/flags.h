@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ingot-controller's command line: MetalLB's controller flags and environment variables where
-// they exist (spec/metallb.md §3), plus --kubeconfig/--context for out-of-cluster use and the
+// they exist, plus --kubeconfig/--context for out-of-cluster use and the
 // client-side API rate limits. Parsing is pure: the environment is passed in.
 #pragma once
 
@@ -10,33 +10,26 @@
 #include <string_view>
 #include <vector>
 
+#include "common/daemon/flags.h"
 #include "common/util/log.h"
 #include "common/util/result.h"
 #include "config/config.h"
 
 namespace ingot::controller {
 
-/// Flags is the parsed command line.
-struct Flags {
+/// Flags is the parsed command line: the common flags plus this daemon's own.
+struct Flags : daemon::CommonFlags {
   std::string namespace_;  ///< --namespace, $METALLB_NAMESPACE, the pod's namespace file
   std::string lb_class;    ///< --lb-class
-  log::Level log_level = log::Level::Info;  ///< --log-level
-  int port = 9120;                          ///< --port: plain-HTTP /metrics; 0 disables
-  int health_probe_port = 17472;            ///< --health-probe-port: /healthz, /readyz; 0 disables
-  std::string kubeconfig;  ///< --kubeconfig ("" = $KUBECONFIG, in-cluster, ~/.kube/config)
-  std::string context;     ///< --context ("" = current-context)
   std::string pod_name;    ///< --pod-name, $METALLB_POD_NAME: owner of ConfigurationState
   config::Backend backend = config::Backend::Native;  ///< $METALLB_BGP_TYPE (unset = native)
-  double kube_api_qps = 20;  ///< --kube-api-qps; <= 0 disables client-side throttling
-  int kube_api_burst = 30;   ///< --kube-api-burst
   /// ignored lists MetalLB flags that were given but have no effect in ingot-controller
   /// (webhooks, certificate rotation, memberlist secret, TLS metrics, pprof); main warns.
   std::vector<std::string> ignored;
-  bool help = false;  ///< -h / --help
 };
 
-/// Environment reads one variable (nullopt when unset).
-using Environment = std::function<std::optional<std::string>(std::string_view name)>;
+using daemon::Environment;
+using daemon::processEnvironment;
 
 /// parseFlags parses args (without argv[0]) the way Go's flag package does: "-name" or
 /// "--name", the value as "=value" or as the next argument; booleans take no value or
@@ -49,8 +42,5 @@ Result<Flags> parseFlags(const std::vector<std::string>& args,
 
 /// usage returns the --help text.
 std::string usage();
-
-/// processEnvironment reads the real environment.
-Environment processEnvironment();
 
 }  // namespace ingot::controller

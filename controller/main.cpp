@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "common/daemon/http_server.h"
+#include "common/daemon/endpoints.h"
 #include "common/daemon/signals.h"
 #include "controller/flags.h"
 #include "controller/manager.h"
@@ -19,9 +19,6 @@ namespace {
 
 using namespace ingot;
 using namespace ingot::controller;
-using daemon::HttpRequest;
-using daemon::HttpResponse;
-using daemon::HttpServer;
 
 constexpr int kExitStartupFailure = 1;
 constexpr int kExitUsage = 2;
@@ -42,36 +39,15 @@ Result<k8s::Clients> connect(const Flags& flags, Metrics& metrics, log::Logger& 
   return k8s::connect(flags.kubeconfig, flags.context, options, metrics, logger);
 }
 
-/// Servers are the optional HTTP endpoints.
-struct Servers {
-  std::unique_ptr<HttpServer> metrics;
-  std::unique_ptr<HttpServer> health;
-};
-
-Result<Servers> serve(const Flags& flags, Metrics& metrics, const Manager& manager) {
-  Servers s;
-  if (flags.port != 0) {
-    auto m = HttpServer::start("", flags.port, [&metrics](const HttpRequest& r) {
-      if (r.path != "/metrics")
-        return HttpResponse{404, "text/plain; charset=utf-8", "not found\n"};
-      return HttpResponse{200, "text/plain; version=0.0.4; charset=utf-8", metrics.render()};
-    });
-    if (!m) return Error{m.error().code, "metrics endpoint (--port): " + m.error().message};
-    s.metrics = std::move(*m);
-  }
-  if (flags.health_probe_port != 0) {
-    auto h = HttpServer::start("", flags.health_probe_port, [&manager](const HttpRequest& r) {
-      if (r.path == "/healthz" || r.path == "/livez")
-        return HttpResponse{200, "text/plain", "ok\n"};
-      if (r.path != "/readyz") return HttpResponse{404, "text/plain", "not found\n"};
-      if (manager.ready()) return HttpResponse{200, "text/plain", "ok\n"};
-      return HttpResponse{503, "text/plain", "the first full pass has not succeeded yet\n"};
-    });
-    if (!h)
-      return Error{h.error().code, "health endpoint (--health-probe-port): " + h.error().message};
-    s.health = std::move(*h);
-  }
-  return s;
+Result<daemon::Endpoints> serve(const Flags& flags, Metrics& metrics, const Manager& manager) {
+  daemon::EndpointOptions o;
+  o.metrics_port = flags.port;
+  o.health_port = flags.health_probe_port;
+  o.health_address = "";
+  o.not_ready_message = "the first full pass has not succeeded yet\n";
+  o.ports_file = flags.ports_file;
+  return daemon::serveEndpoints(
+      o, [&metrics] { return metrics.render(); }, [&manager] { return manager.ready(); });
 }
 
 ManagerOptions managerOptions(const Flags& flags, api::OwnerReference owner) {

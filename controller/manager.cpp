@@ -74,6 +74,15 @@ k8s::Informer<api::ConfigurationState>::Handlers stateHandlers(k8s::WorkQueue& q
   return {{}, [state](const Ptr&, const Ptr& n) { state(n); }, state, std::move(err)};
 }
 
+k8s::ControllerOptions controllerOptions(const ManagerOptions& o, Metrics& metrics) {
+  k8s::ControllerOptions out;
+  out.queue = o.queue;
+  out.cache_sync_timeout = o.cache_sync_timeout;
+  out.drain_timeout = o.drain_timeout;
+  out.on_queue_depth = [&metrics](size_t depth) { metrics.setQueueDepth(depth); };
+  return out;
+}
+
 }  // namespace
 
 Manager::Manager(k8s::ApiClient& api,
@@ -81,30 +90,34 @@ Manager::Manager(k8s::ApiClient& api,
                  Metrics& metrics,
                  log::Logger& logger,
                  ManagerOptions options)
-    : log_(logger), metrics_(metrics), options_(std::move(options)), queue_(options_.queue) {
+    : log_(logger),
+      options_(std::move(options)),
+      controller_("manager", logger, controllerOptions(options_, metrics)) {
   const std::string& ns = options_.reconciler.namespace_;
   const ErrorHandler err = [this](const Error& e) { log_.warn("informer", "error", e.message); };
   k8s::InformerOptions state_options = options_.informer;
   state_options.reflector.field_selector = std::string("metadata.name=") + kConfigurationStateName;
-  services_ = std::make_unique<k8s::Informer<api::Service>>(
-      api, k8s::resources::kServices, "", decoder<api::Service>(), serviceHandlers(queue_, err),
-      options_.informer);
-  pools_ = std::make_unique<k8s::Informer<api::IPAddressPool>>(
-      api, k8s::resources::kIpAddressPools, ns, decoder<api::IPAddressPool>(),
-      poolHandlers(queue_, err), options_.informer);
-  communities_ = std::make_unique<k8s::Informer<api::Community>>(
-      api, k8s::resources::kCommunities, ns, decoder<api::Community>(),
-      communityHandlers(queue_, err), options_.informer);
-  namespaces_ = std::make_unique<k8s::Informer<api::Namespace>>(
-      api, k8s::resources::kNamespaces, "", decoder<api::Namespace>(),
-      namespaceHandlers(queue_, err), options_.informer);
-  states_ = std::make_unique<k8s::Informer<api::ConfigurationState>>(
-      api, k8s::resources::kConfigurationStates, ns, decoder<api::ConfigurationState>(),
-      stateHandlers(queue_, err), state_options);
-  reconciler_ = std::make_unique<Reconciler>(
-      Caches{services_->store(), pools_->store(), communities_->store(), namespaces_->store(),
-             states_->store()},
-      api, events, queue_, metrics_, log_, options_.reconciler);
+  k8s::InformerSet& set = controller_.informers();
+  k8s::WorkQueue& q = controller_.queue();
+  const auto& io = options_.informer;
+  namespace r = k8s::resources;
+  const auto& services = set.add<api::Service>(
+      "services", api, r::kServices, "", decoder<api::Service>(), serviceHandlers(q, err), io);
+  const auto& pools =
+      set.add<api::IPAddressPool>("ipaddresspools", api, r::kIpAddressPools, ns,
+                                  decoder<api::IPAddressPool>(), poolHandlers(q, err), io);
+  const auto& communities =
+      set.add<api::Community>("communities", api, r::kCommunities, ns, decoder<api::Community>(),
+                              communityHandlers(q, err), io);
+  const auto& namespaces =
+      set.add<api::Namespace>("namespaces", api, r::kNamespaces, "", decoder<api::Namespace>(),
+                              namespaceHandlers(q, err), io);
+  const auto& states = set.add<api::ConfigurationState>(
+      "configurationstates", api, r::kConfigurationStates, ns, decoder<api::ConfigurationState>(),
+      stateHandlers(q, err), state_options);
+  reconciler_ =
+      std::make_unique<Reconciler>(Caches{services, pools, communities, namespaces, states}, api,
+                                   events, q, metrics, log_, options_.reconciler);
 }
 
 Manager::~Manager() {
@@ -113,99 +126,28 @@ Manager::~Manager() {
 
 Result<void> Manager::start(const std::stop_token& stop) {
   // The configuration is parsed first; Service keys from the initial lists queue up behind it.
-  queue_.add(std::string(keys::kConfig));
-  services_->start();
-  pools_->start();
-  communities_->start();
-  namespaces_->start();
-  states_->start();
-  const auto deadline = std::chrono::steady_clock::now() + options_.cache_sync_timeout;
-  auto unsynced = [this] {
-    std::string out;
-    if (!services_->hasSynced()) out += " services";
-    if (!pools_->hasSynced()) out += " ipaddresspools";
-    if (!communities_->hasSynced()) out += " communities";
-    if (!namespaces_->hasSynced()) out += " namespaces";
-    if (!states_->hasSynced()) out += " configurationstates";
-    return out;
+  controller_.queue().add(std::string(keys::kConfig));
+  k8s::Reconcile run;
+  run.reconcile = [this](const std::string& key) { return reconcile(key); };
+  run.batchable = [](std::string_view key) { return keys::isService(key); };
+  run.reconcile_batch = [this](const std::vector<std::string>& batch) {
+    return reconciler_->reconcileServices(batch);
   };
-  // Wait in short slices so that a shutdown request is honoured during a slow start.
-  while (!unsynced().empty()) {
-    if (stop.stop_requested()) return Error{ErrorCode::Unavailable, "stopped before caches synced"};
-    if (std::chrono::steady_clock::now() > deadline) {
-      return Error{ErrorCode::Unavailable, "caches did not sync within the timeout:" + unsynced()};
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  log_.info("manager", "caches_synced", "every cache holds a complete list; starting the worker",
-            {log::num("services", static_cast<long long>(services_->store().size())),
-             log::num("pools", static_cast<long long>(pools_->store().size()))});
-  synced_.store(true);
-  worker_ = std::jthread([this](std::stop_token s) { work(s); });
-  return {};
+  run.max_batch = options_.max_batch;
+  return controller_.start(std::move(run), stop);
 }
 
 void Manager::stop() {
-  services_->stop();
-  pools_->stop();
-  communities_->stop();
-  namespaces_->stop();
-  states_->stop();
-  if (!draining_.exchange(true)) {
-    const auto deadline = std::chrono::steady_clock::now() + options_.drain_timeout;
-    drain_deadline_ns_.store(deadline.time_since_epoch().count());
-    queue_.shutDown();
-  }
-  if (worker_.joinable()) worker_.join();
+  controller_.stop();
 }
 
-bool Manager::pastDrainDeadline() const {
-  if (!draining_.load()) return false;
-  return std::chrono::steady_clock::now().time_since_epoch().count() > drain_deadline_ns_.load();
-}
-
-void Manager::finish(const std::string& key, const ReconcileResult& result) {
-  if (result.ok()) {
-    queue_.forget(key);
-  } else {
-    const k8s::Duration delay = queue_.addRateLimited(key);
-    log_.debug(
-        "manager", "requeue", result.error.message,
-        {{"key", key},
-         log::num("delay_ms", std::chrono::duration_cast<std::chrono::milliseconds>(delay).count()),
-         log::num("requeues", queue_.numRequeues(key))});
+ReconcileResult Manager::reconcile(const std::string& key) {
+  ReconcileResult result = reconciler_->reconcile(key);
+  // A full pass copies every Service; hand that memory back to the system afterwards.
+  if (key == keys::kConfig || key == keys::kReprocess) {
+    malloc_trim(0);
   }
-  queue_.done(key);
-}
-
-void Manager::work(const std::stop_token&) {
-  while (auto key = queue_.get()) {
-    metrics_.setQueueDepth(queue_.len() + queue_.delayedLen());
-    if (pastDrainDeadline()) {
-      queue_.done(*key);
-      continue;
-    }
-    if (!keys::isService(*key)) {
-      finish(*key, reconciler_->reconcile(*key));
-      // A full pass copies every Service; hand that memory back to the system afterwards.
-      if (*key == keys::kConfig || *key == keys::kReprocess) malloc_trim(0);
-      continue;
-    }
-    std::vector<std::string> batch{*key};
-    std::optional<std::string> other;
-    while (batch.size() < options_.max_batch) {
-      auto next = queue_.tryGet();
-      if (!next) break;
-      if (!keys::isService(*next)) {
-        other = std::move(next);
-        break;
-      }
-      batch.push_back(std::move(*next));
-    }
-    const auto results = reconciler_->reconcileServices(batch);
-    for (size_t i = 0; i < batch.size(); ++i) finish(batch[i], results[i]);
-    if (other) finish(*other, reconciler_->reconcile(*other));
-  }
+  return result;
 }
 
 }  // namespace ingot::controller

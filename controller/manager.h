@@ -6,9 +6,7 @@
 // writes go out together.
 #pragma once
 
-#include <atomic>
 #include <memory>
-#include <thread>
 
 #include "api/types.h"
 #include "common/util/log.h"
@@ -16,8 +14,7 @@
 #include "controller/metrics.h"
 #include "controller/reconciler.h"
 #include "kube/api_client.h"
-#include "kube/informer.h"
-#include "kube/workqueue.h"
+#include "kube/controller.h"
 
 namespace ingot::controller {
 
@@ -32,8 +29,8 @@ struct ManagerOptions {
   k8s::Duration drain_timeout = std::chrono::seconds(10);
 };
 
-/// Manager owns the informers, the queue, the reconciler and the worker thread. The client,
-/// event sink, metrics and logger must outlive it.
+/// Manager declares the controller's informers and runs its Reconciler on kube's reconcile
+/// driver (k8s::Controller). The client, event sink, metrics and logger must outlive it.
 class Manager {
  public:
   Manager(k8s::ApiClient& api,
@@ -59,27 +56,15 @@ class Manager {
   bool ready() const { return reconciler_->initialPassDone(); }
 
   /// synced is true once every cache synced and the worker runs.
-  bool synced() const { return synced_.load(); }
+  bool synced() const { return controller_.synced(); }
 
  private:
-  void work(const std::stop_token& stop);
-  void finish(const std::string& key, const ReconcileResult& result);
-  bool pastDrainDeadline() const;
+  ReconcileResult reconcile(const std::string& key);
 
   log::Logger& log_;
-  Metrics& metrics_;
   ManagerOptions options_;
-  k8s::WorkQueue queue_;
-  std::unique_ptr<k8s::Informer<api::Service>> services_;
-  std::unique_ptr<k8s::Informer<api::IPAddressPool>> pools_;
-  std::unique_ptr<k8s::Informer<api::Community>> communities_;
-  std::unique_ptr<k8s::Informer<api::Namespace>> namespaces_;
-  std::unique_ptr<k8s::Informer<api::ConfigurationState>> states_;
+  k8s::Controller controller_;
   std::unique_ptr<Reconciler> reconciler_;
-  std::atomic<bool> synced_{false};
-  std::atomic<bool> draining_{false};
-  std::atomic<int64_t> drain_deadline_ns_{0};
-  std::jthread worker_;
 };
 
 }  // namespace ingot::controller

@@ -108,7 +108,8 @@ std::vector<MetricFamily> Metrics::families() const {
   out.push_back(labelledCounter<kReconcileKindCount, ReconcileKind>(
       "ingot_controller_reconcile_errors_total", "Reconciles that failed, by kind.", "kind",
       reconcile_errors_, reconcileKindName));
-  out.push_back(gaugeFamily("ingot_controller_workqueue_depth", "Keys waiting in the work queue.",
+  out.push_back(gaugeFamily("ingot_controller_workqueue_depth",
+                            "Keys waiting in the work queue or being reconciled.",
                             static_cast<double>(queue_depth_.load())));
   return out;
 }

@@ -32,11 +32,6 @@ std::string joined(const std::vector<std::string>& v) {
   return out;
 }
 
-std::string resourceVersionOf(const std::string& json) {
-  auto rv = ingot::json::stringAt(json, {"metadata", "resourceVersion"});
-  return rv.has_value() ? *rv : std::string();
-}
-
 }  // namespace
 
 namespace keys {
@@ -150,7 +145,7 @@ size_t Reconciler::applyServiceWrites(std::vector<ServiceWrite>& writes) {
     }
     service_writes_.record(
         w.key, {w.outcome.status, w.outcome.set_annotations, w.outcome.remove_annotations},
-        resourceVersionOf(*w.result), now);
+        k8s::resourceVersionOf(*w.result), now);
     log_.info("service", w.outcome.ips.empty() ? "cleared" : "assigned",
               w.outcome.ips.empty() ? "service status cleared" : "service addresses written",
               {{"key", w.key}, {"ips", joined(w.outcome.ips)}, {"pool", w.outcome.pool}});

@@ -21,6 +21,7 @@
 #include "controller/write_overlay.h"
 #include "controller/write_pool.h"
 #include "kube/api_client.h"
+#include "kube/controller.h"
 #include "kube/events.h"
 #include "kube/store.h"
 #include "kube/workqueue.h"
@@ -51,15 +52,7 @@ std::string poolStatus(std::string_view pool_name);
 bool isService(std::string_view key);
 }  // namespace keys
 
-/// ReconcileResult says what the driver does with a key after a reconcile.
-struct ReconcileResult {
-  enum class Kind { Done, Retry };
-  Kind kind = Kind::Done;
-  Error error;  ///< why, for Retry
-  static ReconcileResult done() { return {}; }
-  static ReconcileResult retry(Error e) { return {Kind::Retry, std::move(e)}; }
-  bool ok() const { return kind == Kind::Done; }
-};
+using k8s::ReconcileResult;
 
 /// ReconcilerOptions configure the reconciler.
 struct ReconcilerOptions {

@@ -11,11 +11,6 @@
 namespace ingot::controller {
 namespace {
 
-std::string resourceVersionOf(const std::string& json) {
-  auto rv = ingot::json::stringAt(json, {"metadata", "resourceVersion"});
-  return rv.has_value() ? *rv : std::string();
-}
-
 template <typename T>
 std::vector<T> values(const k8s::Store<T>& store) {
   std::vector<T> out;
@@ -96,7 +91,7 @@ ReconcileResult Reconciler::reconcilePoolStatus(const std::string& name) {
     return ReconcileResult::retry(r.error());
   }
   metrics_.countReconcile(ReconcileKind::PoolStatus, false);
-  pool_writes_.record(name, desired, resourceVersionOf(*r), clock_.now());
+  pool_writes_.record(name, desired, k8s::resourceVersionOf(*r), clock_.now());
   log_.debug("pool_status", "written", "pool status updated",
              {{"key", key},
               log::num("assignedIPv4", desired.assigned_ipv4),
@@ -148,7 +143,7 @@ ReconcileResult Reconciler::reconcileState() {
     log_.warn("configuration_state", "write_failed", r.error().message, {{"key", key}});
     return ReconcileResult::retry(r.error());
   }
-  state_writes_.record(key, *state_, resourceVersionOf(*r), clock_.now());
+  state_writes_.record(key, *state_, k8s::resourceVersionOf(*r), clock_.now());
   log_.info("configuration_state", "written", "ConfigurationState updated",
             {{"key", key}, {"result", state_->result}});
   return ReconcileResult::done();

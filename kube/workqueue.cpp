@@ -97,11 +97,13 @@ std::optional<std::string> WorkQueue::get() {
     promoteDueLocked(now);
     if (auto key = popLocked()) return key;
     if (shutting_down_) return std::nullopt;
+    ++blocked_gets_;
     if (auto next = nextDelayedLocked()) {
       cv_.wait_for(lock, *next - now);
     } else {
       cv_.wait(lock);
     }
+    --blocked_gets_;
   }
 }
 
@@ -141,6 +143,11 @@ size_t WorkQueue::len() const {
 size_t WorkQueue::delayedLen() const {
   std::lock_guard lock(mu_);
   return waiting_.size();
+}
+
+size_t WorkQueue::blockedGets() const {
+  std::lock_guard lock(mu_);
+  return blocked_gets_;
 }
 
 std::optional<TimePoint> WorkQueue::nextDelayedAt() {

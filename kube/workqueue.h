@@ -77,6 +77,9 @@ class WorkQueue {
   /// delayedLen returns the number of keys waiting for a delay to elapse.
   size_t delayedLen() const;
 
+  /// blockedGets returns how many threads wait inside get() for a key right now.
+  size_t blockedGets() const;
+
   /// nextDelayedAt returns when the earliest delayed key becomes ready.
   std::optional<TimePoint> nextDelayedAt();
 
@@ -106,6 +109,7 @@ class WorkQueue {
   std::unordered_map<std::string, int> failures_;
   TokenBucket bucket_;
   bool shutting_down_ = false;
+  size_t blocked_gets_ = 0;
 };
 
 }  // namespace ingot::k8s

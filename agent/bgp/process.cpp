@@ -83,43 +83,6 @@ Result<Pipes> makePipes(const std::string& cmd) {
   return p;
 }
 
-/// spawnChild starts argv in a new process group (its own PID), signals at their defaults and
-/// unblocked, stdin /dev/null, stdout/stderr on the pipes' write ends.
-Result<pid_t> spawnChild(const std::vector<std::string>& argv,
-                         const Pipes& pipes,
-                         const std::string& cmd) {
-  std::vector<std::string> args = argv;
-  std::vector<char*> cargv;
-  for (auto& a : args) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawnattr_init(&attr);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, pipes.out_w.get(), 1);
-  posix_spawn_file_actions_adddup2(&actions, pipes.err_w.get(), 2);
-  sigset_t none;
-  sigset_t all;
-  sigemptyset(&none);
-  sigfillset(&all);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &all);
-  pid_t pid = -1;
-  const int rc = posix_spawnp(&pid, cargv[0], &actions, &attr, cargv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) {
-    const ErrorCode code = rc == ENOENT ? ErrorCode::NotFound : ErrorCode::Unavailable;
-    return sysError(code, cmd, "cannot start", rc);
-  }
-  return pid;
-}
-
 /// Collector reads both pipes into the output until each reports end of file.
 class Collector {
  public:
@@ -239,6 +202,58 @@ bool killRecordedGroup(const std::string& group_record) {
   return ::kill(-pgid, SIGKILL) == 0;
 }
 
+Result<pid_t> spawnProcess(const std::vector<std::string>& argv, const SpawnOptions& options) {
+  if (argv.empty() || argv[0].empty()) return invalidArgument("spawnProcess: empty command");
+  const std::string cmd = commandLine(argv);
+  std::vector<std::string> args = argv;
+  std::vector<char*> cargv;
+  for (auto& a : args) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  std::vector<std::string> envs;
+  for (char** e = environ; *e != nullptr; ++e) envs.emplace_back(*e);
+  envs.insert(envs.end(), options.env.begin(), options.env.end());
+  std::vector<char*> cenv;
+  for (auto& e : envs) cenv.push_back(e.data());
+  cenv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawnattr_init(&attr);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  if (!options.output_path.empty()) {
+    posix_spawn_file_actions_addopen(&actions, 1, options.output_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_APPEND, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  } else {
+    for (const auto& [fd, target] : {std::pair{options.stdout_fd, 1}, {options.stderr_fd, 2}}) {
+      if (fd >= 0) {
+        posix_spawn_file_actions_adddup2(&actions, fd, target);
+      } else {
+        posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0);
+      }
+    }
+  }
+  sigset_t none;
+  sigset_t all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  pid_t pid = -1;
+  const int rc = posix_spawnp(&pid, cargv[0], &actions, &attr, cargv.data(), cenv.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) {
+    const ErrorCode code = rc == ENOENT ? ErrorCode::NotFound : ErrorCode::Unavailable;
+    return sysError(code, cmd, "cannot start", rc);
+  }
+  return pid;
+}
+
 std::string commandLine(const std::vector<std::string>& argv) {
   std::string out;
   for (const auto& a : argv) {
@@ -270,7 +285,10 @@ Result<CommandOutput> runCommand(const std::vector<std::string>& argv,
   const std::string cmd = commandLine(argv);
   auto pipes = makePipes(cmd);
   if (!pipes) return pipes.error();
-  auto pid = spawnChild(argv, *pipes, cmd);
+  SpawnOptions spawn;
+  spawn.stdout_fd = pipes->out_w.get();
+  spawn.stderr_fd = pipes->err_w.get();
+  auto pid = spawnProcess(argv, spawn);
   if (!pid) return pid.error();
   pipes->out_w.reset();
   pipes->err_w.reset();

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 #include "common/util/result.h"
@@ -48,6 +49,22 @@ Result<CommandOutput> runCommand(const std::vector<std::string>& argv,
 /// is a different process than the one recorded (its PID was reused), and removes the file.
 /// Returns true when a signal was sent. A missing file is not an error.
 bool killRecordedGroup(const std::string& group_record);
+
+/// SpawnOptions say what a child started by spawnProcess gets besides the current environment.
+struct SpawnOptions {
+  std::vector<std::string> env;  ///< "NAME=value" entries added to the current environment
+  /// output_path, when set, receives the child's stdout and stderr (appended; created 0644).
+  std::string output_path;
+  int stdout_fd = -1;  ///< otherwise duplicated onto the child's stdout (-1 = /dev/null)
+  int stderr_fd = -1;  ///< and stderr (-1 = /dev/null)
+};
+
+/// spawnProcess starts argv (argv[0] looked up in PATH when it has no slash) in a new process
+/// group whose ID is its PID, with stdin from /dev/null, every signal at its default and
+/// unblocked, and returns its PID without waiting; the caller reaps it. The spawning of
+/// runCommand, usable for long-running children. Errors name the command line: argv empty
+/// (InvalidArgument), the program missing (NotFound) or not startable (Unavailable).
+Result<pid_t> spawnProcess(const std::vector<std::string>& argv, const SpawnOptions& options);
 
 /// commandLine renders argv for messages: arguments joined by spaces, an argument with a space,
 /// quote or shell metacharacter single-quoted.

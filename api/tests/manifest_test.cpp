@@ -34,10 +34,6 @@ const api::ManifestProblem* problemWith(const api::ManifestSet& set, const std::
   return nullptr;
 }
 
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(manifest)
@@ -400,9 +396,7 @@ BOOST_AUTO_TEST_CASE(hostile_input_is_bounded) {
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {
-      const auto start = std::chrono::steady_clock::now();
       const auto set = api::loadManifestText(c.text, "hostile.yaml");
-      BOOST_TEST(secondsSince(start) < 2.0);
       BOOST_TEST(set.objects.empty());
       const auto* p = problemWith(set, c.problem);
       BOOST_TEST(p != nullptr, describe(set));
@@ -424,15 +418,14 @@ BOOST_AUTO_TEST_CASE(a_yaml_cpp_endless_document_loop_is_cut_off) {
   BOOST_REQUIRE(in.good());
   std::stringstream buffer;
   buffer << in.rdbuf();
-  const auto start = std::chrono::steady_clock::now();
   const auto set = api::loadManifestText(buffer.str(), "loop.yaml");
-  BOOST_TEST(secondsSince(start) < 5.0);
   const auto* p = problemWith(set, "YAML parser stopped making progress");
   BOOST_REQUIRE(p != nullptr);
   BOOST_TEST(p->pos.line > 0);
 }
 
-BOOST_AUTO_TEST_CASE(a_ten_megabyte_file_loads_in_bounded_time) {
+// How long these take is measured by bench/manifest_bench.cpp, not asserted here.
+BOOST_AUTO_TEST_CASE(a_ten_megabyte_file_loads_completely) {
   std::ostringstream out;
   int count = 0;
   const std::string blob(4000, 'Q');
@@ -442,11 +435,7 @@ BOOST_AUTO_TEST_CASE(a_ten_megabyte_file_loads_in_bounded_time) {
         << blob << "\n";
   }
   const std::string text = out.str();
-  const auto start = std::chrono::steady_clock::now();
   const auto set = api::loadManifestText(text, "big.yaml");
-  const double seconds = secondsSince(start);
-  BOOST_TEST_MESSAGE("10 MB YAML: " << seconds << " s");
-  BOOST_TEST(seconds < 10.0);
   BOOST_TEST(set.problems.empty());
   BOOST_TEST(static_cast<int>(set.objects.size()) == count);
   BOOST_TEST(set.objects.back().pos.line == 10 * (count - 1) + 2);
@@ -459,10 +448,7 @@ BOOST_AUTO_TEST_CASE(a_ten_megabyte_file_loads_in_bounded_time) {
             R"(","labels":{"a":"b","c":"d"}}})";
   }
   json += "]}";
-  const auto json_start = std::chrono::steady_clock::now();
   const auto json_set = api::loadManifestText(json, "big.json");
-  BOOST_TEST_MESSAGE("3 MB JSON: " << secondsSince(json_start) << " s");
-  BOOST_TEST(secondsSince(json_start) < 10.0);
   BOOST_TEST(json_set.problems.empty());
   BOOST_TEST(json_set.objects.size() > 30000u);
 }

@@ -12,10 +12,12 @@
 #include <boost/test/unit_test.hpp>
 
 #include "kube/tests/fake_clock.h"
+#include "testing/wait.h"
 
 using namespace ingot::k8s;
 using namespace std::chrono_literals;
 using ingot::k8s::testing::FakeClock;
+using ingot::testing::waitFor;
 
 namespace {
 
@@ -164,20 +166,32 @@ BOOST_AUTO_TEST_CASE(shutdown_wakes_blocked_workers) {
       if (!k) ++finished;
     });
   }
-  std::this_thread::sleep_for(20ms);
+  // Shut down only once all three wait inside get(), so the test covers the wake-up.
+  BOOST_REQUIRE(waitFor(10s, [&] { return q.blockedGets() == 3; }));
   q.shutDown();
   for (auto& t : workers) t.join();
   BOOST_TEST(finished.load() == 3);
 }
 
 BOOST_AUTO_TEST_CASE(blocked_get_wakes_when_a_delay_elapses) {
-  WorkQueue q;  // real clock
-  const auto start = std::chrono::steady_clock::now();
+  FakeClock clock;
+  WorkQueue q({}, clock);
   q.addAfter("a", 30ms);
-  auto k = q.get();
+  std::atomic<bool> returned{false};
+  std::optional<std::string> k;
+  std::thread getter([&] {
+    k = q.get();
+    returned = true;
+  });
+  BOOST_REQUIRE(waitFor(10s, [&] { return q.blockedGets() == 1; }));
+  clock.advance(29ms);
+  BOOST_TEST(!q.tryGet().has_value());  // not due yet, and get() is still blocked
+  BOOST_TEST(!returned.load());
+  clock.advance(1ms);  // due now: the blocked get() hands it out once its wait times out
+  BOOST_REQUIRE(waitFor(10s, [&] { return returned.load(); }));
+  getter.join();
   BOOST_REQUIRE(k.has_value());
   BOOST_TEST(*k == "a");
-  BOOST_TEST((std::chrono::steady_clock::now() - start >= 30ms));
 }
 
 BOOST_AUTO_TEST_CASE(concurrent_workers_never_process_one_key_at_once_and_see_every_change) {
@@ -196,7 +210,7 @@ BOOST_AUTO_TEST_CASE(concurrent_workers_never_process_one_key_at_once_and_see_ev
           if (!in_flight.insert(*k).second) ++overlaps;
           seen[*k] = generation[*k];
         }
-        std::this_thread::sleep_for(20us);
+        std::this_thread::yield();  // let other workers try to take the same key meanwhile
         {
           std::lock_guard lock(mu);
           in_flight.erase(*k);
@@ -213,7 +227,7 @@ BOOST_AUTO_TEST_CASE(concurrent_workers_never_process_one_key_at_once_and_see_ev
     }
     q.add(key);
   }
-  for (int i = 0; i < 2000 && q.len() > 0; ++i) std::this_thread::sleep_for(1ms);
+  BOOST_REQUIRE(waitFor(30s, [&] { return q.len() == 0; }));
   q.shutDown();
   for (auto& t : workers) t.join();
   // Anything re-added during the last processing is still queued; process it here.

@@ -17,7 +17,6 @@
 #include <signal.h>
 #include <sstream>
 #include <string>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
@@ -28,6 +27,7 @@
 
 #include "agent/bgp/frr_driver.h"
 #include "agent/bgp/process.h"
+#include "testing/process.h"
 
 namespace utf = boost::unit_test;
 using namespace ingot::agent::bgp;
@@ -150,7 +150,7 @@ class Router {
   }
 
   void stop() {
-    for (auto it = pids_.rbegin(); it != pids_.rend(); ++it) stopPid(it->second);
+    for (auto it = pids_.rbegin(); it != pids_.rend(); ++it) it->second->terminate(10s);
     pids_.clear();
     if (netns_) (void)runCommand({"ip", "netns", "del", ns_}, 30s);
     netns_ = false;
@@ -169,31 +169,14 @@ class Router {
   }
 
   std::string spawn(const std::string& daemon) {
+    // `ip netns exec` execs the daemon, so the child's PID is the daemon's own.
     std::vector<std::string> args = {"ip",  "netns", "exec", ns_, kLibDir + "/" + daemon,
                                      "-N",  ns_,     "-P",   "0", "-u",
                                      "frr", "-g",    "frr"};
     if (daemon == "zebra") args.insert(args.end(), {"-s", "90000000"});
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const std::string log = dir_ + "/" + daemon + ".log";
-    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0) return "cannot open " + log;
-    const pid_t parent = getpid();
-    const pid_t pid = fork();
-    if (pid == 0) {
-      // `ip netns exec` execs the daemon, so this PID is the daemon's own.
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() != parent) _exit(126);
-      setpgid(0, 0);
-      dup2(fd, 1);
-      dup2(fd, 2);
-      execvp(argv[0], argv.data());
-      _exit(127);
-    }
-    close(fd);
-    if (pid < 0) return "fork failed";
-    pids_.emplace_back(daemon, pid);
+    auto p = ingot::testing::Process::spawn(args, {}, dir_ + "/" + daemon + ".log");
+    if (!p) return p.error().message;
+    pids_.emplace_back(daemon, std::move(*p));
     return "";
   }
 
@@ -201,8 +184,7 @@ class Router {
     const std::string path = rundir_ + "/" + name;
     for (int i = 0; i < 200; ++i) {  // bounded: up to ~20 s
       if (access(path.c_str(), F_OK) == 0) return "";
-      int status = 0;
-      if (waitpid(pids_.back().second, &status, WNOHANG) == pids_.back().second) {
+      if (!pids_.back().second->running()) {
         pids_.pop_back();
         return daemon + " exited: " + readFile(dir_ + "/" + daemon + ".log");
       }
@@ -211,24 +193,12 @@ class Router {
     return "timed out waiting for " + path;
   }
 
-  static void stopPid(pid_t pid) {
-    kill(pid, SIGTERM);
-    for (int i = 0; i < 100; ++i) {  // up to ~10 s for a clean exit
-      int status = 0;
-      if (waitpid(pid, &status, WNOHANG) != 0) return;
-      std::this_thread::sleep_for(100ms);
-    }
-    kill(pid, SIGKILL);
-    int status = 0;
-    waitpid(pid, &status, 0);
-  }
-
   std::string ns_;
   std::string rundir_;
   std::string dir_;
   bool netns_ = false;
   bool owns_rundir_ = false;
-  std::vector<std::pair<std::string, pid_t>> pids_;
+  std::vector<std::pair<std::string, std::unique_ptr<ingot::testing::Process>>> pids_;
 };
 
 /// Lab is the global fixture: one Router for the whole module, started only when runnable.

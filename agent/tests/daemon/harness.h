@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "agent/frr_apply.h"
 #include "agent/reconciler.h"
 #include "api/object.h"
 #include "kube/tests/fake_api_client.h"
@@ -179,7 +180,8 @@ class NamingClient final : public k8s::ApiClient {
   int named_ = 0;
 };
 
-/// Harness is one reconciler with its fakes.
+/// Harness is one reconciler with its fakes: an FrrK8sBackend, or a LocalFrrBackend applying
+/// through frr when frr is given.
 struct Harness {
   explicit Harness(ReconcilerOptions options, FrrApply* frr = nullptr)
       : client(api),
@@ -192,9 +194,31 @@ struct Harness {
                    queue,
                    metrics,
                    logger,
-                   std::move(options),
-                   frr,
+                   options,
+                   backends(options, frr),
                    clock) {}
+
+  Backends backends(const ReconcilerOptions& options, FrrApply* frr) {
+    const BackendContext context{world.caches(),          client, events, queue, metrics, logger,
+                                 backendOptions(options), clock};
+    Backends out;
+    if (frr != nullptr) {
+      out.push_back(std::make_unique<LocalFrrBackend>(context, *frr));
+    } else {
+      out.push_back(std::make_unique<FrrK8sBackend>(context));
+    }
+    return out;
+  }
+
+  /// desired returns the FRRConfiguration the BGP backend built last.
+  const std::optional<api::FRRConfiguration>& desired() const {
+    return dynamic_cast<const BgpBackend&>(*reconciler.backends().front()).desired();
+  }
+
+  /// lastRendered returns the last frr.conf the LocalFrrBackend handed to FRR.
+  const std::string& lastRendered() const {
+    return dynamic_cast<const LocalFrrBackend&>(*reconciler.backends().front()).lastRendered();
+  }
 
   /// drain reconciles every key ready now (delayed ones wait for the clock); returns the keys.
   std::vector<std::string> drain() {

@@ -71,7 +71,7 @@ BOOST_AUTO_TEST_CASE(nothing_is_written_for_bgp_before_a_configuration_parses) {
   h.drain();
   BOOST_TEST(frrWrites(h).empty());
   BOOST_TEST(h.writes("remove").empty());
-  BOOST_TEST(!h.reconciler.desired().has_value());
+  BOOST_TEST(!h.desired().has_value());
   BOOST_TEST(!h.reconciler.ready());
   const auto patches = h.writes("patchStatus");
   BOOST_REQUIRE(!patches.empty());
@@ -108,7 +108,7 @@ BOOST_AUTO_TEST_CASE(debounce_coalesces_a_burst_into_one_write) {
 BOOST_AUTO_TEST_CASE(frrconfiguration_equal_to_the_cache_is_not_touched) {
   Harness h(node1());
   start(h);
-  testing::World::upsert(h.world.frr_configurations, *h.reconciler.desired());
+  testing::World::upsert(h.world.frr_configurations, *h.desired());
   const size_t writes = h.api.writes().size();
   const int gets = h.api.getCalls();
   h.queue.add(std::string(keys::kBgp));
@@ -196,7 +196,7 @@ BOOST_AUTO_TEST_CASE(a_node_with_only_bfd_profiles_still_gets_its_frrconfigurati
 BOOST_AUTO_TEST_CASE(an_edited_frrconfiguration_is_restored) {
   Harness h(node1());
   start(h);
-  api::FRRConfiguration edited = *h.reconciler.desired();
+  api::FRRConfiguration edited = *h.desired();
   edited.spec.bfd_profiles.clear();
   edited.metadata.resource_version = "7";
   testing::World::upsert(h.world.frr_configurations, edited, "7");
@@ -208,7 +208,7 @@ BOOST_AUTO_TEST_CASE(an_edited_frrconfiguration_is_restored) {
   BOOST_TEST(writes[1].verb == "update");
   auto body = api::decodeJson<api::FRRConfiguration>(writes[1].body);
   BOOST_REQUIRE(body);
-  BOOST_TEST((body->spec == h.reconciler.desired()->spec));
+  BOOST_TEST((body->spec == h.desired()->spec));
   BOOST_TEST(body->metadata.resource_version == "7");
 }
 
@@ -273,14 +273,14 @@ BOOST_AUTO_TEST_CASE(service_bgp_status_is_updated_and_deleted) {
 BOOST_AUTO_TEST_CASE(invalid_configuration_keeps_the_last_good_one_and_recovers) {
   Harness h(node1());
   start(h);
-  const auto desired = *h.reconciler.desired();
+  const auto desired = *h.desired();
   testing::World::upsert(h.world.pools, overlappingPool());
   h.queue.add(std::string(keys::kConfig));
   h.drain();
   h.clock.advance(std::chrono::seconds(1));
   h.drain();
   BOOST_TEST(frrWrites(h).size() == 1u);
-  BOOST_TEST((*h.reconciler.desired() == desired));
+  BOOST_TEST((*h.desired() == desired));
   auto patches = h.writes("patchStatus");
   BOOST_TEST(contains(patches.back().body, "\"result\":\"Invalid\""));
   BOOST_TEST(contains(patches.back().body, "overlap"), patches.back().body);
@@ -313,7 +313,7 @@ BOOST_AUTO_TEST_CASE(frr_mode_reports_a_failed_reload_and_retries_with_backoff) 
   FakeApply frr;
   frr.failures = 1;
   ReconcilerOptions o = node1();
-  o.mode = BgpMode::Frr;
+  o.dialect = config::Backend::Frr;
   o.hostname = "node1-host";
   Harness h(o, &frr);
   start(h);
@@ -321,7 +321,7 @@ BOOST_AUTO_TEST_CASE(frr_mode_reports_a_failed_reload_and_retries_with_backoff) 
   BOOST_TEST(contains(frr.texts[0], "hostname node1-host"));
   BOOST_TEST(contains(frr.texts[0], "198.51.100.0/32"));
   const ReconcileResult& bgp_result = h.results.at(std::string(keys::kBgp));
-  BOOST_TEST((bgp_result.kind == ReconcileResult::Kind::RetryAfter));
+  BOOST_TEST((bgp_result.kind == ReconcileResult::Kind::RequeueAfter));
   BOOST_TEST((bgp_result.delay == bgp::retryDelay(1)));
   BOOST_TEST(frrWrites(h).empty());
   const auto& ev = h.events.events.back();
@@ -342,7 +342,7 @@ BOOST_AUTO_TEST_CASE(frr_mode_reports_a_failed_reload_and_retries_with_backoff) 
 BOOST_AUTO_TEST_CASE(frr_mode_adds_new_prefixes_in_limited_steps) {
   FakeApply frr;
   ReconcilerOptions o = node1();
-  o.mode = BgpMode::Frr;
+  o.dialect = config::Backend::Frr;
   o.max_new_prefixes = 1;
   Harness h(o, &frr);
   start(h);
@@ -352,7 +352,7 @@ BOOST_AUTO_TEST_CASE(frr_mode_adds_new_prefixes_in_limited_steps) {
   BOOST_TEST(!contains(frr.texts[0], "198.51.100.0/32"));
   BOOST_TEST(contains(frr.texts[1], "198.51.100.0/24"));
   BOOST_TEST(contains(frr.texts[1], "198.51.100.0/32"));
-  BOOST_TEST(h.reconciler.lastRendered() == frr.texts[1]);
+  BOOST_TEST(h.lastRendered() == frr.texts[1]);
 }
 
 BOOST_AUTO_TEST_CASE(service_bgp_status_writes_do_not_hold_back_the_frrconfiguration) {

@@ -90,9 +90,13 @@ BOOST_AUTO_TEST_CASE(restart_with_1000_services_changes_no_address) {
   stopCleanly(*first);
 
   auto second = cluster.startController(unthrottled);
-  // Give the restarted controller time for anything it might still write (pool status is
-  // delayed by 500 ms).
-  std::this_thread::sleep_for(Millis(1500));
+  // Ready means the first full pass ran; the work-queue gauge counts waiting, delayed (the pool
+  // status follows the pass after 500 ms) and running keys, so 0 after ready means the restarted
+  // controller has done everything the restart gave it to do.
+  BOOST_REQUIRE_MESSAGE(
+      waitFor(Millis(30000),
+              [&] { return second->metric("ingot_controller_workqueue_depth") == 0.0; }),
+      "the restarted controller's work queue did not drain:\n" + second->log());
   const auto after = heldAddresses(cluster);
   BOOST_REQUIRE_EQUAL(after.size(), before.size());
   size_t changed = 0;

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "controller/tests/support/cluster.h"
 
-#include <filesystem>
-#include <thread>
-
 #include "api/codec.h"
 #include "common/json/scan.h"
 #include "common/util/quote.h"
@@ -14,7 +11,6 @@
 namespace ingot::controller::testing {
 namespace {
 
-constexpr Millis kServerStartTimeout{20000};
 constexpr int kWriteAttempts = 20;
 
 bool retriable(const Error& e) {
@@ -28,38 +24,19 @@ std::string quoted(const std::string& s) {
 }  // namespace
 
 Result<std::unique_ptr<KubeApi>> KubeApi::start(const std::vector<std::string>& extra_args) {
-  auto dir = makeTempDir("ingot-ctrl-kubeapi");
-  if (!dir) return dir.error();
+  ApiServerOptions o;
+  o.script = INGOT_KUBEAPI_SERVER;
+  o.token = kTestToken;
+  o.args = extra_args;
+  o.dir_prefix = "ingot-ctrl-kubeapi";
+  auto server = ApiServerProcess::start(o);
+  if (!server) return server.error();
   auto api = std::unique_ptr<KubeApi>(new KubeApi());
-  api->dir_ = *dir;
-  std::vector<std::string> argv = {
-      "/usr/bin/python3", INGOT_KUBEAPI_SERVER, "--port",           "0",
-      "--port-file",      *dir + "/port",       "--kubeconfig-out", *dir + "/kubeconfig",
-      "--cert-dir",       *dir + "/certs",      "--token",          kTestToken};
-  argv.insert(argv.end(), extra_args.begin(), extra_args.end());
-  auto process = Process::spawn(argv, {}, *dir + "/server.log");
-  if (!process) return process.error();
-  api->process_ = std::move(*process);
-  const auto deadline = Clock::now() + kServerStartTimeout;
-  while (!std::filesystem::exists(*dir + "/port")) {
-    if (!api->process_->running() || Clock::now() > deadline) {
-      return Error{ErrorCode::Unavailable, "test API server did not start:\n" + api->log()};
-    }
-    std::this_thread::sleep_for(Millis(20));
-  }
-  api->port_ = std::atoi(readWholeFile(*dir + "/port").c_str());
+  api->server_ = std::move(*server);
   return api;
 }
 
-KubeApi::~KubeApi() {
-  if (process_) process_->terminate(Millis(5000));
-  std::error_code ec;
-  std::filesystem::remove_all(dir_, ec);
-}
-
-std::string KubeApi::log() const {
-  return readWholeFile(dir_ + "/server.log");
-}
+KubeApi::~KubeApi() = default;
 
 Result<k8s::ApiClientPtr> KubeApi::client() const {
   auto cfg = k8s::loadKubeconfig({kubeconfig()});
@@ -70,43 +47,17 @@ Result<k8s::ApiClientPtr> KubeApi::client() const {
 }
 
 CommandResult KubeApi::kubectl(const std::string& args) const {
-  return runCommand("KUBECACHEDIR=" + dir_ + "/kubectl-cache /usr/bin/kubectl --kubeconfig " +
+  return runCommand("KUBECACHEDIR=" + dir() + "/kubectl-cache /usr/bin/kubectl --kubeconfig " +
                     kubeconfig() + " " + args);
 }
 
 Result<std::unique_ptr<ControllerProcess>> ControllerProcess::start(
     const std::string& kubeconfig, const std::string& dir, const std::vector<std::string>& extra) {
-  static int counter = 0;
   auto c = std::unique_ptr<ControllerProcess>(new ControllerProcess());
-  c->metrics_port_ = freePort();
-  c->health_port_ = freePort();
-  c->log_path_ = dir + "/controller-" + std::to_string(++counter) + ".log";
-  std::vector<std::string> argv = {INGOT_CONTROLLER_BINARY,
-                                   "--kubeconfig=" + kubeconfig,
-                                   "--namespace=metallb-system",
-                                   "--port=" + std::to_string(c->metrics_port_),
-                                   "--health-probe-port=" + std::to_string(c->health_port_),
-                                   "--log-level=debug"};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  auto p = Process::spawn(argv, {}, c->log_path_);
-  if (!p) return p.error();
-  c->process_ = std::move(*p);
+  if (auto ok = c->launch(INGOT_CONTROLLER_BINARY, "controller", kubeconfig, dir, extra); !ok) {
+    return ok.error();
+  }
   return c;
-}
-
-bool ControllerProcess::waitReady(Millis timeout) {
-  return waitFor(timeout,
-                 [this] {
-                   if (!process_->running()) return true;  // stop waiting; reported below
-                   auto r = httpGet(health_port_, "/readyz");
-                   return r.has_value() && r->status == 200;
-                 }) &&
-         process_->running();
-}
-
-std::string ControllerProcess::metrics() const {
-  auto r = httpGet(metrics_port_, "/metrics");
-  return r.has_value() && r->status == 200 ? r->body : std::string();
 }
 
 std::string serviceJson(const std::string& ns,

@@ -1,23 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 // A test cluster: the test API server (e2e/kubeapi/server.py) and ingot-controller as child
-// processes on free loopback ports, plus helpers to create objects, read them back and run
-// kubectl against the server. Used by the integration tests and the benchmark.
+// processes on loopback ports they pick themselves, plus helpers to create objects, read them back
+// and run kubectl against the server. Used by the integration tests and the benchmark.
 #pragma once
 
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "api/types.h"
 #include "common/util/result.h"
-#include "controller/tests/support/process.h"
 #include "kube/api_client.h"
 #include "kube/client_config.h"
+#include "testing/api_server.h"
+#include "testing/daemon_process.h"
+#include "testing/process.h"
 
 namespace ingot::controller::testing {
+
+using namespace ::ingot::testing;  // NOLINT(google-build-using-namespace): the shared launcher
 
 /// kTestToken is the bearer token the test server accepts.
 inline constexpr const char* kTestToken = "ingot-controller-test-token";
@@ -30,11 +33,11 @@ class KubeApi {
   static Result<std::unique_ptr<KubeApi>> start(const std::vector<std::string>& extra_args = {});
   ~KubeApi();
 
-  const std::string& dir() const { return dir_; }
-  std::string kubeconfig() const { return dir_ + "/kubeconfig"; }
-  int port() const { return port_; }
-  pid_t pid() const { return process_->pid(); }
-  std::string log() const;
+  const std::string& dir() const { return server_->dir(); }
+  std::string kubeconfig() const { return server_->kubeconfig(); }
+  int port() const { return server_->port(); }
+  pid_t pid() const { return server_->pid(); }
+  std::string log() const { return server_->log(); }
 
   /// client returns a REST client for the server without client-side rate limits.
   Result<k8s::ApiClientPtr> client() const;
@@ -44,43 +47,21 @@ class KubeApi {
   CommandResult kubectl(const std::string& args) const;
 
  private:
-  std::unique_ptr<Process> process_;
-  std::string dir_;
-  int port_ = 0;
+  std::unique_ptr<ApiServerProcess> server_;
 };
 
 /// ControllerProcess is one running ingot-controller.
-class ControllerProcess {
+class ControllerProcess final : public DaemonProcess {
  public:
-  /// start runs the binary against the kubeconfig with --namespace metallb-system, free metrics
-  /// and health ports, --log-level debug and extra args; log in <dir>/controller-<n>.log.
+  /// start runs the binary against the kubeconfig with --namespace metallb-system, ports it
+  /// picks and reports, --log-level debug and extra args; log in <dir>/controller-<n>.log.
   static Result<std::unique_ptr<ControllerProcess>> start(
       const std::string& kubeconfig,
       const std::string& dir,
       const std::vector<std::string>& extra = {});
 
-  Process& process() { return *process_; }
-  const std::string& logPath() const { return log_path_; }
-  std::string log() const { return readWholeFile(log_path_); }
-  int metricsPort() const { return metrics_port_; }
-  int healthPort() const { return health_port_; }
-
-  /// waitReady polls /readyz until 200 (true) or the timeout / the process exits (false).
-  bool waitReady(Millis timeout);
-
-  /// metrics returns the /metrics text ("" when unreachable).
-  std::string metrics() const;
-
-  /// metric reads one series from /metrics; -1 when it is absent or the endpoint unreachable.
-  double metric(const std::string& series) const {
-    return metricValue(metrics(), series).value_or(-1);
-  }
-
  private:
-  std::unique_ptr<Process> process_;
-  std::string log_path_;
-  int metrics_port_ = 0;
-  int health_port_ = 0;
+  ControllerProcess() = default;
 };
 
 /// serviceJson renders a Service; type LoadBalancer unless `type` is given. annotations and
@@ -123,16 +104,5 @@ Result<api::ConfigurationState> configurationState(k8s::ApiClient& api);
 Result<std::vector<std::string>> eventsFor(k8s::ApiClient& api,
                                            const std::string& ns,
                                            const std::string& name);
-
-/// waitFor polls check every 50 ms until it returns true or the timeout passes.
-template <typename F>
-bool waitFor(Millis timeout, F&& check) {
-  const auto deadline = Clock::now() + timeout;
-  while (!check()) {
-    if (Clock::now() > deadline) return false;
-    std::this_thread::sleep_for(Millis(50));
-  }
-  return true;
-}
 
 }  // namespace ingot::controller::testing

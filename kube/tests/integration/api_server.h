@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// TestApiServer starts e2e/kubeapi/server.py (the test Kubernetes API server) on a free loopback
-// port for one test and kills it by PID when the fixture goes away, whatever the test's outcome.
+// TestApiServer starts e2e/kubeapi/server.py (the test Kubernetes API server, on a loopback port
+// it picks) for one test through the shared launcher and kills it by PID when the fixture goes
+// away, whatever the test's outcome.
 #pragma once
 
+#include <memory>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 #include "kube/api_client.h"
 #include "kube/client_config.h"
 #include "kube/rest_client.h"
+#include "testing/api_server.h"
 
 namespace ingot::k8s::testing {
 
@@ -36,16 +38,14 @@ class TestApiServer {
   ApiClientPtr client() const;
 
   /// dir is this server's scratch directory (kubeconfig, certificates, log).
-  const std::string& dir() const { return dir_; }
-  int port() const { return port_; }
+  const std::string& dir() const { return server_->dir(); }
+  int port() const { return server_->port(); }
 
   /// log returns what the server printed so far (for failure messages).
   std::string log() const;
 
  private:
-  pid_t pid_ = -1;
-  std::string dir_;
-  int port_ = 0;
+  std::unique_ptr<ingot::testing::ApiServerProcess> server_;
 };
 
 /// run executes a shell command and returns its exit status (for openssl in tests).

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <set>
 #include <string>
 #include <thread>
@@ -366,10 +367,11 @@ BOOST_AUTO_TEST_CASE(watch_streams_events_and_stops_on_request) {
     }
     std::this_thread::sleep_for(10ms);
   }
-  const auto start = std::chrono::steady_clock::now();
+  // Cancelling must end the open watch without waiting for the server; the bound only keeps a
+  // regression from hanging the suite.
   stop.request_stop();
-  watcher.join();
-  BOOST_TEST((std::chrono::steady_clock::now() - start < 2s));
+  auto joined = std::async(std::launch::async, [&watcher] { watcher.join(); });
+  BOOST_REQUIRE((joined.wait_for(30s) == std::future_status::ready));
   BOOST_TEST((outcome.end == WatchEnd::Cancelled));
   std::lock_guard lock(mu);
   BOOST_TEST((seen == std::vector<std::string>{"ADDED w é€😀", "MODIFIED w 2", "DELETED w 2"}));

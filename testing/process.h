@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Child processes for integration tests and the benchmark: spawn with a log file, stop by PID
-// (SIGTERM, then SIGKILL), and small socket/HTTP helpers. Independent of Boost.Test so that the
-// benchmark can use it too. Children die with the parent (PR_SET_PDEATHSIG).
+// The one process launcher of the tests and benchmarks: children started through agent/bgp's
+// spawnProcess with a log file, stopped by PID (SIGTERM, then SIGKILL), plus small file, socket
+// and HTTP helpers and a bounded condition wait. Independent of Boost.Test so that the benchmarks
+// can use it too. Children die with the parent (started under setpriv --pdeathsig KILL).
 #pragma once
 
 #include <chrono>
@@ -12,11 +13,9 @@
 #include <vector>
 
 #include "common/util/result.h"
+#include "testing/wait.h"
 
-namespace ingot::controller::testing {
-
-using Clock = std::chrono::steady_clock;
-using Millis = std::chrono::milliseconds;
+namespace ingot::testing {
 
 /// Process is one child process. The destructor kills it (SIGKILL) if it still runs.
 class Process {
@@ -49,9 +48,6 @@ class Process {
   pid_t pid_ = -1;
   std::optional<int> exit_code_;
 };
-
-/// freePort returns a TCP port that was free on 127.0.0.1 a moment ago.
-int freePort();
 
 /// readWholeFile returns a file's content ("" when unreadable).
 std::string readWholeFile(const std::string& path);
@@ -88,4 +84,4 @@ double cpuSeconds(pid_t pid);
 /// rssKiB returns VmRSS of a process in KiB (0 when unknown); peak = VmHWM.
 long rssKiB(pid_t pid, bool peak = false);
 
-}  // namespace ingot::controller::testing
+}  // namespace ingot::testing

@@ -1,25 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/tests/support/process.h"
+#include "testing/process.h"
 
 #include <arpa/inet.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <netinet/in.h>
-#include <poll.h>
 #include <signal.h>
 #include <sstream>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
-extern char** environ;
+#include "agent/bgp/process.h"
 
-namespace ingot::controller::testing {
+namespace ingot::testing {
 namespace {
 
 int decodeStatus(int status) {
@@ -33,35 +29,18 @@ int decodeStatus(int status) {
 Result<std::unique_ptr<Process>> Process::spawn(const std::vector<std::string>& argv,
                                                 const std::vector<std::string>& env,
                                                 const std::string& log_path) {
-  std::vector<std::string> args = argv;
-  std::vector<char*> cargv;
-  for (auto& a : args) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  std::vector<std::string> envs;
-  for (char** e = environ; *e != nullptr; ++e) envs.emplace_back(*e);
-  envs.insert(envs.end(), env.begin(), env.end());
-  std::vector<char*> cenv;
-  for (auto& e : envs) cenv.push_back(e.data());
-  cenv.push_back(nullptr);
-  const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid < 0) return Error{ErrorCode::Unavailable, "fork: " + std::string(std::strerror(errno))};
-  if (pid == 0) {
-    // Only async-signal-safe calls until exec.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(126);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, nullptr);
-    const int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-    }
-    execve(cargv[0], cargv.data(), cenv.data());
-    _exit(127);
+  // setpriv execs the command with a parent-death signal, so a child never outlives a test that
+  // aborts before its destructors run.
+  std::vector<std::string> wrapped = {"/usr/bin/setpriv", "--pdeathsig", "KILL", "--"};
+  wrapped.insert(wrapped.end(), argv.begin(), argv.end());
+  agent::bgp::SpawnOptions options;
+  options.env = env;
+  options.output_path = log_path;
+  auto pid = agent::bgp::spawnProcess(wrapped, options);
+  if (!pid) {
+    return pid.error();
   }
-  return std::unique_ptr<Process>(new Process(pid));
+  return std::unique_ptr<Process>(new Process(*pid));
 }
 
 Process::~Process() {
@@ -98,22 +77,6 @@ std::optional<int> Process::terminate(Millis timeout) {
   kill(pid_, SIGKILL);
   waitExit(Millis(5000));
   return std::nullopt;
-}
-
-int freePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return 0;
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
-    port = ntohs(a.sin_port);
-  }
-  close(fd);
-  return port;
 }
 
 std::string readWholeFile(const std::string& path) {
@@ -215,4 +178,4 @@ long rssKiB(pid_t pid, bool peak) {
   return 0;
 }
 
-}  // namespace ingot::controller::testing
+}  // namespace ingot::testing

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+// The BGP half shared by the FRR backends and FrrK8sBackend's FRRConfiguration write.
+#include "agent/backend.h"
+
+#include "agent/writes.h"
+#include "api/codec.h"
+#include "frrgen/served.h"
+#include "kube/resources.h"
+
+namespace ingot::agent {
+
+std::optional<k8s::Duration> BgpBackend::update(const Desired& desired) {
+  auto own = frrgen::build(*desired.config, ctx_.options.node, desired.bgp, ctx_.options.build);
+  if (!own) {
+    ctx_.metrics.countUpdateError();
+    ctx_.log.error("bgp", "build_failed", own.error().message, {{"node", ctx_.options.node}});
+    return std::nullopt;
+  }
+  if (desired_ && *own == *desired_ && desired_config_ == desired.config) {
+    return std::nullopt;
+  }
+  const bool first = !desired_.has_value();
+  desired_ = std::move(*own);
+  desired_config_ = desired.config;
+  desired_announcements_ = desired.bgp;
+  return first ? k8s::Duration::zero() : ctx_.options.debounce;
+}
+
+ReconcileResult FrrK8sBackend::apply() {
+  if (!desired_) {
+    return ReconcileResult::done();  // never write (or delete) before a desired one
+  }
+  if (!frrgen::hasSessionsOrProfiles(desired_->spec)) {
+    return remove();
+  }
+  const auto& name = desired_->metadata.name;
+  const auto& ns = desired_->metadata.namespace_;
+  auto cached = ctx_.caches.frr_configurations.get(k8s::objectKey(ns, name));
+  // Compared as stored: what the API server fills in (CRD defaults) is no reason to write.
+  if (cached && frrgen::sameServedSpec(cached->spec, desired_->spec)) {
+    return ReconcileResult::done();
+  }
+  // The cache may lag our own last write: read the live object before writing.
+  auto live = ctx_.api.get(k8s::resources::kFrrConfigurations, ns, name);
+  Result<std::string> written = std::string();
+  const char* verb = "updated";
+  if (!live && live.error().code == ErrorCode::NotFound) {
+    verb = "created";
+    written = ctx_.api.create(k8s::resources::kFrrConfigurations, ns, api::encodeJson(*desired_));
+  } else if (!live) {
+    written = live.error();
+  } else {
+    auto current = api::decodeJson<api::FRRConfiguration>(*live);
+    if (!current) {
+      written = Error{current.error().code, "decode live FRRConfiguration " + ns + "/" + name +
+                                                ": " + current.error().message};
+    } else if (frrgen::sameServedSpec(current->spec, desired_->spec)) {
+      return ReconcileResult::done();
+    } else {
+      written = ctx_.api.update(k8s::resources::kFrrConfigurations, ns, name,
+                                frrConfigurationUpdate(std::move(*current), *desired_));
+    }
+  }
+  ctx_.metrics.countUpdate();
+  ctx_.metrics.countFrrConfigurationWrite(!written.has_value());
+  if (!written) {
+    ctx_.metrics.countUpdateError();
+    ctx_.log.warn("bgp", "frrconfiguration_write_failed", written.error().message,
+                  {{"key", k8s::objectKey(ns, name)}});
+    return ReconcileResult::retry(written.error());
+  }
+  ctx_.log.info(
+      "bgp", "frrconfiguration_written", std::string("FRRConfiguration ") + verb,
+      {{"key", k8s::objectKey(ns, name)}, {"resourceVersion", k8s::resourceVersionOf(*written)}});
+  return ReconcileResult::done();
+}
+
+ReconcileResult FrrK8sBackend::remove() {
+  const auto& name = desired_->metadata.name;
+  const auto& ns = desired_->metadata.namespace_;
+  if (!ctx_.caches.frr_configurations.get(k8s::objectKey(ns, name))) {
+    return ReconcileResult::done();
+  }
+  ctx_.metrics.countUpdate();
+  auto r = ctx_.api.remove(k8s::resources::kFrrConfigurations, ns, name);
+  if (!r && r.error().code != ErrorCode::NotFound) {
+    ctx_.metrics.countUpdateError();
+    ctx_.log.warn("bgp", "frrconfiguration_delete_failed", r.error().message,
+                  {{"key", k8s::objectKey(ns, name)}});
+    return ReconcileResult::retry(r.error());
+  }
+  ctx_.log.info("bgp", "frrconfiguration_deleted",
+                "FRRConfiguration deleted: the node has no BGP session and no BFD profile",
+                {{"key", k8s::objectKey(ns, name)}});
+  return ReconcileResult::done();
+}
+
+}  // namespace ingot::agent

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: Apache-2.0
+// The agent's protocol seam, like MetalLB's per-protocol controllers: the reconciler decides per
+// Service what this node announces, then hands every Backend its part and, when the backend says
+// its part changed, runs the backend's work-queue key, on which the backend applies it. Backends
+// today: FrrK8sBackend (FRRConfiguration metallb-<node>, rendered by frr-k8s) and LocalFrrBackend
+// (frr.conf reloaded into the node's FRR). Another protocol (Layer 2) is one more class here and
+// one more registration line where the daemon builds its backends (agent/main.cpp).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "agent/bgp/frr_driver.h"
+#include "agent/metrics.h"
+#include "api/frrk8s.h"
+#include "api/types.h"
+#include "common/util/log.h"
+#include "config/config.h"
+#include "frrgen/announcement.h"
+#include "frrgen/build.h"
+#include "kube/api_client.h"
+#include "kube/clock.h"
+#include "kube/controller.h"
+#include "kube/events.h"
+#include "kube/store.h"
+#include "kube/workqueue.h"
+
+namespace ingot::agent {
+
+using k8s::EventSink;
+using k8s::ReconcileResult;
+using k8s::RecorderSink;
+
+/// Caches are the informer stores the agent reads. MetalLB kinds, Secrets, ServiceBGPStatus
+/// (label metallb.io/node=<node>) and the ConfigurationState are those of the MetalLB namespace;
+/// the FRRConfiguration store holds only metallb-<node> of the frr-k8s namespace.
+struct Caches {
+  const k8s::Store<api::Service>& services;
+  const k8s::Store<api::EndpointSlice>& endpoint_slices;
+  const k8s::Store<api::Node>& nodes;
+  const k8s::Store<api::Namespace>& namespaces;
+  const k8s::Store<api::IPAddressPool>& pools;
+  const k8s::Store<api::BGPPeer>& peers;
+  const k8s::Store<api::BGPAdvertisement>& bgp_advertisements;
+  const k8s::Store<api::L2Advertisement>& l2_advertisements;
+  const k8s::Store<api::BFDProfile>& bfd_profiles;
+  const k8s::Store<api::Community>& communities;
+  const k8s::Store<api::Secret>& secrets;
+  const k8s::Store<api::FRRConfiguration>& frr_configurations;
+  const k8s::Store<api::ServiceBGPStatus>& bgp_statuses;
+  const k8s::Store<api::ConfigurationState>& states;
+};
+
+/// Work-queue keys: all singletons.
+namespace keys {
+inline constexpr std::string_view kConfig = "config";  ///< re-parse the configuration, then sync
+inline constexpr std::string_view kSync = "sync";      ///< recompute announcements and statuses
+inline constexpr std::string_view kBgp = "bgp";        ///< the BGP backend applies its part
+inline constexpr std::string_view kState = "state";    ///< write ConfigurationState
+}  // namespace keys
+
+/// BackendOptions are what the backends need to know about this node.
+struct BackendOptions {
+  std::string node;            ///< --node-name
+  frrgen::BuildOptions build;  ///< --frrk8s-namespace, --frrk8s-secret-passthrough, namespace
+  k8s::Duration debounce = std::chrono::milliseconds(200);  ///< --bgp-debounce-timeout
+  size_t max_new_prefixes = 200;                            ///< --frr-max-new-prefixes
+  std::string hostname;                                     ///< frr.conf's hostname
+};
+
+/// BackendContext is what a backend may use; every reference outlives the backend.
+struct BackendContext {
+  Caches caches;
+  k8s::ApiClient& api;
+  EventSink& events;
+  k8s::WorkQueue& queue;
+  Metrics& metrics;
+  log::Logger& log;
+  BackendOptions options;
+  k8s::Clock& clock;
+};
+
+/// Desired is what this node announces after one sync: the configuration it was decided with and
+/// each protocol's part of the per-Service decisions.
+struct Desired {
+  config::ConfigSharedPtr config;
+  std::vector<frrgen::Announcement> bgp;  ///< every announced BGP prefix with its peers
+};
+
+/// Backend carries one protocol's part of the decisions to where it takes effect. Backends are
+/// called from the reconcile worker only.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  /// key returns the work-queue key apply() runs under (unique among the backends).
+  virtual std::string_view key() const = 0;
+
+  /// reconcileKind returns the label apply() is counted under.
+  virtual ReconcileKind reconcileKind() const = 0;
+
+  /// update takes the desired state of one sync. It returns the delay after which apply() should
+  /// run (its part changed) or nullopt (nothing to do).
+  virtual std::optional<k8s::Duration> update(const Desired& desired) = 0;
+
+  /// apply converges the world to the last desired state.
+  virtual ReconcileResult apply() = 0;
+
+  /// stateError returns what the ConfigurationState reports for this backend: nullopt when it
+  /// reports nothing (yet), "" when the last apply succeeded, else the error.
+  virtual std::optional<std::string> stateError() const { return std::nullopt; }
+};
+
+using Backends = std::vector<std::unique_ptr<Backend>>;
+
+/// BackendFactory builds a daemon's backends once the caches exist.
+using BackendFactory = std::function<Backends(const BackendContext&)>;
+
+/// BgpBackend is the BGP half both FRR backends share: from the announcements it builds this
+/// node's FRRConfiguration and asks for an apply (at once the first time, after the debounce
+/// later) whenever that or the configuration changed. A build error is counted and logged, and
+/// the last desired state stays.
+class BgpBackend : public Backend {
+ public:
+  explicit BgpBackend(const BackendContext& context) : ctx_(context) {}
+
+  std::string_view key() const override { return keys::kBgp; }
+  ReconcileKind reconcileKind() const override { return ReconcileKind::Bgp; }
+  std::optional<k8s::Duration> update(const Desired& desired) override;
+
+  /// desired returns the FRRConfiguration of the last update (nullopt before).
+  const std::optional<api::FRRConfiguration>& desired() const { return desired_; }
+
+ protected:
+  BackendContext ctx_;
+  std::optional<api::FRRConfiguration> desired_;
+  config::ConfigSharedPtr desired_config_;  ///< the configuration desired_ was built from
+  std::vector<frrgen::Announcement> desired_announcements_;
+};
+
+/// FrrK8sBackend writes FRRConfiguration metallb-<node> in the frr-k8s namespace, only when its
+/// spec differs from the live object's as stored, server defaults aside (the cache may lag our own
+/// write, so it reads the live object first), and deletes it when the node has no BGP session and
+/// no BFD profile.
+class FrrK8sBackend final : public BgpBackend {
+ public:
+  using BgpBackend::BgpBackend;
+  ReconcileResult apply() override;
+
+ private:
+  /// remove deletes metallb-<node> when the cache holds it: the desired spec has no BGP session
+  /// and no BFD profile, and MetalLB writes no FRRConfiguration then.
+  ReconcileResult remove();
+};
+
+class FrrApply;
+
+/// LocalFrrBackend renders frr.conf from the desired FRRConfiguration (as frr-k8s would) and
+/// converges the node's FRR to it, adding at most max_new_prefixes new prefixes per apply (more
+/// follow at once in further applies). A failed apply is reported (Event FRRReloadFailed on the
+/// Node, ConfigurationState frrReloadValid False) and retried after a growing delay.
+class LocalFrrBackend final : public BgpBackend {
+ public:
+  /// LocalFrrBackend applies through frr, which must outlive it.
+  LocalFrrBackend(const BackendContext& context, FrrApply& frr);
+  /// LocalFrrBackend applies through FRR's own tools (frr-reload.py, vtysh) with driver.
+  LocalFrrBackend(const BackendContext& context, bgp::FrrDriverOptions driver);
+  ~LocalFrrBackend() override;
+
+  ReconcileResult apply() override;
+  std::optional<std::string> stateError() const override { return error_; }
+
+  /// lastRendered returns the last frr.conf handed to FRR.
+  const std::string& lastRendered() const { return last_rendered_; }
+
+ private:
+  Result<std::string> render(const std::vector<frrgen::Announcement>& announcements) const;
+  k8s::ObjectReference nodeRef() const;
+
+  std::unique_ptr<FrrApply> owned_;
+  FrrApply& frr_;
+  std::set<std::string> applied_prefixes_;
+  std::string last_rendered_;
+  int failures_ = 0;
+  std::optional<std::string> error_;
+};
+
+}  // namespace ingot::agent

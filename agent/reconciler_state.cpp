@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+// Running a backend's key and the ConfigurationState speaker-<node>.
+#include "agent/reconciler.h"
+#include "agent/writes.h"
+#include "api/configuration_state.h"
+#include "kube/resources.h"
+
+namespace ingot::agent {
+
+ReconcileResult Reconciler::applyBackend(Backend& backend) {
+  const std::optional<std::string> before = backend.stateError();
+  ReconcileResult r = backend.apply();
+  metrics_.countReconcile(backend.reconcileKind(), !r.ok());
+  if (backend.stateError() != before) {
+    queue_.add(std::string(keys::kState));
+  }
+  return r;
+}
+
+std::optional<std::string> Reconciler::backendError() const {
+  for (const auto& backend : backends_) {
+    if (auto e = backend->stateError()) {
+      return e;
+    }
+  }
+  return std::nullopt;
+}
+
+ReconcileResult Reconciler::ensureState() {
+  const std::string name = stateName(options_.node);
+  if (caches_.states.get(k8s::objectKey(options_.namespace_, name))) {
+    return ReconcileResult::done();
+  }
+  auto r =
+      api_.create(k8s::resources::kConfigurationStates, options_.namespace_,
+                  configurationStateObject(options_.namespace_, options_.node, options_.owner));
+  if (!r && r.error().code != ErrorCode::AlreadyExists) {
+    log_.warn("configuration_state", "create_failed", r.error().message, {{"name", name}});
+    return ReconcileResult::retry(r.error());
+  }
+  return ReconcileResult::done();
+}
+
+ReconcileResult Reconciler::writeState() {
+  if (!config_parsed_) return ReconcileResult::done();
+  const std::string name = stateName(options_.node);
+  const auto status = configurationStateStatus({config_errors_, backendError()}, now());
+  const auto entry = caches_.states.entry(k8s::objectKey(options_.namespace_, name));
+  // Forget the last write once the cache shows it, when it expired, or when the object is gone
+  // from the cache (deleted by someone: recreate it; a create not seen yet only costs a retry).
+  if (state_written_ && (entry.resource_version == state_written_rv_ || entry.object == nullptr ||
+                         clock_.now() >= state_written_expires_)) {
+    state_written_.reset();
+  }
+  const api::ConfigurationStateStatus* seen =
+      state_written_ ? &*state_written_ : (entry.object ? &entry.object->status : nullptr);
+  if (seen != nullptr && api::sameConfigurationState(*seen, status)) {
+    return ReconcileResult::done();
+  }
+  if (!state_written_) {
+    if (ReconcileResult r = ensureState(); !r.ok()) return r;
+  }
+  auto r = api_.patchStatus(k8s::resources::kConfigurationStates, options_.namespace_, name,
+                            k8s::PatchType::Merge, api::configurationStatePatch(status));
+  if (!r) {
+    state_written_.reset();
+    log_.warn("configuration_state", "write_failed", r.error().message, {{"name", name}});
+    return ReconcileResult::retry(r.error());
+  }
+  state_written_ = status;
+  state_written_rv_ = k8s::resourceVersionOf(*r);
+  state_written_expires_ = clock_.now() + options_.overlay_ttl;
+  log_.info("configuration_state", "written", "ConfigurationState updated",
+            {{"name", name}, {"result", status.result}});
+  return ReconcileResult::done();
+}
+
+}  // namespace ingot::agent

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "common/daemon/endpoints.h"
+
+#include <cstdio>
+#include <fstream>
+#include <optional>
+
+namespace ingot::daemon {
+namespace {
+
+constexpr const char* kLoopback = "127.0.0.1";
+
+Result<void> writePorts(const std::string& path, int metrics, int health) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << "metrics " << metrics << "\nhealth " << health << "\n";
+    if (!out.flush()) {
+      return Error{ErrorCode::Unavailable, "ports file " + path + ": cannot write " + tmp};
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    return Error{ErrorCode::Unavailable, "ports file " + path + ": cannot rename " + tmp};
+  }
+  return {};
+}
+
+HttpHandler metricsHandler(std::function<std::string()> render) {
+  return [render = std::move(render)](const HttpRequest& r) {
+    if (r.path != "/metrics") {
+      return HttpResponse{404, "text/plain; charset=utf-8", "not found\n"};
+    }
+    return HttpResponse{200, "text/plain; version=0.0.4; charset=utf-8", render()};
+  };
+}
+
+HttpHandler healthHandler(std::function<bool()> ready, std::string not_ready) {
+  return [ready = std::move(ready), not_ready = std::move(not_ready)](const HttpRequest& r) {
+    if (r.path == "/healthz" || r.path == "/livez") {
+      return HttpResponse{200, "text/plain", "ok\n"};
+    }
+    if (r.path != "/readyz") {
+      return HttpResponse{404, "text/plain", "not found\n"};
+    }
+    if (ready()) {
+      return HttpResponse{200, "text/plain", "ok\n"};
+    }
+    return HttpResponse{503, "text/plain", not_ready};
+  };
+}
+
+}  // namespace
+
+Result<Endpoints> serveEndpoints(const EndpointOptions& options,
+                                 std::function<std::string()> render,
+                                 std::function<bool()> ready) {
+  const bool pick = !options.ports_file.empty();
+  Endpoints s;
+  if (options.metrics_port != 0) {
+    auto m = HttpServer::start(pick ? kLoopback : options.metrics_address,
+                               pick ? 0 : options.metrics_port, metricsHandler(std::move(render)));
+    if (!m) {
+      return Error{m.error().code, "metrics endpoint (--port): " + m.error().message};
+    }
+    s.metrics = std::move(*m);
+  }
+  if (options.health_port != 0) {
+    auto h =
+        HttpServer::start(pick ? kLoopback : options.health_address, pick ? 0 : options.health_port,
+                          healthHandler(std::move(ready), options.not_ready_message));
+    if (!h) {
+      return Error{h.error().code, "health endpoint (--health-probe-port): " + h.error().message};
+    }
+    s.health = std::move(*h);
+  }
+  if (pick) {
+    auto ok = writePorts(options.ports_file, s.metrics ? s.metrics->port() : 0,
+                         s.health ? s.health->port() : 0);
+    if (!ok) {
+      return ok.error();
+    }
+  }
+  return s;
+}
+
+Result<std::pair<int, int>> readPortsFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    return Error{ErrorCode::NotFound, "ports file " + path + ": cannot open"};
+  }
+  std::string key;
+  int port = 0;
+  std::optional<int> metrics;
+  std::optional<int> health;
+  while (in >> key >> port) {
+    if (key == "metrics") {
+      metrics = port;
+    } else if (key == "health") {
+      health = port;
+    }
+  }
+  if (!metrics || !health) {
+    return Error{
+        ErrorCode::InvalidArgument,
+        "ports file " + path + ": needs a \"metrics <port>\" and a \"health <port>\" line"};
+  }
+  return std::make_pair(*metrics, *health);
+}
+
+}  // namespace ingot::daemon

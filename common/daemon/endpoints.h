@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// A daemon's HTTP endpoints: plain-HTTP /metrics (--port) and /healthz, /livez, /readyz
+// (--health-probe-port). Port 0 disables an endpoint, as in MetalLB. For tests, a ports file makes
+// the enabled endpoints listen on 127.0.0.1 on ports the system picks and reports them, so a test
+// never has to guess a free port for a child process.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "common/daemon/http_server.h"
+#include "common/util/result.h"
+
+namespace ingot::daemon {
+
+/// EndpointOptions say where the endpoints listen.
+struct EndpointOptions {
+  int metrics_port = 0;           ///< 0 = no /metrics endpoint
+  std::string metrics_address;    ///< "" = every interface
+  int health_port = 0;            ///< 0 = no health endpoint
+  std::string health_address;     ///< "" = every interface
+  std::string not_ready_message;  ///< /readyz body while not ready
+  /// ports_file, when set, moves every enabled endpoint to 127.0.0.1 with a system-chosen port
+  /// and writes "metrics <port>\nhealth <port>\n" (0 = disabled) to this path once both listen
+  /// (written whole through a rename, so a reader never sees half of it).
+  std::string ports_file;
+};
+
+/// Endpoints are the running servers (null when disabled).
+struct Endpoints {
+  std::unique_ptr<HttpServer> metrics;
+  std::unique_ptr<HttpServer> health;
+};
+
+/// serveEndpoints starts the enabled endpoints: /metrics answers render(), /readyz 200 when
+/// ready() and 503 with the not-ready message otherwise. Errors name the flag of the endpoint that
+/// could not listen, or the ports file that could not be written.
+Result<Endpoints> serveEndpoints(const EndpointOptions& options,
+                                 std::function<std::string()> render,
+                                 std::function<bool()> ready);
+
+/// readPortsFile parses a ports file: {metrics port, health port}. Errors say what is missing.
+Result<std::pair<int, int>> readPortsFile(const std::string& path);
+
+}  // namespace ingot::daemon

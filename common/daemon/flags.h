@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+// The daemons' command-line engine with the semantics of Go's flag package, which MetalLB's
+// daemons use: "-name" and "--name" alike, the value as "--name=value" or as the next argument,
+// booleans bare or as "--name=true" / "--name=false", "--" ending the flags. Each daemon declares
+// one table (its flags bound to the fields of its own Flags struct, with an optional environment
+// variable each) and the MetalLB flags it accepts without effect. Parsing is pure: the
+// environment is passed in.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/util/log.h"
+#include "common/util/result.h"
+
+namespace ingot::daemon {
+
+/// Environment reads one variable (nullopt when unset).
+using Environment = std::function<std::optional<std::string>(std::string_view name)>;
+
+/// processEnvironment reads the real environment.
+Environment processEnvironment();
+
+/// Setter stores a flag's value; it returns "" on success, else why the value is invalid.
+using Setter = std::function<std::string(const std::string& value)>;
+
+/// Flag is one flag of a table.
+struct Flag {
+  Flag(std::string name, bool boolean, Setter set, std::string help, std::string env = "")
+      : name(std::move(name)),
+        boolean(boolean),
+        set(std::move(set)),
+        help(std::move(help)),
+        env(std::move(env)) {}
+
+  std::string name;      ///< without dashes
+  bool boolean = false;  ///< takes no value; the setter receives "true"
+  Setter set;
+  std::string help;  ///< one line for usage(); "" = not listed
+  std::string env;   ///< variable read when set and non-empty, before the arguments ("" = none)
+};
+
+/// FlagSet is one daemon's table. Build it over the struct the values go to.
+class FlagSet {
+ public:
+  /// add appends a flag. Names are unique.
+  void add(Flag flag);
+
+  /// ignore accepts the MetalLB flags `valued` (taking a value) and `booleans` without effect;
+  /// each one given is appended to `given`, in command-line order.
+  void ignore(std::vector<std::string>& given,
+              const std::vector<std::string>& valued,
+              const std::vector<std::string>& booleans);
+
+  /// parse applies the environment variables first and then args (without argv[0]), so flags
+  /// win. Errors name the flag or variable and the reason: unknown flag, missing value, invalid
+  /// value (with the setter's reason), invalid boolean, stray argument.
+  Result<void> parse(const std::vector<std::string>& args, const Environment& env) const;
+
+  /// usage lists the flags with help, sorted by name: "  --name value\n      help\n".
+  std::string usage() const;
+
+ private:
+  const Flag* find(std::string_view name) const;
+  Result<size_t> apply(const std::vector<std::string>& args, size_t i) const;
+
+  std::vector<Flag> flags_;
+};
+
+/// CommonFlags are the flags every daemon has. A daemon's Flags derive from it.
+struct CommonFlags {
+  std::string kubeconfig;  ///< --kubeconfig ("" = $KUBECONFIG, in-cluster, ~/.kube/config)
+  std::string context;     ///< --context ("" = current-context)
+  log::Level log_level = log::Level::Info;  ///< --log-level
+  int port = 9120;                          ///< --port: plain-HTTP /metrics; 0 disables
+  int health_probe_port = 17472;            ///< --health-probe-port: /healthz, /readyz; 0 disables
+  /// --ports-file (for tests): listen on 127.0.0.1 on ports the system picks and write them here
+  std::string ports_file;
+  double kube_api_qps = 20;  ///< --kube-api-qps; <= 0 disables client-side throttling
+  int kube_api_burst = 30;   ///< --kube-api-burst
+  bool help = false;         ///< -h / --help
+};
+
+/// addCommonFlags adds the CommonFlags to set; health_help describes --health-probe-port.
+void addCommonFlags(FlagSet& set, CommonFlags& f, const std::string& health_help);
+
+/// text stores the value as is.
+Setter text(std::string& out);
+
+/// flag sets out to true (for boolean flags).
+Setter flag(bool& out);
+
+/// integer accepts a whole number in [min, max]; `what` is the reason otherwise.
+Setter integer(int& out, int min, int max, std::string what);
+
+/// port accepts 0-65535.
+Setter port(int& out);
+
+/// number accepts any decimal floating-point number.
+Setter number(double& out);
+
+}  // namespace ingot::daemon
