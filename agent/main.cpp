@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// ingot-agent: flags, wiring and signals only (STYLE.md §8.1). The work is done by the Manager
-// (informers, queue, worker) and the Reconciler (agent/reconciler.h).
+// ingot-agent: flags, wiring and signals only (docs/architecture.md). The work is done by the
+// Manager (informers, queue, worker) and the Reconciler (agent/reconciler.h).
 #include <climits>
 #include <cstdio>
 #include <fstream>

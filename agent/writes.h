@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The bodies of everything the agent writes: ServiceBGPStatus (spec/metallb.md §1.7), the
-// ConfigurationState `speaker-<node>` (§1.8) and the update of FRRConfiguration metallb-<node>.
+// The bodies of everything the agent writes: ServiceBGPStatus, the
+// ConfigurationState `speaker-<node>` and the update of FRRConfiguration metallb-<node>.
 // Pure functions of their inputs.
 #pragma once
 

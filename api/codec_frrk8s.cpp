@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// frrk8s.metallb.io/v1beta1 FRRConfiguration (spec/frrk8s.md §1.2). The neighbor's source address
+// frrk8s.metallb.io/v1beta1 FRRConfiguration (frr-k8s' api/v1beta1). The neighbor's source address
 // is spelled "sourceaddress" on the wire, as frr-k8s does.
 #include "api/codec_internal.h"
 #include "api/object.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // BGPPeer conversion between the deprecated v1beta1 shape and the v1beta2 storage shape
-// (spec/metallb.md §1.4): the fields both versions have are copied 1:1, including metadata.
+// (MetalLB's api/v1beta1 conversion): the fields both versions have are copied 1:1, including
+// metadata.
 #pragma once
 
 #include "api/types.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // frrk8s.metallb.io/v1beta1 FRRConfiguration: the per-node BGP configuration the agent writes for
-// frr-k8s (spec/frrk8s.md §1.2). JSON field names are given where they are not camelCase of the
+// frr-k8s (frr-k8s' api/v1beta1). JSON field names are given where they are not camelCase of the
 // C++ name.
 #pragma once
 

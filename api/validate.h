@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Per-object field validation: what MetalLB's CRD schema, CEL rules and per-object parser checks
-// reject (spec/metallb.md §1), frr-k8s' per-object rules for FRRConfiguration (spec/frrk8s.md
-// §1.2-1.3), and for core kinds only what Ingot relies on. Messages reproduce MetalLB's where the
-// spec quotes them. Rules that need several objects (pool overlap across pools, duplicate pool or
-// alias names across objects, community alias resolution, BFD profile / Secret existence, peer
-// conflicts, LOCAL_PREF consistency, aggregation length vs pool prefixes, FRRConfiguration merge
-// conflicts) belong to config/ and frrgen/, not here.
+// reject, frr-k8s' per-object rules for FRRConfiguration (its CRD schema and webhook), and for
+// core kinds only what Ingot relies on. Messages reproduce MetalLB's where they are known. Rules
+// that need several objects (pool overlap across pools, duplicate pool or alias names across
+// objects, community alias resolution, BFD profile / Secret existence, peer conflicts, LOCAL_PREF
+// consistency, aggregation length vs pool prefixes, FRRConfiguration merge conflicts) belong to
+// config/ and frrgen/, not here.
 #pragma once
 
 #include <string>

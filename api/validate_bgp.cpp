@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Shared validation helpers and the BGPPeer rules (spec/metallb.md §1.4, MetalLB's peer parser).
+// Shared validation helpers and the BGPPeer rules (MetalLB's BGPPeer CRD and peer parser).
 #include <charconv>
 #include <set>
 

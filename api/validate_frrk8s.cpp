@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Per-object FRRConfiguration rules (spec/frrk8s.md §1.2-1.3): CRD schema/CEL ranges and the
+// Per-object FRRConfiguration rules (frr-k8s' CRD and webhook): CRD schema/CEL ranges and the
 // conversion checks that involve one object only. Merge conflicts between several
 // FRRConfigurations are frrgen's.
 #include <map>

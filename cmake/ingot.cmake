@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Helpers shared by every component (STYLE.md §8.1, like seastar_add_test / katran_add_test).
+# Helpers shared by every component: one static library or one Boost.Test executable per call.
 
 # ingot_add_library(NAME SOURCES ... [LIBRARIES ...])
 function(ingot_add_library name)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Backend-specific rules (spec/metallb.md §1.9): what the native BGP speaker cannot do, and the
+// Backend-specific rules of MetalLB's config parser: what the native BGP speaker cannot do, and the
 // session uniqueness FRR needs on every node.
 #include "config/internal.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// BFD profiles (spec/metallb.md §1.5) and the BFD echo / IPv6 rule of §1.9.
+// BFD profiles and the config parser's BFD echo / IPv6 rule.
 #include <optional>
 
 #include "config/internal.h"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// BGPAdvertisement (spec/metallb.md §1.3, §1.9): aggregation, communities, LOCAL_PREF consistency.
+// BGPAdvertisement (MetalLB's CRD and config parser): aggregation, communities, LOCAL_PREF
+// consistency.
 #include "config/internal.h"
 
 namespace ingot::config::detail {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// BGP communities (spec/metallb.md §1.6): literal parsing and Community alias objects.
+// BGP communities: literal parsing and Community alias objects.
 #include "config/internal.h"
 
 namespace ingot::config {

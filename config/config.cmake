@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# ingot_config: the pure cross-object parser (spec/metallb.md §1.9). Links only the object model,
-# the IP types and Result; never the JSON/YAML codec.
+# ingot_config: the pure cross-object parser (MetalLB's internal/config). Links only the object
+# model, the IP types and Result; never the JSON/YAML codec.
 ingot_add_library(ingot_config
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/parser.cpp

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Config is the one immutable snapshot every decision reads: the metallb.io objects parsed and
-// cross-validated (spec/metallb.md §1.9), with selectors resolved against the nodes and
-// namespaces that existed at parse time. Nothing downstream sees a raw CRD (MetalLB's config.For).
+// cross-validated (MetalLB's internal/config/config.go), with selectors resolved against the nodes
+// and namespaces that existed at parse time. Nothing downstream sees a raw CRD (MetalLB's
+// config.For).
 #pragma once
 
 #include <chrono>
@@ -190,7 +191,7 @@ struct ParseOptions {
 /// the same pool, to the advertisements that select one Service on one node.
 bool compatibleLocalPref(const BgpAdvertisement& a, const BgpAdvertisement& b, const Pool& pool);
 
-/// parse builds a Config from inputs, applying every rule of spec/metallb.md §1.9 for the backend.
+/// parse builds a Config from inputs, applying every rule of MetalLB's parser for the backend.
 /// It collects all problems instead of stopping at the first. Pure: no I/O.
 ParseOutcome parse(const Inputs& inputs, const ParseOptions& options);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// L2Advertisement (spec/metallb.md §1.2): pools, nodes, interfaces, selectors, preferences.
+// L2Advertisement: pools, nodes, interfaces, selectors, preferences.
 #include "api/selector.h"
 #include "config/internal.h"
 

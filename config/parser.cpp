@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// config::parse: the metallb.io objects → one immutable Config (spec/metallb.md §1.9), in
+// config::parse: the metallb.io objects → one immutable Config (MetalLB's config.For), in
 // MetalLB's order: BFD profiles → peers → pools (+ communities, L2 / BGP advertisements) →
 // global checks. Every stage reports into one error list instead of stopping at the first.
 #include "config/internal.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// BGPPeer v1beta2 (spec/metallb.md §1.4): ASNs, addresses, timers, password, BFD profile, nodes.
+// BGPPeer v1beta2: ASNs, addresses, timers, password, BFD profile, nodes.
 #include "config/internal.h"
 
 namespace ingot::config::detail {

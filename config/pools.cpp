@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// IPAddressPool (spec/metallb.md §1.1): addresses, overlap across all pools, serviceAllocation.
+// IPAddressPool: addresses, overlap across all pools, serviceAllocation.
 #include "api/selector.h"
 #include "config/internal.h"
 

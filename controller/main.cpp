@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// ingot-controller: flags, wiring and signals only (STYLE.md §8.1). The work is done by the
+// ingot-controller: flags, wiring and signals only (docs/architecture.md). The work is done by the
 // Manager (informers, queue, worker) and the Reconciler (controller/reconciler.h).
 #include <cstdio>
 #include <fstream>

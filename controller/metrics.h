@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The controller's Prometheus metrics: MetalLB's names (spec/metallb.md §3) plus Ingot's own
+// The controller's Prometheus metrics: MetalLB's names plus Ingot's own
 // request and reconcile counters, rendered in the Prometheus text exposition format 0.0.4.
 #pragma once
 

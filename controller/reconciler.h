@@ -69,7 +69,7 @@ struct ReconcilerOptions {
 /// Reconciler holds the controller's domain state (allocator, last good Config) and reconciles
 /// one key at a time. Not thread-safe except initialPassDone(): call it from one worker thread.
 ///
-/// Rules (spec/metallb.md §2.6, §3): nothing happens to Services before the first successful
+/// Rules (MetalLB's controller): nothing happens to Services before the first successful
 /// full pass (the initial-load gate), and no full pass runs before a valid configuration has
 /// been parsed. A configuration that fails to parse is reported (ConfigurationState Invalid,
 /// metallb_k8s_client_config_stale_bool 1) and never replaces the last good one. A full pass

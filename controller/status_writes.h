@@ -14,7 +14,7 @@
 
 namespace ingot::controller {
 
-/// kConfigurationStateName is the controller's ConfigurationState (spec §1.8).
+/// kConfigurationStateName is the controller's ConfigurationState (MetalLB's name).
 inline constexpr const char* kConfigurationStateName = "controller";
 /// kComponentTypeLabel / kComponentType label it.
 inline constexpr const char* kComponentTypeLabel = "metallb.io/component-type";

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // WritePool applies independent API writes concurrently. Decisions stay on the reconcile worker
-// (one thread, STYLE.md §8.6); only the I/O that applies them fans out, so a full pass over ten
-// thousand Services is not bound by one request's round trip.
+// (one thread, docs/architecture.md); only the I/O that applies them fans out, so a full pass over
+// ten thousand Services is not bound by one request's round trip.
 #pragma once
 
 #include <condition_variable>

@@ -14,7 +14,7 @@
 namespace ingot::frrgen {
 
 /// Announcement is one LB IP masked to a BGPAdvertisement's aggregation length, with that
-/// advertisement's attributes (spec/metallb.md §4.2 "Announce").
+/// advertisement's attributes (MetalLB's bgp.Advertisement).
 struct Announcement {
   net::Cidr prefix;
   uint32_t local_pref = 0;                        ///< 0 = not set

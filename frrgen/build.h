@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // build: the node's BGP sessions and announcements → the FRRConfiguration `metallb-<node>` that
-// MetalLB's frr-k8s backend writes (spec/frrk8s.md §5, spec/metallb.md §5), plus two documented
+// MetalLB's frr-k8s backend writes (its internal/bgp/frrk8s), plus two documented
 // fixes: sourceAddress and localASN are passed through.
 #pragma once
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // convert: one FRRConfiguration → typed routers and BFD profiles, with frr-k8s' per-object
-// conversion checks (spec/frrk8s.md §1.3 item 2). Merging across objects lives in merge.h.
+// conversion checks (its api_to_config.go). Merging across objects lives in merge.h.
 #pragma once
 
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The typed FRR configuration for one node: what frr-k8s' internal model holds after the
-// FRRConfigurations selecting the node are converted and merged (spec/frrk8s.md §3.1), and what
-// the renderer turns into frr.conf. Values are validated and normalised: prefixes in canonical
+// FRRConfigurations selecting the node are converted and merged (its internal/frr/config.go), and
+// what the renderer turns into frr.conf. Values are validated and normalised: prefixes in canonical
 // text, lists sorted as frr-k8s sorts them (string order), no duplicates.
 #pragma once
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// policy: the prefix-lists and route-maps each neighbor needs (spec/frrk8s.md §3.4 names and
-// shapes), with sequence numbers that stay put when the set of prefixes changes.
+// policy: the prefix-lists and route-maps each neighbor needs (names and shapes of frr-k8s'
+// filters.tmpl), with sequence numbers that stay put when the set of prefixes changes.
 //
 // Why not frr-k8s' numbering: frr-k8s numbers a list's entries 1, 2, 3 … in sorted order, so adding
 // or removing an early prefix renumbers every later entry; frr-reload.py then deletes and re-adds
-// them all and the ToR drops to zero routes during the reload (spec/lab-recipes.md, "Measured").
+// them all and the ToR drops to zero routes during the reload (measured on FRR 8.4).
 // Here an entry's sequence number is a hash of what it matches (FNV-1a 64 of the entry text), so
 // it does not depend on the other entries: adding or removing one prefix changes exactly one line.
 // Two entries of one list that hash alike are resolved by probing upwards in sorted entry order,
@@ -25,8 +25,8 @@
 namespace ingot::frrgen {
 
 /// kDenyAnySeq is the sequence number of the "deny any" entry of an empty list. It is outside the
-/// hashed range, so a permit can never be written over it (FRR keeps "le 32" of `any` in that
-/// case, spec/lab-recipes.md).
+/// hashed range, so a permit can never be written over it (FRR 8.4 keeps "le 32" of `any` in
+/// that case).
 inline constexpr uint32_t kDenyAnySeq = 4294967295u;
 /// Prefix-list entries hash into [1, kPrefixSeqMax].
 inline constexpr uint32_t kPrefixSeqMax = 4294967294u;
@@ -104,7 +104,7 @@ uint64_t fnv1a64(std::string_view text);
 /// numbers in the order of keys. Error if there are more keys than numbers.
 Result<std::vector<uint32_t>> assignSeqs(const std::vector<std::string>& keys, uint32_t max);
 
-/// planNeighbor builds one neighbor's lists and route-maps (spec/frrk8s.md §3.4 naming).
+/// planNeighbor builds one neighbor's lists and route-maps (frr-k8s' naming).
 Result<NeighborPolicy> planNeighbor(const Neighbor& n);
 
 /// planInbound plans only the inbound side of a neighbor: its "-inpl-" lists and "<id>-in" map

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// render: Model → frr.conf text for FRR 8.4 and later (spec/frrk8s.md §3), in the shape FRR's own
+// render: Model → frr.conf text for FRR 8.4 and later (frr-k8s' frr.tmpl), in the shape FRR's own
 // `show running-config` uses (one-space indents, `exit` after each block, one address-family block
 // per family), so that frr-reload.py computes small, exact deltas.
 //
-// Differences from frr-k8s' templates, each for a measured reason (spec/lab-recipes.md):
+// Differences from frr-k8s' templates, each for a measured reason (docs/compatibility.md):
 // - No `ip forwarding` line of either polarity: forwarding belongs to the node (Kubernetes nodes
 //   forward), and zebra would write the sysctls. FRR shows no forwarding line while forwarding is
 //   on, so on such a node frr-reload.py has nothing to change there.

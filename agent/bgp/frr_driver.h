@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // FrrDriver applies a rendered frr.conf to the node's FRR (the agent's `--bgp-mode frr`), the way
-// frr-k8s' reloader does (spec/frrk8s.md §4): write the file, `frr-reload.py --test`, then
+// frr-k8s' reloader does: write the file, `frr-reload.py --test`, then
 // `frr-reload.py --reload`, then `--test` again until the delta is empty (a reload that adds
 // graceful-restart exits 1 although applied; removing BFD from a neighbor takes two passes).
-// It is the only agent code that runs FRR tools (DESIGN.md boundaries). Not thread-safe: one
+// It is the only agent code that runs FRR tools (docs/architecture.md). Not thread-safe: one
 // caller (the agent's BGP worker) at a time.
 #pragma once
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The BGP announce decision for one node (spec/metallb.md §4.2): which LoadBalancer Services this
-// node advertises, to which of its BGP sessions, as which prefixes — or the typed reason why not.
-// Pure: it reads the Config snapshot and the objects it is handed and returns values.
+// The BGP announce decision for one node (MetalLB's bgp_controller ShouldAnnounce): which
+// LoadBalancer Services this node advertises, to which of its BGP sessions, as which prefixes — or
+// the typed reason why not. Pure: it reads the Config snapshot and the objects it is handed and
+// returns values.
 #pragma once
 
 #include <optional>
@@ -56,8 +57,9 @@ struct ServiceGate {
   const config::Pool* pool = nullptr;
 };
 
-/// gateService applies the checks both protocols share (spec/metallb.md §2.2 and §4.2 "Common
-/// gate"), in MetalLB's order: class filter, type, ingress present, IPs parse, one pool holds all.
+/// gateService applies the checks both protocols share (MetalLB's speaker handleService and the
+/// start of each ShouldAnnounce), in MetalLB's order: class filter, type, ingress present, IPs
+/// parse, one pool holds all.
 ServiceGate gateService(const config::Config& config,
                         const api::Service& service,
                         const AnnounceOptions& options);

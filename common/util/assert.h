@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 /// INGOT_RELEASE_ASSERT checks an invariant in every build. Never use it on input from the network,
-/// the API server or files (STYLE.md §8.5): those get a Result error instead.
+/// the API server or files: those get a Result error instead.
 #define INGOT_RELEASE_ASSERT(cond)                                                            \
   do {                                                                                        \
     if (!(cond)) {                                                                            \

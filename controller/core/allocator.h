@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The controller's address allocator: MetalLB's internal/allocator semantics (spec/metallb.md
-// §2.4, §2.5) over interval sets, so pools of any size (an IPv4 /8, an IPv6 /48, ::/0) cost memory
-// only for the addresses in use, and finding the lowest usable address is O(log n).
+// The controller's address allocator: MetalLB's internal/allocator semantics (allocation and
+// pool changes) over interval sets, so pools of any size (an IPv4 /8, an IPv6 /48, ::/0) cost
+// memory only for the addresses in use, and finding the lowest usable address is O(log n).
 #pragma once
 
 #include <compare>

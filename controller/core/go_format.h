@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Go fmt renderings that MetalLB's event and error texts contain, so Ingot's messages are
-// byte-for-byte the same (spec/metallb.md quotes them with Go verbs).
+// byte-for-byte the same (MetalLB formats them with Go verbs).
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// IPAddressPool.status and the allocator metrics (spec/metallb.md §1.1, §3), computed from the
+// IPAddressPool.status and the allocator metrics (MetalLB's names), computed from the
 // allocator's exact 128-bit counters.
 #pragma once
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The full reprocess (MetalLB's reprocess-all, spec §2.6): every Service converged against one
+// The full reprocess (MetalLB's reprocess-all): every Service converged against one
 // Config, in an order that never moves an address that a Service already holds. The controller
 // runs it on start, on every pool change and when a convergence asks for it; `ingotctl plan`
 // runs exactly the same function on manifests.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Service convergence: one Service + the Config + the allocator -> the desired
 // status.loadBalancer.ingress, the metallb.io/ip-allocated-from-pool annotation and the Events,
-// with MetalLB's order of checks, reasons and messages (spec/metallb.md §2.3).
+// with MetalLB's order of checks, reasons and messages (its controller/service.go).
 #pragma once
 
 #include <map>
@@ -40,7 +40,7 @@ struct Event {
 
 /// ServiceOutcome is the result of converging one Service. The caller writes `status` and the
 /// annotation changes through the services/status subresource when `write` is set, emits
-/// `events`, and reprocesses every service when `reprocess_all` is set (spec §2.6).
+/// `events`, and reprocesses every service when `reprocess_all` is set (MetalLB's reprocess-all).
 struct ServiceOutcome {
   std::string namespace_;
   std::string name;

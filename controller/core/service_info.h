@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the controller reads from a Service: MetalLB's annotations (metallb.io/ with the legacy
 // metallb.universe.tf/ prefix still honoured, new prefix first), the requested addresses, the
-// sharing and backend keys, ports, and the address family of its clusterIPs (spec §2.1, §2.4).
+// sharing and backend keys, ports, and the address family of its clusterIPs.
 #pragma once
 
 #include <optional>

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """What a router's FRR says about BGP, BFD and routes, as plain Python values: the pure functions
-take the parsed JSON of one `show … json` command (spec/lab-recipes.md lists the fields), the
+take the parsed JSON of one `show … json` command (the fields read are FRR 8.4's), the
 query functions run that command on a lab router first.
 """
 

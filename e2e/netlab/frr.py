@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""FRR inside one lab namespace (spec/lab-recipes.md §3): zebra, bfdd, bgpd and staticd started
+"""FRR inside one lab namespace (e2e/netlab/README.md): zebra, bfdd, bgpd and staticd started
 in the foreground with the pathspace `-N <namespace>`, so that their PIDs are the lab's own
 children, recorded in the run ledger and stopped by PID.
 

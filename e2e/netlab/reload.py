@@ -28,7 +28,7 @@ from .frr import FRR_LIBDIR, FrrRouter
 from .proc import LabError, run
 
 FRR_RELOAD = str(FRR_LIBDIR / "frr-reload.py")
-PYTHON = "/usr/bin/python3"  # FRR's tools need Debian's interpreter (spec/lab-recipes.md)
+PYTHON = "/usr/bin/python3"  # FRR's tools need Debian's interpreter and its packages
 
 NOISE = (re.compile(r"^no hostname \S+$"),)
 

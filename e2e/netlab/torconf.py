@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """The frr.conf of a top-of-rack router: the network side the nodes peer with. It is written
-here by hand (it is not Ingot's output) following spec/lab-recipes.md §3: one peer group for the
+here by hand (it is not Ingot's output): one peer group for the
 nodes with BFD, fast timers (`timers 3 9`, `timers connect 2`), `no bgp ebgp-requires-policy`,
 neighbor changes logged (with the NOTIFICATION that caused each session reset),
 the route-map delay timer at 0 and forwarding on. It accepts whatever the nodes announce and

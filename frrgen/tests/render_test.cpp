@@ -11,8 +11,8 @@
 namespace ingot::frrgen {
 namespace {
 
-// workedExample is spec/frrk8s.md §3.6 as a Model: an iBGP IPv4 neighbor with password, BFD,
-// timers, a community and a local pref, and an eBGP IPv6 neighbor with nothing to send.
+// workedExample is a hand-checked Model: an iBGP IPv4 neighbor with password, BFD, timers, a
+// community and a local pref, and an eBGP IPv6 neighbor with nothing to send.
 Model workedExample() {
   Model m;
   Router r;

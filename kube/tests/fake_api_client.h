@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// A hand-written ApiClient fake (STYLE.md §8.8): scripted list/watch/get/write results, and a log
-// of the calls made. Thread-safe, so an Informer can drive it from its own thread.
+// A hand-written ApiClient fake (no mocking framework): scripted list/watch/get/write results, and
+// a log of the calls made. Thread-safe, so an Informer can drive it from its own thread.
 #pragma once
 
 #include <condition_variable>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Full-pass scenarios: every scenario of MetalLB's e2etest/l2tests/assignment.go (spec §8),
+// Full-pass scenarios: every scenario of MetalLB's e2etest/l2tests/assignment.go,
 // replayed on the pure core through reprocessAll, plus the ordering guarantees of a pass.
 #include "controller/core/reprocess.h"
 
