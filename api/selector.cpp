@@ -83,8 +83,10 @@ Result<void> checkSelector(const LabelSelector& selector) {
     }
     if (r.op == "In" || r.op == "NotIn") {
       if (r.values.empty()) {
-        return invalidArgument("values: Required value: must be specified when `operator` is 'In' "
-                               "or 'NotIn' (key \"" + r.key + "\")");
+        return invalidArgument(
+            "values: Required value: must be specified when `operator` is 'In' "
+            "or 'NotIn' (key \"" +
+            r.key + "\")");
       }
       for (const auto& v : r.values) {
         if (!isValidLabelValue(v)) {
@@ -93,8 +95,10 @@ Result<void> checkSelector(const LabelSelector& selector) {
       }
     } else if (r.op == "Exists" || r.op == "DoesNotExist") {
       if (!r.values.empty()) {
-        return invalidArgument("values: Forbidden: may not be specified when `operator` is "
-                               "'Exists' or 'DoesNotExist' (key \"" + r.key + "\")");
+        return invalidArgument(
+            "values: Forbidden: may not be specified when `operator` is "
+            "'Exists' or 'DoesNotExist' (key \"" +
+            r.key + "\")");
       }
     } else {
       return invalidArgument("\"" + r.op + "\" is not a valid label selector operator (key \"" +
@@ -114,8 +118,9 @@ bool matches(const LabelSelector& selector, const StringMap& labels) {
       return false;
     }
   }
-  return std::all_of(selector.match_expressions.begin(), selector.match_expressions.end(),
-                     [&](const LabelSelectorRequirement& r) { return requirementMatches(r, labels); });
+  return std::all_of(
+      selector.match_expressions.begin(), selector.match_expressions.end(),
+      [&](const LabelSelectorRequirement& r) { return requirementMatches(r, labels); });
 }
 
 bool matchesAny(const std::vector<LabelSelector>& selectors, const StringMap& labels) {

@@ -306,7 +306,7 @@ struct ServiceSpec {
   std::string type;  ///< "ClusterIP", "NodePort", "LoadBalancer", "ExternalName"
   std::string cluster_ip;
   std::vector<std::string> cluster_ips;
-  std::vector<std::string> ip_families;  ///< "IPv4" / "IPv6"
+  std::vector<std::string> ip_families;         ///< "IPv4" / "IPv6"
   std::optional<std::string> ip_family_policy;  ///< SingleStack, PreferDualStack, RequireDualStack
   std::string load_balancer_ip;
   std::optional<std::string> load_balancer_class;
@@ -382,7 +382,7 @@ struct NodeAddress {
 
 struct Node {
   ObjectMeta metadata;
-  bool unschedulable = false;  ///< spec.unschedulable
+  bool unschedulable = false;             ///< spec.unschedulable
   std::vector<NodeCondition> conditions;  ///< status.conditions
   std::vector<NodeAddress> addresses;     ///< status.addresses
   friend bool operator==(const Node&, const Node&) = default;

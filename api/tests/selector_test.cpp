@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #define BOOST_TEST_MODULE ingot_api_model
-#include <boost/test/unit_test.hpp>
-
 #include "api/selector.h"
+
+#include <boost/test/unit_test.hpp>
 
 using ingot::api::LabelSelector;
 using ingot::api::LabelSelectorRequirement;
@@ -39,19 +39,22 @@ BOOST_AUTO_TEST_CASE(label_selector_semantics) {
       {"In without values matches nothing", {{}, {{"app", "In", {}}}}, web, false},
   };
   for (const auto& c : cases) {
-    BOOST_TEST_CONTEXT(c.desc) { BOOST_TEST(ingot::api::matches(c.sel, c.labels) == c.want); }
+    BOOST_TEST_CONTEXT(c.desc) {
+      BOOST_TEST(ingot::api::matches(c.sel, c.labels) == c.want);
+    }
   }
 }
 
 BOOST_AUTO_TEST_CASE(matches_any_is_or_and_empty_list_matches_nothing) {
   const StringMap labels = {{"a", "1"}};
   BOOST_TEST(!ingot::api::matchesAny({}, labels));
-  BOOST_TEST(ingot::api::matchesAny({LabelSelector{{{"a", "2"}}, {}}, LabelSelector{{{"a", "1"}}, {}}},
-                                    labels));
+  BOOST_TEST(ingot::api::matchesAny(
+      {LabelSelector{{{"a", "2"}}, {}}, LabelSelector{{{"a", "1"}}, {}}}, labels));
 }
 
 BOOST_AUTO_TEST_CASE(check_selector_rejects_bad_parts) {
-  BOOST_TEST(ingot::api::checkSelector(LabelSelector{{{"example.com/app", "web-1"}}, {}}).has_value());
+  BOOST_TEST(
+      ingot::api::checkSelector(LabelSelector{{{"example.com/app", "web-1"}}, {}}).has_value());
   BOOST_TEST(!ingot::api::checkSelector(LabelSelector{{{"-bad", "x"}}, {}}).has_value());
   BOOST_TEST(!ingot::api::checkSelector(LabelSelector{{{"a", "bad value"}}, {}}).has_value());
   BOOST_TEST(!ingot::api::checkSelector(LabelSelector{{}, {{"a", "Exists", {"x"}}}}).has_value());

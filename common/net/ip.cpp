@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "common/net/ip.h"
 
-#include <arpa/inet.h>
-
 #include <algorithm>
+#include <arpa/inet.h>
 #include <array>
 #include <cstring>
 
@@ -53,9 +52,13 @@ bool parseDecimal(std::string_view s, int max, int& out) {
 
 }  // namespace
 
-std::string_view familyName(Family f) { return f == Family::V4 ? "IPv4" : "IPv6"; }
+std::string_view familyName(Family f) {
+  return f == Family::V4 ? "IPv4" : "IPv6";
+}
 
-U128 maxValue(Family f) { return f == Family::V4 ? U128{0xffffffffu} : kAllOnes; }
+U128 maxValue(Family f) {
+  return f == Family::V4 ? U128{0xffffffffu} : kAllOnes;
+}
 
 Result<IpAddress> IpAddress::parse(std::string_view text) {
   // inet_pton needs a NUL-terminated buffer; anything longer than the longest address is invalid.
@@ -193,7 +196,9 @@ U128 Cidr::size() const {
   return host >= 128 ? kAllOnes : (U128{1} << host);
 }
 
-std::string Cidr::toString() const { return base_.toString() + "/" + std::to_string(prefix_len_); }
+std::string Cidr::toString() const {
+  return base_.toString() + "/" + std::to_string(prefix_len_);
+}
 
 Result<std::vector<Cidr>> summarizeRange(const IpAddress& first, const IpAddress& last) {
   if (first.family() != last.family()) {
@@ -253,8 +258,8 @@ Result<std::vector<Cidr>> parseCidrOrRange(std::string_view text) {
   }
   auto cidrs = summarizeRange(*a, *b);
   if (!cidrs) {
-    return invalidArgument("invalid IP range \"" + std::string(text) + "\": " +
-                           cidrs.error().message);
+    return invalidArgument("invalid IP range \"" + std::string(text) +
+                           "\": " + cidrs.error().message);
   }
   return cidrs;
 }

@@ -20,12 +20,14 @@ enum class Family : uint8_t { V4 = 4, V6 = 6 };
 std::string_view familyName(Family f);
 
 /// bitsOf returns the address width of a family: 32 or 128.
-constexpr int bitsOf(Family f) { return f == Family::V4 ? 32 : 128; }
+constexpr int bitsOf(Family f) {
+  return f == Family::V4 ? 32 : 128;
+}
 
 /// IpAddress is an IPv4 or IPv6 address as a value. Ordering: all IPv4 before all IPv6, then by
 /// numeric value.
 class IpAddress {
-public:
+ public:
   IpAddress() = default;
   static IpAddress v4(uint32_t value) { return IpAddress(Family::V4, value); }
   static IpAddress v6(U128 value) { return IpAddress(Family::V6, value); }
@@ -56,7 +58,7 @@ public:
   friend auto operator<=>(const IpAddress&, const IpAddress&) = default;
   friend bool operator==(const IpAddress&, const IpAddress&) = default;
 
-private:
+ private:
   IpAddress(Family f, U128 v) : family_(f), value_(v) {}
   Family family_ = Family::V4;  // declared first so the defaulted ordering puts IPv4 first
   U128 value_ = 0;
@@ -67,9 +69,10 @@ U128 maxValue(Family f);
 
 /// Cidr is a network: a base address with all host bits zero and a prefix length.
 class Cidr {
-public:
+ public:
   Cidr() = default;
-  /// Cidr masks the host bits of base off, as Go's net.ParseCIDR does ("10.0.0.7/24" is 10.0.0.0/24).
+  /// Cidr masks the host bits of base off, as Go's net.ParseCIDR does ("10.0.0.7/24"
+  /// is 10.0.0.0/24).
   Cidr(IpAddress base, int prefix_len);
 
   /// parse accepts "ADDR/LEN"; LEN must be 0..32 for IPv4 and 0..128 for IPv6.
@@ -92,7 +95,7 @@ public:
   friend auto operator<=>(const Cidr&, const Cidr&) = default;
   friend bool operator==(const Cidr&, const Cidr&) = default;
 
-private:
+ private:
   IpAddress base_;
   int prefix_len_ = 0;
 };

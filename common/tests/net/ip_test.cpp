@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #define BOOST_TEST_MODULE ingot_net
-#include <boost/test/unit_test.hpp>
+#include "common/net/ip.h"
 
 #include <string>
 #include <vector>
 
-#include "common/net/ip.h"
+#include <boost/test/unit_test.hpp>
 
 using ingot::net::Cidr;
 using ingot::net::IpAddress;
@@ -37,11 +37,11 @@ BOOST_AUTO_TEST_CASE(formats_addresses_as_go_net_ip_string) {
       {"::", "::"},
       {"::1", "::1"},
       {"2001:DB8::1", "2001:db8::1"},
-      {"2001:db8:0:1:0:0:0:1", "2001:db8:0:1::1"},   // longest run wins
-      {"2001:db8:0:0:1:0:0:1", "2001:db8::1:0:0:1"},  // first run wins a tie
+      {"2001:db8:0:1:0:0:0:1", "2001:db8:0:1::1"},       // longest run wins
+      {"2001:db8:0:0:1:0:0:1", "2001:db8::1:0:0:1"},     // first run wins a tie
       {"2001:db8:0:1:1:1:1:1", "2001:db8:0:1:1:1:1:1"},  // a single zero group stays
-      {"::192.0.2.1", "::c000:201"},                 // no dotted tail, unlike inet_ntop
-      {"::ffff:1.2.3.4", "1.2.3.4"},                 // IPv4-mapped is IPv4
+      {"::192.0.2.1", "::c000:201"},                     // no dotted tail, unlike inet_ntop
+      {"::ffff:1.2.3.4", "1.2.3.4"},                     // IPv4-mapped is IPv4
       {"fd00:0:0:0:0:0:0:0", "fd00::"},
       {"1:0:0:0:0:0:0:0", "1::"},
   };
@@ -57,7 +57,9 @@ BOOST_AUTO_TEST_CASE(formats_addresses_as_go_net_ip_string) {
 BOOST_AUTO_TEST_CASE(rejects_malformed_addresses) {
   for (const std::string bad : {"", "1.2.3", "1.2.3.256", "01.2.3.4", "1.2.3.4/32", "::g", "1:2",
                                 " 1.2.3.4", "fe80::1%eth0", "1.2.3.4.5", "abc"}) {
-    BOOST_TEST_CONTEXT(bad) { BOOST_TEST(!IpAddress::parse(bad).has_value()); }
+    BOOST_TEST_CONTEXT(bad) {
+      BOOST_TEST(!IpAddress::parse(bad).has_value());
+    }
   }
 }
 
@@ -77,10 +79,13 @@ BOOST_AUTO_TEST_CASE(cidr_masks_host_bits_and_checks_length) {
   BOOST_TEST(!c.contains(IpAddress::parse("10.0.1.0").value()));
   BOOST_TEST(!c.contains(IpAddress::parse("::a00:1").value()));
   BOOST_TEST((Cidr::parse("::/0").value().size() == ~U128{0}));
-  BOOST_TEST(Cidr::parse("2001:db8::/48").value().last().toString() == "2001:db8:0:ffff:ffff:ffff:ffff:ffff");
-  for (const std::string bad : {"10.0.0.0", "10.0.0.0/33", "::/129", "10.0.0.0/", "10.0.0.0/a",
-                                "10.0.0.0/08", "x/24"}) {
-    BOOST_TEST_CONTEXT(bad) { BOOST_TEST(!Cidr::parse(bad).has_value()); }
+  BOOST_TEST(Cidr::parse("2001:db8::/48").value().last().toString() ==
+             "2001:db8:0:ffff:ffff:ffff:ffff:ffff");
+  for (const std::string bad :
+       {"10.0.0.0", "10.0.0.0/33", "::/129", "10.0.0.0/", "10.0.0.0/a", "10.0.0.0/08", "x/24"}) {
+    BOOST_TEST_CONTEXT(bad) {
+      BOOST_TEST(!Cidr::parse(bad).has_value());
+    }
   }
 }
 
@@ -122,7 +127,9 @@ BOOST_AUTO_TEST_CASE(summarizes_ranges_minimally) {
 BOOST_AUTO_TEST_CASE(rejects_bad_ranges) {
   for (const std::string bad : {"10.0.0.9-10.0.0.1", "10.0.0.1-fc00::1", "10.0.0.1-", "-10.0.0.1",
                                 "10.0.0.1-10.0.0.x", "10.0.0.1"}) {
-    BOOST_TEST_CONTEXT(bad) { BOOST_TEST(!ingot::net::parseCidrOrRange(bad).has_value()); }
+    BOOST_TEST_CONTEXT(bad) {
+      BOOST_TEST(!ingot::net::parseCidrOrRange(bad).has_value());
+    }
   }
 }
 
