@@ -86,3 +86,36 @@ def test_the_authorizer_sees_each_request_and_can_forbid_it(server, client):
     assert server.authorizer.seen == [(TOKEN, "get", "secrets", "default", "x", ""),
                                       (TOKEN, "list", "secrets", "default", "", ""),
                                       (TOKEN, "list", "configmaps", "default", "", "")]
+
+
+class SizeSeen(kubeapi.AdmissionPlugin):
+    """Remembers the spec.size each write of a Gadget carries when it reaches this plugin."""
+
+    def __init__(self):
+        self.sizes = []
+
+    def admit(self, request: kubeapi.AdmissionRequest) -> None:
+        if request.res.kind == "Gadget" and request.obj is not None:
+            self.sizes.append(request.obj["spec"].get("size"))
+
+
+def test_schema_defaults_of_the_version_written_come_before_other_plugins(server, client):
+    crd = kubeapi.crd_manifest("example.com", "gadgets", "Gadget", versions=("v2", "v1"))
+    for version, size in zip(crd["spec"]["versions"], ("large", "small")):
+        version["schema"]["openAPIV3Schema"]["properties"] = {"spec": {
+            "type": "object", "properties": {"size": {"type": "string", "default": size}}}}
+    crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+    assert client.post(crds, crd).status == 201
+    seen = SizeSeen()
+    server.cluster.admission.append(seen)
+    for version in ("v2", "v1"):
+        url = f"/apis/example.com/{version}/namespaces/default/gadgets"
+        body = {"apiVersion": f"example.com/{version}", "kind": "Gadget",
+                "metadata": {"name": f"g-{version}"}, "spec": {}}
+        assert client.post(url, body).body["spec"] == {"size": seen.sizes[-1]}
+    assert seen.sizes == ["large", "small"]
+    # A merge patch that removes a defaulted field gets the default of the patched version back.
+    patched = client.patch("/apis/example.com/v2/namespaces/default/gadgets/g-v1",
+                           {"spec": {"size": None}})
+    assert patched.status == 200 and patched.body["spec"] == {"size": "large"}
+    assert seen.sizes[-1] == "large"

@@ -14,7 +14,8 @@ A request meets the modules in this order:
   patches;
 * `cluster` gives the API semantics (resourceVersion checks, status subresource, finalizers,
   generation, paging) and runs the per-kind `hooks` (`services` allocates cluster IPs and node
-  ports) and the admission chain (`admission`: the seam for schema validation and webhooks)
+  ports) and the admission chain (`admission`: the seam for schema validation and webhooks;
+  `defaulting` fills in CRD schema defaults first)
   around each write; authorisation (the seam for RBAC) is asked before each resource verb;
 * `store` keeps the objects, the global resourceVersion and the indexed event history that
   `watch` streams from; `tables` renders `Table` output for kubectl.

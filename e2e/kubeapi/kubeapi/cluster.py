@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from .admission import AdmissionPlugin, AdmissionRequest
+from .defaulting import SchemaDefaulting
 from .errors import (
     ApiError, CONTINUE_TOO_OLD, FieldError, already_exists, bad_request, conflict, expired,
     internal_error, invalid, namespace_not_found, not_found, too_large_resource_version,
@@ -96,7 +97,8 @@ class Cluster:
         self.registry = registry
         self.store = store
         self.allocator = allocator
-        self.admission: list[AdmissionPlugin] = []  # run in order before every write
+        # Run in order before every write; CRD schema defaulting comes first.
+        self.admission: list[AdmissionPlugin] = [SchemaDefaulting(store)]
         store.observers.append(allocator.observe)
         self._names = random.Random()
 

@@ -4,6 +4,7 @@ the kinds registered from CustomResourceDefinitions at run time."""
 
 from __future__ import annotations
 
+import copy
 import threading
 from dataclasses import dataclass
 from typing import Optional
@@ -99,10 +100,23 @@ INITIAL_STATUS = {
 }
 
 
+def _open_object(properties: Optional[dict] = None) -> dict:
+    """A schema node that keeps unknown fields, with the given property schemas."""
+    node = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+    if properties:
+        node["properties"] = properties
+    return node
+
+
+def _list_of(item: dict) -> dict:
+    return {"type": "array", "items": item}
+
+
 def crd_manifest(group: str, plural: str, kind: str, versions=("v1beta1",), namespaced=True,
-                 columns=(), deprecated=None) -> dict:
+                 columns=(), deprecated=None, schema=None) -> dict:
     """Returns a CustomResourceDefinition: the first version is the storage version, every
-    version has a status subresource, schemas keep unknown fields."""
+    version has a status subresource. schema, when given, is the openAPIV3Schema of every
+    version (the server applies its `default`s); otherwise a schema that keeps any field."""
     deprecated = deprecated or {}
     entries = []
     for index, version in enumerate(versions):
@@ -110,8 +124,7 @@ def crd_manifest(group: str, plural: str, kind: str, versions=("v1beta1",), name
             "name": version,
             "served": True,
             "storage": index == 0,
-            "schema": {"openAPIV3Schema": {"type": "object",
-                                           "x-kubernetes-preserve-unknown-fields": True}},
+            "schema": {"openAPIV3Schema": copy.deepcopy(schema) if schema else _open_object()},
             "subresources": {"status": {}},
         }
         if columns:
@@ -141,6 +154,18 @@ _SELECTOR_COLUMNS = (("IPAddressPools", "string", ".spec.ipAddressPools"),
 _NODE_SELECTORS_COLUMN = ("Node Selectors", "string", ".spec.nodeSelectors", 10)
 _STATUS_OBJECT_COLUMNS = (("Service Name", "string", ".status.serviceName"),
                           ("Service Namespace", "string", ".status.serviceNamespace"))
+
+# frr-k8s v0.0.25's FRRConfiguration schema, reduced to the fields that have a default (any other
+# field is kept as given): what a real API server adds to every neighbor of an object it stores.
+_FILTERED = _open_object({"mode": {"type": "string", "default": "filtered"}})
+_FRR_NEIGHBOR = _open_object({
+    "disableMP": {"type": "boolean", "default": False},
+    "dualStackAddressFamily": {"type": "boolean", "default": False},
+    "toAdvertise": _open_object({"allowed": _FILTERED}),
+    "toReceive": _open_object({"allowed": _FILTERED}),
+})
+FRRCONFIGURATION_SCHEMA = _open_object({"spec": _open_object({"bgp": _open_object({
+    "routers": _list_of(_open_object({"neighbors": _list_of(_FRR_NEIGHBOR)}))})})})
 
 # The CRDs of the kinds Ingot reads and writes, preinstalled as CRD objects at start.
 BUILTIN_CRDS = (
@@ -173,7 +198,8 @@ BUILTIN_CRDS = (
         ("Result", "string", ".status.result"),
         ("ErrorSummary", "string", ".status.errorSummary"),
         ("Age", "date", ".metadata.creationTimestamp"))),
-    crd_manifest("frrk8s.metallb.io", "frrconfigurations", "FRRConfiguration"),
+    crd_manifest("frrk8s.metallb.io", "frrconfigurations", "FRRConfiguration",
+                 schema=FRRCONFIGURATION_SCHEMA),
     crd_manifest("frrk8s.metallb.io", "frrnodestates", "FRRNodeState", namespaced=False),
     crd_manifest("frrk8s.metallb.io", "bgpsessionstates", "BGPSessionState"),
 )
