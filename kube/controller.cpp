@@ -3,12 +3,12 @@
 
 #include <optional>
 
-#include "kube/json_lite.h"
+#include "common/json/scan.h"
 
 namespace ingot::k8s {
 
 std::string resourceVersionOf(std::string_view json) {
-  auto rv = json::stringAt(json, {"metadata", "resourceVersion"});
+  auto rv = ingot::json::stringAt(json, {"metadata", "resourceVersion"});
   return rv.has_value() ? *rv : std::string();
 }
 
