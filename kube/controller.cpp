@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "kube/json_lite.h"
+#include "common/json/scan.h"
 
 namespace ingot::k8s {
 
