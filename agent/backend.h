@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "agent/bgp/frr_driver.h"
+#include "agent/core/announcement.h"
 #include "agent/metrics.h"
 #include "api/frrk8s.h"
 #include "api/types.h"
 #include "common/util/log.h"
 #include "config/config.h"
-#include "frrgen/announcement.h"
 #include "frrgen/build.h"
 #include "kube/api_client.h"
 #include "kube/clock.h"
@@ -89,7 +89,7 @@ struct BackendContext {
 /// each protocol's part of the per-Service decisions.
 struct Desired {
   config::ConfigSharedPtr config;
-  std::vector<frrgen::Announcement> bgp;  ///< every announced BGP prefix with its peers
+  std::vector<Announcement> bgp;  ///< every announced BGP prefix with its peers
 };
 
 /// Backend carries one protocol's part of the decisions to where it takes effect. Backends are
@@ -140,7 +140,7 @@ class BgpBackend : public Backend {
   BackendContext ctx_;
   std::optional<api::FRRConfiguration> desired_;
   config::ConfigSharedPtr desired_config_;  ///< the configuration desired_ was built from
-  std::vector<frrgen::Announcement> desired_announcements_;
+  std::vector<Announcement> desired_announcements_;
 };
 
 /// FrrK8sBackend writes FRRConfiguration metallb-<node> in the frr-k8s namespace, only when its
@@ -179,7 +179,7 @@ class LocalFrrBackend final : public BgpBackend {
   const std::string& lastRendered() const { return last_rendered_; }
 
  private:
-  Result<std::string> render(const std::vector<frrgen::Announcement>& announcements) const;
+  Result<std::string> render(const std::vector<Announcement>& announcements) const;
   k8s::ObjectReference nodeRef() const;
 
   std::unique_ptr<FrrApply> owned_;

@@ -24,8 +24,7 @@ LocalFrrBackend::LocalFrrBackend(const BackendContext& context, bgp::FrrDriverOp
 
 LocalFrrBackend::~LocalFrrBackend() = default;
 
-Result<std::string> LocalFrrBackend::render(
-    const std::vector<frrgen::Announcement>& announcements) const {
+Result<std::string> LocalFrrBackend::render(const std::vector<Announcement>& announcements) const {
   const BackendOptions& o = ctx_.options;
   auto own = frrgen::build(*desired_config_, o.node, announcements, o.build);
   if (!own) {

@@ -20,7 +20,7 @@ add_custom_target(ingot_l2oracle ALL DEPENDS ${oracle_bin})
 
 ingot_add_test(ingot_election_oracle_test
   SOURCES tests/core/election_oracle_test.cpp
-  LIBRARIES ingot_agent_core)
+  LIBRARIES ingot_agent_core ingot_json)
 add_dependencies(ingot_election_oracle_test ingot_l2oracle)
 set_property(TEST ingot_election_oracle_test APPEND PROPERTY ENVIRONMENT
              "INGOT_L2_ORACLE=${oracle_bin}")

@@ -25,7 +25,7 @@ constexpr int kPrefixes = 10000;
 
 struct Fixture {
   config::Config cfg;
-  std::vector<frrgen::Announcement> announcements;
+  std::vector<agent::Announcement> announcements;
 };
 
 const Fixture& fixture() {
@@ -44,7 +44,7 @@ const Fixture& fixture() {
       names.push_back(p.name);
     }
     for (int i = 0; i < kPrefixes; ++i) {
-      frrgen::Announcement a;
+      agent::Announcement a;
       a.prefix =
           net::Cidr(net::IpAddress::v4((10u << 24) | (128u << 16) | static_cast<uint32_t>(i)), 32);
       a.peers = names;

@@ -42,7 +42,7 @@ std::string joined(const std::vector<std::string>& v, const std::string& sep) {
 }
 
 /// describe renders one announcement as "PREFIX (localPref N, communities A:B ...)".
-std::string describe(const frrgen::Announcement& a) {
+std::string describe(const agent::Announcement& a) {
   std::vector<std::string> extras;
   if (a.local_pref != 0) {
     extras.push_back("localPref " + std::to_string(a.local_pref));

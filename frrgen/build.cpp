@@ -126,7 +126,7 @@ struct Indexed {
   std::map<std::string, std::vector<size_t>> by_peer;
 };
 
-Indexed index(const std::vector<Announcement>& announcements) {
+Indexed index(const std::vector<agent::Announcement>& announcements) {
   Indexed x;
   x.prefix_text.reserve(announcements.size());
   for (size_t i = 0; i < announcements.size(); ++i) {
@@ -139,7 +139,7 @@ Indexed index(const std::vector<Announcement>& announcements) {
 // advertiseFor fills toAdvertise from the announcements the session receives and adds the
 // prefixes to the router's set.
 void advertiseFor(const config::Peer& p,
-                  const std::vector<Announcement>& announcements,
+                  const std::vector<agent::Announcement>& announcements,
                   const Indexed& x,
                   api::FrrAdvertise& out,
                   std::set<std::string>& router_prefixes) {
@@ -151,7 +151,7 @@ void advertiseFor(const config::Peer& p,
     return;
   }
   for (size_t i : it->second) {
-    const Announcement& a = announcements[i];
+    const agent::Announcement& a = announcements[i];
     if (!carries(p, a.prefix)) {
       continue;
     }
@@ -257,7 +257,7 @@ std::string communityText(const config::BgpCommunity& c) {
 
 Result<api::FRRConfiguration> build(const config::Config& config,
                                     const std::string& node,
-                                    const std::vector<Announcement>& announcements,
+                                    const std::vector<agent::Announcement>& announcements,
                                     const BuildOptions& options) {
   for (const auto& a : announcements) {
     if (a.communities.size() > kMaxCommunities) {

@@ -175,7 +175,7 @@ void announce(const config::Config& config,
   std::set<std::string> peers;
   for (const auto& ip : ips) {
     for (const auto* ad : ads) {
-      frrgen::Announcement a;
+      Announcement a;
       a.prefix = net::Cidr(ip, aggregationFor(*ad, ip));
       a.local_pref = ad->local_pref;
       a.communities = sortedCommunities(ad->communities);
@@ -304,8 +304,8 @@ BgpDecision decideBgp(const config::Config& config,
   return d;
 }
 
-std::vector<frrgen::Announcement> collectAnnouncements(const std::vector<BgpDecision>& decisions) {
-  std::vector<frrgen::Announcement> out;
+std::vector<Announcement> collectAnnouncements(const std::vector<BgpDecision>& decisions) {
+  std::vector<Announcement> out;
   for (const auto& d : decisions) {
     if (d.announced()) {
       out.insert(out.end(), d.announcements.begin(), d.announcements.end());

@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "agent/core/announcement.h"
 #include "api/types.h"
 #include "common/net/ip.h"
 #include "config/config.h"
-#include "frrgen/announcement.h"
 
 namespace ingot::agent {
 
@@ -82,7 +82,7 @@ struct BgpDecision {
   std::string pool;             ///< the pool holding the IPs (empty when the gate failed earlier)
   /// announcements: one per ingress IP × matching BGPAdvertisement, in that order; empty when
   /// skipped.
-  std::vector<frrgen::Announcement> announcements;
+  std::vector<Announcement> announcements;
   /// peers is the sorted union of the announcements' peers: ServiceBGPStatus.status.peers.
   std::vector<std::string> peers;
   bool announced() const { return !skip.has_value(); }
@@ -103,6 +103,6 @@ BgpDecision decideBgp(const config::Config& config,
 
 /// collectAnnouncements concatenates the announcements of every announced decision, the input of
 /// frrgen::build for the node.
-std::vector<frrgen::Announcement> collectAnnouncements(const std::vector<BgpDecision>& decisions);
+std::vector<Announcement> collectAnnouncements(const std::vector<BgpDecision>& decisions);
 
 }  // namespace ingot::agent

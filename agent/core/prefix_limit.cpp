@@ -3,7 +3,7 @@
 
 namespace ingot::agent {
 
-PrefixStep limitNewPrefixes(const std::vector<frrgen::Announcement>& desired,
+PrefixStep limitNewPrefixes(const std::vector<Announcement>& desired,
                             const std::set<std::string>& applied,
                             size_t max_new) {
   max_new = max_new == 0 ? 1 : max_new;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "frrgen/announcement.h"
+#include "agent/core/announcement.h"
 
 namespace ingot::agent {
 
@@ -18,7 +18,7 @@ namespace ingot::agent {
 struct PrefixStep {
   /// announcements: every desired announcement whose prefix is already applied, plus those of
   /// the first `max_new` new prefixes (in prefix text order), in the input order.
-  std::vector<frrgen::Announcement> announcements;
+  std::vector<Announcement> announcements;
   std::set<std::string> prefixes;  ///< the prefixes of `announcements` (text form)
   size_t deferred = 0;             ///< new prefixes left for a later step
   bool complete() const { return deferred == 0; }
@@ -27,7 +27,7 @@ struct PrefixStep {
 /// limitNewPrefixes returns the next step from the prefixes FRR holds now (`applied`, text form
 /// "198.51.100.7/32") towards `desired`. Prefixes of `applied` not desired are simply absent
 /// (withdrawn at once). max_new 0 is treated as 1 so that every step makes progress.
-PrefixStep limitNewPrefixes(const std::vector<frrgen::Announcement>& desired,
+PrefixStep limitNewPrefixes(const std::vector<Announcement>& desired,
                             const std::set<std::string>& applied,
                             size_t max_new);
 

@@ -263,7 +263,7 @@ Scenario changeAfter() {
   return s;
 }
 
-std::vector<frrgen::Announcement> announce(const Scenario& s) {
+std::vector<agent::Announcement> announce(const Scenario& s) {
   const api::Node* me = nullptr;
   for (const auto& n : s.nodes) {
     if (n.metadata.name == s.node) me = &n;

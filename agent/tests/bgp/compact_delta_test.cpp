@@ -146,12 +146,12 @@ BOOST_AUTO_TEST_CASE(running_config_as_frr_prints_it_projects_like_the_rendered_
   const std::string tag = adv.substr(std::string(frrgen::kAdvMapPrefix).size());
   const std::string seq = std::to_string(m.routers[0].neighbors[0].out[0].seq);
   // FRR prints set lines in its own order and closes each entry with a top-level "exit".
-  const std::string running = "frr version 8.4.4\n!\nroute-map " + adv +
-                              " permit 1\n set community 64512:100 no-export additive\n"
-                              " set local-preference 120\n set tag " +
+  const std::string running = "frr version 8.4.4\n!\nroute-map " + adv + " permit 1\n set tag " +
                               tag + "\nexit\n!\nroute-map 10.0.0.1-out permit " + seq +
                               "\n match tag " + tag +
-                              "\nexit\n!\nroute-map 10.0.0.1-out deny 65535\nexit\n!\n"
+                              "\n set community 64512:100 no-export additive\n"
+                              " set local-preference 120\nexit\n!\n"
+                              "route-map 10.0.0.1-out deny 65535\nexit\n!\n"
                               "route-map 10.0.0.2-out deny 65535\nexit\n!\n"
                               "route-map fd00::1-out deny 65535\nexit\n!\n"
                               "route-map other permit 5\n set tag 1\nexit\n!\n"

@@ -6,8 +6,8 @@
 namespace ingot::agent {
 namespace {
 
-frrgen::Announcement ann(const std::string& prefix, const std::string& service = "s") {
-  frrgen::Announcement a;
+Announcement ann(const std::string& prefix, const std::string& service = "s") {
+  Announcement a;
   a.prefix = *net::Cidr::parse(prefix);
   a.service = service;
   return a;
@@ -59,7 +59,7 @@ BOOST_AUTO_TEST_CASE(new_prefixes_are_admitted_in_limited_steps) {
   };
   for (const Case& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {
-      std::vector<frrgen::Announcement> desired;
+      std::vector<Announcement> desired;
       for (const auto& p : c.desired) desired.push_back(ann(p));
       const PrefixStep step = limitNewPrefixes(desired, c.applied, c.max_new);
       std::vector<std::string> got;
@@ -74,7 +74,7 @@ BOOST_AUTO_TEST_CASE(new_prefixes_are_admitted_in_limited_steps) {
 }
 
 BOOST_AUTO_TEST_CASE(repeated_steps_converge_to_the_desired_set) {
-  std::vector<frrgen::Announcement> desired;
+  std::vector<Announcement> desired;
   for (int i = 0; i < 25; ++i) desired.push_back(ann("10.1.0." + std::to_string(i) + "/32"));
   std::set<std::string> applied{"10.9.9.9/32"};  // withdrawn in the first step
   int steps = 0;

@@ -121,10 +121,10 @@ BOOST_AUTO_TEST_CASE(frrconfiguration_with_server_defaults_is_not_rewritten) {
   Harness h(node1());
   start(h);
   // What the API server stores: the CRD defaults filled in, MetalLB's empty structs present.
-  api::FRRConfiguration stored = *h.reconciler.desired();
+  api::FRRConfiguration stored = *h.desired();
   stored.spec = frrgen::servedSpec(stored.spec);
   stored.metadata.resource_version = "8";
-  BOOST_TEST_REQUIRE(!(stored.spec == h.reconciler.desired()->spec));
+  BOOST_TEST_REQUIRE(!(stored.spec == h.desired()->spec));
   testing::World::upsert(h.world.frr_configurations, stored, "8");
   const size_t writes = h.api.writes().size();
   const int gets = h.api.getCalls();
@@ -166,7 +166,7 @@ std::string withoutSessions(bool keep_bfd) {
 BOOST_AUTO_TEST_CASE(a_node_without_sessions_and_profiles_has_no_frrconfiguration) {
   Harness h(node1());
   start(h, withoutSessions(false));
-  BOOST_REQUIRE(h.reconciler.desired().has_value());
+  BOOST_REQUIRE(h.desired().has_value());
   BOOST_TEST(frrWrites(h).empty());
   BOOST_TEST(h.writes("remove").empty());  // nothing in the cache: nothing to delete
   // One that exists (left by an earlier configuration) is deleted.

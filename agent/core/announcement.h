@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Announcement: one prefix a node advertises over BGP, the hand-off from the agent's announce
-// decision (agent/core/announce.h) to frrgen::build. Header-only so that agent/core does not link
-// frrgen.
+// Announcement: one prefix a node advertises over BGP. The agent's announce decision
+// (agent/core/announce.h) produces it; frrgen::build renders it into the node's FRR configuration,
+// so frrgen links ingot_agent_core (never the other way round).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include "common/net/ip.h"
 #include "config/config.h"
 
-namespace ingot::frrgen {
+namespace ingot::agent {
 
 /// Announcement is one LB IP masked to a BGPAdvertisement's aggregation length, with that
 /// advertisement's attributes (MetalLB's bgp.Advertisement).
@@ -26,4 +26,4 @@ struct Announcement {
   std::string service;        ///< "namespace/name" of the Service (diagnostics only)
 };
 
-}  // namespace ingot::frrgen
+}  // namespace ingot::agent
