@@ -147,14 +147,19 @@ ReconcileResult Reconciler::reconcileConfig() {
   return ReconcileResult::done();
 }
 
-std::vector<Reconciler::Decided> Reconciler::decideAll(const std::vector<api::Service>& services) {
-  // Slices grouped by their Service: decideBgp ignores other Services' slices anyway.
-  std::unordered_map<std::string, std::vector<api::EndpointSlice>> slices;
+Reconciler::SlicesByService Reconciler::slicesByService() const {
+  // Slices grouped by their Service: the decisions ignore other Services' slices anyway.
+  SlicesByService slices;
   for (const auto& s : caches_.endpoint_slices.list()) {
     auto it = s->metadata.labels.find("kubernetes.io/service-name");
     if (it == s->metadata.labels.end()) continue;
     slices[s->metadata.namespace_ + "/" + it->second].push_back(*s);
   }
+  return slices;
+}
+
+std::vector<Reconciler::Decided> Reconciler::decideAll(const std::vector<api::Service>& services,
+                                                       const SlicesByService& slices) {
   const auto node = caches_.nodes.get(options_.node);
   static const std::vector<api::EndpointSlice> kNone;
   std::vector<Decided> out;
@@ -167,6 +172,30 @@ std::vector<Reconciler::Decided> Reconciler::decideAll(const std::vector<api::Se
   return out;
 }
 
+void Reconciler::decideLayer2(const std::vector<api::Service>& services,
+                              const SlicesByService& slices) {
+  std::vector<api::Node> nodes = values(caches_.nodes);
+  std::set<std::string> live;
+  for (const auto& n : nodes) live.insert(n.metadata.name);
+  const L2Membership membership = l2Membership(nodes, live, options_.announce.ignore_exclude_lb);
+  static const std::vector<api::EndpointSlice> kNone;
+  std::map<std::string, std::string> logged;
+  for (const auto& svc : services) {
+    auto it = slices.find(serviceKey(svc));
+    const L2Decision d =
+        decideL2(*config_, options_.node, svc, it == slices.end() ? kNone : it->second, membership,
+                 options_.announce, l2_hasher_);
+    if (!d.l2_pool) continue;
+    const std::string key = serviceKey(svc);
+    std::string sig = d.election.winner.value_or("") + "|" + std::string(d.reason()) + "|" +
+                      std::string(l2ReasonName(d.election.reason));
+    auto prev = l2_logged_.find(key);
+    if (prev == l2_logged_.end() || prev->second != sig) logL2Decision(log_, key, d);
+    logged.emplace(key, std::move(sig));
+  }
+  l2_logged_ = std::move(logged);
+}
+
 ReconcileResult Reconciler::sync() {
   if (!config_) return ReconcileResult::done();  // nothing is announced before a configuration
   std::vector<api::Service> services = values(caches_.services);
@@ -174,7 +203,9 @@ ReconcileResult Reconciler::sync() {
     return std::tie(a.metadata.namespace_, a.metadata.name) <
            std::tie(b.metadata.namespace_, b.metadata.name);
   });
-  const std::vector<Decided> decided = decideAll(services);
+  const SlicesByService slices = slicesByService();
+  const std::vector<Decided> decided = decideAll(services, slices);
+  decideLayer2(services, slices);
   std::vector<BgpDecision> plain;
   plain.reserve(decided.size());
   for (const auto& d : decided) plain.push_back(d.decision);

@@ -11,10 +11,12 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "agent/backend.h"
 #include "agent/core/announce.h"
+#include "agent/core/election.h"
 #include "agent/metrics.h"
 #include "api/types.h"
 #include "common/util/log.h"
@@ -99,7 +101,15 @@ class Reconciler {
   ReconcileResult writeState();
   ReconcileResult ensureState();
 
-  std::vector<Decided> decideAll(const std::vector<api::Service>& services);
+  using SlicesByService = std::unordered_map<std::string, std::vector<api::EndpointSlice>>;
+  SlicesByService slicesByService() const;
+  std::vector<Decided> decideAll(const std::vector<api::Service>& services,
+                                 const SlicesByService& slices);
+  /// decideLayer2 runs the Layer 2 election for every Service in a pool with an
+  /// L2Advertisement, every Node object counted as a live agent (there is no membership yet), and
+  /// logs each Service's decision when it changes (logL2Decision). Nothing is announced on the
+  /// wire yet.
+  void decideLayer2(const std::vector<api::Service>& services, const SlicesByService& slices);
   void reportAnnouncements(const std::vector<Decided>& decided);
   ReconcileResult syncBgpStatuses(const std::vector<Decided>& decided);
   std::map<std::string, std::vector<std::pair<std::string, api::ServiceBGPStatusStatus>>>
@@ -124,6 +134,8 @@ class Reconciler {
   bool config_parsed_ = false;
   std::atomic<bool> ready_{false};
   std::map<std::string, std::string> announced_;  ///< service key → announcement signature
+  L2Hasher l2_hasher_;                            ///< the worker thread's election hasher
+  std::map<std::string, std::string> l2_logged_;  ///< service key → last logged L2 decision
   std::map<std::string, Pending> status_writes_;  ///< ServiceBGPStatus name → pending write
   // ConfigurationState: the status last written and the resourceVersion it got.
   std::optional<api::ConfigurationStateStatus> state_written_;

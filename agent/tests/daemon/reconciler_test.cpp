@@ -378,5 +378,54 @@ BOOST_AUTO_TEST_CASE(service_bgp_status_writes_do_not_hold_back_the_frrconfigura
   BOOST_TEST(h.api.writes().size() == writes);
 }
 
+std::vector<std::string> layer2Lines(const Harness& h, const std::string& key) {
+  std::vector<std::string> out;
+  for (const auto& line : h.logs) {
+    if (contains(line, "\"op\":\"layer2\"") && contains(line, "\"key\":\"" + key + "\"")) {
+      out.push_back(line);
+    }
+  }
+  return out;
+}
+
+BOOST_AUTO_TEST_CASE(layer2_decision_is_logged_per_service_when_it_changes) {
+  Harness h(node1());
+  const std::string dir = testing::sourceDir() + "/examples/";
+  start(h, testing::examples() + testing::readFile(dir + "l2/pool.yaml") + "\n---\n" +
+               testing::readFile(dir + "l2/service.yaml"));
+  // No EndpointSlice for web/frontend: every Node counts as live, but nobody may announce.
+  auto lines = layer2Lines(h, "web/frontend");
+  BOOST_REQUIRE_EQUAL(lines.size(), 1u);
+  BOOST_TEST(contains(lines[0], "\"serviceReason\":\"noActiveEndpoint\""), lines[0]);
+  BOOST_TEST(contains(lines[0], "\"winner\":\"\""), lines[0]);
+  // BGP-only Services get no Layer 2 line.
+  for (const auto& line : h.logs) {
+    BOOST_TEST(!(contains(line, "\"op\":\"layer2\"") && contains(line, "shop/")), line);
+  }
+  // An unchanged decision is not logged again.
+  h.queue.add(std::string(keys::kSync));
+  h.drain();
+  BOOST_TEST(layer2Lines(h, "web/frontend").size() == 1u);
+
+  // A ready endpoint: the election names a winner among the nodes l2-adv selects.
+  api::EndpointSlice slice;
+  slice.metadata.name = "frontend-abc";
+  slice.metadata.namespace_ = "web";
+  slice.metadata.labels["kubernetes.io/service-name"] = "frontend";
+  slice.address_type = "IPv4";
+  api::Endpoint ep;
+  ep.addresses = {"10.244.1.5"};
+  ep.conditions.ready = true;
+  ep.node_name = "node1";
+  slice.endpoints.push_back(ep);
+  testing::World::upsert(h.world.endpoint_slices, slice);
+  h.queue.add(std::string(keys::kSync));
+  h.drain();
+  lines = layer2Lines(h, "web/frontend");
+  BOOST_REQUIRE_EQUAL(lines.size(), 2u);
+  BOOST_TEST(contains(lines[1], "\"serviceReason\":\"\""), lines[1]);
+  BOOST_TEST(!contains(lines[1], "\"winner\":\"\""), lines[1]);
+}
+
 }  // namespace
 }  // namespace ingot::agent
