@@ -8,6 +8,8 @@ it, on 127.0.0.1 only) and measures, in order:
 
 * creates/s: N LoadBalancer Services (cluster IPs allocated by the server) over C keep-alive
   connections;
+* CR creates/s: N IPAddressPools (custom resources: pruned, defaulted and validated against
+  the CRD schema from crds/);
 * updates/s: U unconditional PUTs of those Services (a changed annotation each);
 * list latency with N objects present: the full list, a label-selected list (1%) and a paged
   list (limit 500, every page);
@@ -19,10 +21,12 @@ Each rate is given per wall-clock second and per second of the server's own CPU 
 can do on one core whatever the client costs. Every phase is bounded by --phase-seconds.
 
 --compare REF also runs the e2e/kubeapi of git revision REF (e.g. main) and prints the two side
-by side with the ratio new/old.
+by side with the ratio new/old. --compare-validation instead runs this tree's server twice, with
+CRD schema validation on and off (--no-schema-validation), ratio on/off.
 
     /usr/bin/python3 bench/kubeapi_bench.py                     # this tree's server
     /usr/bin/python3 bench/kubeapi_bench.py --compare main -n 10000
+    /usr/bin/python3 bench/kubeapi_bench.py --compare-validation -n 5000
 """
 
 from __future__ import annotations
@@ -97,11 +101,13 @@ class Connection:
 class Server:
     """The server under test as a child process (its tree is e2e/kubeapi of some revision)."""
 
-    def __init__(self, kubeapi_dir: Path, work: Path, tls: bool, history: int):
+    def __init__(self, kubeapi_dir: Path, work: Path, tls: bool, history: int,
+                 extra_args=()):
         self.tls = tls
         port_file = work / "port"
         args = [sys.executable, str(kubeapi_dir / "server.py"), "--token", TOKEN,
                 "--port-file", str(port_file), "--namespace", NS, "--history", str(history)]
+        args += list(extra_args)
         args += ["--cert-dir", str(work / "certs")] if tls else ["--insecure-http"]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
@@ -134,6 +140,21 @@ def service(i: int, annotation: str = "") -> bytes:
     return json.dumps({"apiVersion": "v1", "kind": "Service", "metadata": meta, "spec": {
         "type": "LoadBalancer", "allocateLoadBalancerNodePorts": False,
         "selector": {"app": f"a{i}"}, "ports": [{"name": "http", "port": 80}]}}).encode()
+
+
+POOLS = f"/apis/metallb.io/v1beta1/namespaces/{NS}/ipaddresspools"
+
+
+def address_pool(i: int) -> bytes:
+    """An IPAddressPool with every kind of field its schema checks (a pattern-free but typed,
+    nested spec with selectors)."""
+    return json.dumps({"apiVersion": "metallb.io/v1beta1", "kind": "IPAddressPool", "metadata": {
+        "name": f"pool-{i}", "namespace": NS, "labels": {"tier": f"t{i % 10}"}}, "spec": {
+        "addresses": [f"10.{i // 256 % 256}.{i % 256}.0/24", f"fc00:{i:x}::/120"],
+        "avoidBuggyIPs": bool(i % 2), "serviceAllocation": {
+            "priority": i % 50, "namespaces": ["default"],
+            "serviceSelectors": [{"matchExpressions": [
+                {"key": "app", "operator": "In", "values": ["web", "api"]}]}]}}}).encode()
 
 
 def run_writes(server: Server, count: int, clients: int, deadline: float, make) -> int:
@@ -256,9 +277,10 @@ def watch_fanout(server: Server, args, deadline: float) -> dict:
             "events delivered/s (server CPU)": delivered / max(m.cpu, 1e-9)}
 
 
-def measure(kubeapi_dir: Path, args) -> dict:
+def measure(kubeapi_dir: Path, args, extra_args=()) -> dict:
     with tempfile.TemporaryDirectory(prefix="kubeapi-bench-") as work:
-        server = Server(kubeapi_dir, Path(work), not args.insecure_http, args.history)
+        server = Server(kubeapi_dir, Path(work), not args.insecure_http, args.history,
+                        extra_args)
         try:
             result = {}
             n, u = args.objects, min(args.updates, args.objects)
@@ -266,6 +288,12 @@ def measure(kubeapi_dir: Path, args) -> dict:
                 created = run_writes(server, n, args.clients, time.monotonic() + args.phase_seconds,
                                      lambda i: ("POST", SERVICES, service(i)))
             result.update(rates("creates", created, m))
+            if args.crs:
+                with Measured(server) as m:
+                    made = run_writes(server, args.crs, args.clients,
+                                      time.monotonic() + args.phase_seconds,
+                                      lambda i: ("POST", POOLS, address_pool(i)))
+                result.update(rates("CR creates", made, m))
             with Measured(server) as m:
                 updated = run_writes(server, min(u, created), args.clients,
                                      time.monotonic() + args.phase_seconds,
@@ -287,7 +315,11 @@ def measure(kubeapi_dir: Path, args) -> dict:
 
 def checkout(ref: str, into: Path) -> Path:
     """Extracts e2e/kubeapi of git revision ref into a directory; returns that folder."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "e2e/kubeapi"],
+    paths = ["e2e/kubeapi"]
+    if subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{ref}:crds"],
+                      capture_output=True).returncode == 0:
+        paths.append("crds")  # the server preinstalls the repository's CRDs
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, *paths],
                              check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into / "e2e" / "kubeapi"
@@ -302,7 +334,7 @@ def report(columns: dict) -> None:
     rows = list(next(iter(columns.values())))
     width = max(len(r) for r in rows)
     print(f"{'':{width}}  " + "  ".join(f"{n:>14}" for n in names)
-          + ("  new/old" if len(names) == 2 else ""))
+          + ("  ratio 1st/2nd" if len(names) == 2 else ""))
     for row in rows:
         values = [columns[n].get(row) for n in names]
         line = f"{row:{width}}  " + "  ".join(f"{fmt(v):>14}" for v in values)
@@ -323,11 +355,21 @@ def main() -> int:
     parser.add_argument("--phase-seconds", type=float, default=300,
                         help="upper bound of each phase")
     parser.add_argument("--insecure-http", action="store_true", help="plain HTTP instead of TLS")
+    parser.add_argument("--crs", type=int, help="IPAddressPools created (default: -n)")
     parser.add_argument("--compare", metavar="REF", help="also run e2e/kubeapi of git REF")
+    parser.add_argument("--compare-validation", action="store_true",
+                        help="run this tree with CRD schema validation on, then off")
     args = parser.parse_args()
+    args.crs = args.objects if args.crs is None else args.crs
     columns = {}
     print(f"kubeapi_bench: {args.objects} Services, {args.clients} clients, "
           f"{'HTTP' if args.insecure_http else 'TLS'}, {args.watchers} watchers", flush=True)
+    if args.compare_validation:
+        columns["validation on"] = measure(ROOT / "e2e" / "kubeapi", args)
+        columns["validation off"] = measure(ROOT / "e2e" / "kubeapi", args,
+                                            ("--no-schema-validation",))
+        report(columns)
+        return 0
     columns["this tree"] = measure(ROOT / "e2e" / "kubeapi", args)
     if args.compare:
         with tempfile.TemporaryDirectory(prefix="kubeapi-bench-ref-") as tree:

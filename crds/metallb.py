@@ -78,6 +78,16 @@ def l2_advertisement() -> dict:
         "ipAddressPools": POOLS,
         "nodeSelectors": selectors("Nodes that may announce the addresses; empty means every "
                                    "node."),
+        # An extension beyond v0.16.1, with the schema MetalLB's development branch gives it.
+        "preferredNodeSelectors": array(
+            "Soft preferences among the eligible nodes: the announcing node is chosen among "
+            "those with the highest total weight of matching preferences.",
+            obj("One weighted preference.", {
+                "preference": label_selector("Nodes this preference favours; an empty selector "
+                                             "matches every node."),
+                "weight": integer("Weight added for nodes matching preference.", "int32", 1,
+                                  100),
+            }, required=("preference", "weight"))),
         "serviceSelectors": SERVICE_SELECTORS,
     })
     columns = (column("IPAddressPools", ".spec.ipAddressPools"),
@@ -290,8 +300,8 @@ def configuration_state() -> dict:
                          pattern="^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"),
         "status": string("True, False or Unknown.", enum=["True", "False", "Unknown"]),
         "type": string("The condition type, e.g. poolReconcilerValid.", maxLength=316,
-                       pattern=r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
-                       r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"),
+                       pattern=r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
+                       r"/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"),
     }, required=("lastTransitionTime", "message", "reason", "status", "type"))
     status = obj("The outcome of the component's last configuration load.", {
         "conditions": array("One condition per reconciler.", condition,

@@ -167,6 +167,12 @@ def test_names_are_validated_per_kind(client):
 # generation and no-op writes
 
 
+def pool_status(**counters) -> dict:
+    """An IPAddressPool status (its schema requires all four counters)."""
+    return dict({"assignedIPv4": 0, "assignedIPv6": 0, "availableIPv4": 0, "availableIPv6": 0},
+                **counters)
+
+
 def test_generation_bumps_only_when_spec_changes(client):
     created = client.post(POOLS, pool("pool1")).body
     created["metadata"]["labels"] = {"a": "b"}
@@ -175,7 +181,7 @@ def test_generation_bumps_only_when_spec_changes(client):
     relabeled["spec"]["addresses"] = ["10.0.0.0/24"]
     respecced = client.put(f"{POOLS}/pool1", relabeled).body
     assert respecced["metadata"]["generation"] == 2
-    status = client.patch(f"{POOLS}/pool1/status", {"status": {"assignedIPv4": 1}}).body
+    status = client.patch(f"{POOLS}/pool1/status", {"status": pool_status(assignedIPv4=1)}).body
     assert status["metadata"]["generation"] == 2
 
 
@@ -413,23 +419,23 @@ def test_watch_framing_is_one_json_object_per_line(server, client):
 
 def test_custom_resource_status_is_only_written_through_status(client):
     body = pool("pool1")
-    body["status"] = {"assignedIPv4": 9}
+    body["status"] = pool_status(assignedIPv4=9)
     created = client.post(POOLS, body).body
     assert "status" not in created  # create ignores status when there is a subresource
-    created["status"] = {"assignedIPv4": 5}
+    created["status"] = pool_status(assignedIPv4=5)
     created["spec"]["addresses"] = ["10.0.0.0/24"]
     main = client.put(f"{POOLS}/pool1", created).body
     assert "status" not in main and main["spec"]["addresses"] == ["10.0.0.0/24"]
-    main["status"] = {"assignedIPv4": 5}
+    main["status"] = pool_status(assignedIPv4=5)
     main["spec"]["addresses"] = ["10.9.9.0/24"]
     main["metadata"]["labels"] = {"sneaky": "yes"}
     status = client.put(f"{POOLS}/pool1/status", main).body
-    assert status["status"] == {"assignedIPv4": 5}
+    assert status["status"] == pool_status(assignedIPv4=5)
     assert status["spec"]["addresses"] == ["10.0.0.0/24"]
     assert "labels" not in status["metadata"]
     patched = client.patch(f"{POOLS}/pool1/status", {"status": {"availableIPv4": 250},
                                                       "spec": {"addresses": []}}).body
-    assert patched["status"] == {"assignedIPv4": 5, "availableIPv4": 250}
+    assert patched["status"] == pool_status(assignedIPv4=5, availableIPv4=250)
     assert patched["spec"]["addresses"] == ["10.0.0.0/24"]
 
 
@@ -806,7 +812,7 @@ def test_kubectl_reads_metallb_custom_resources(kubectl, client):
     client.post(POOLS, pool("pool1", addresses=("192.168.10.0/24",)))
     output = kubectl("get", "ipaddresspools", "-n", "metallb-system").stdout.splitlines()
     assert output[0].split() == ["NAME", "AUTO", "ASSIGN", "AVOID", "BUGGY", "IPS", "ADDRESSES"]
-    assert output[1].split() == ["pool1", '["192.168.10.0/24"]']
+    assert output[1].split() == ["pool1", "true", "false", '["192.168.10.0/24"]']
     pool_yaml = ("apiVersion: metallb.io/v1beta1\nkind: IPAddressPool\nmetadata:\n  name: pool2\n"
                  "  namespace: metallb-system\nspec:\n  addresses: [10.0.0.0/24]\n")
     kubectl("apply", "-f", "-", stdin=pool_yaml)

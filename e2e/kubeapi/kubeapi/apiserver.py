@@ -16,7 +16,7 @@ from .admission import Authorizer
 from .certs import CertPaths, generate_certs, kubeconfig_text, write_file_atomically
 from .cluster import Cluster
 from .handler import Handler
-from .registry import BUILTIN_CRDS, BUILTIN_RESOURCES, Registry
+from .registry import BUILTIN_CRDS, BUILTIN_RESOURCES, Registry, load_crds
 from .services import ServiceAllocator
 from .store import Store
 from .transport import HttpServer
@@ -38,7 +38,7 @@ class KubeApiServer:
                  bookmark_interval: float = 1.0, close_watches_after: Optional[float] = None,
                  fail_writes: float = 0.0, seed: Optional[int] = None, latency_ms: float = 0.0,
                  service_cidrs=("10.96.0.0/12",), builtin_crds: bool = True,
-                 verbose: bool = False):
+                 crd_dirs=None, schema_validation: bool = True, verbose: bool = False):
         try:
             address = str(ipaddress.ip_address(address))
         except ValueError:
@@ -54,8 +54,10 @@ class KubeApiServer:
         self.latency_ms = latency_ms
         self.verbose = verbose
         self.builtin_crds = builtin_crds
+        self.crds = load_crds(crd_dirs) if crd_dirs else BUILTIN_CRDS
         self.cluster = Cluster(Registry(BUILTIN_RESOURCES), Store(history),
                                ServiceAllocator(service_cidrs))
+        self.cluster.validation.enabled = schema_validation
         self.authorizer = Authorizer()  # see admission.py; admission plugins: cluster.admission
         self.stopping = threading.Event()
         self.certs: Optional[CertPaths] = None
@@ -110,7 +112,7 @@ class KubeApiServer:
         if self.builtin_crds:
             crds = self.cluster.registry.lookup("apiextensions.k8s.io", "v1",
                                                 "customresourcedefinitions")
-            for manifest in BUILTIN_CRDS:
+            for manifest in self.crds:
                 self.cluster.create(crds, "", manifest)
 
     def _tls_context(self) -> ssl.SSLContext:

@@ -49,6 +49,12 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="service cluster IP range, one per family (default 10.96.0.0/12)")
     add("--no-builtin-crds", action="store_true",
         help="do not preinstall the metallb.io and frrk8s.metallb.io CRDs")
+    add("--crd-dir", action="append", default=[],
+        help="preinstall the CRDs of every *.yaml in DIR instead (repeatable; default: the "
+             "repository's crds/ and e2e/kubeapi/crds/)")
+    add("--no-schema-validation", action="store_true",
+        help="store custom resources without checking them against their CRD's schema and CEL "
+             "rules (pruning and defaulting still happen); to measure the cost of validation")
     add("--verbose", action="store_true", help="log every request to stderr")
     return parser.parse_args(argv)
 
@@ -61,7 +67,8 @@ def main(argv=None) -> int:
         bookmark_interval=args.bookmark_interval, close_watches_after=args.close_watches_after,
         fail_writes=args.fail_writes, seed=args.seed, latency_ms=args.latency,
         service_cidrs=args.service_cidr or ("10.96.0.0/12",),
-        builtin_crds=not args.no_builtin_crds, verbose=args.verbose).start()
+        builtin_crds=not args.no_builtin_crds, crd_dirs=args.crd_dir or None,
+        schema_validation=not args.no_schema_validation, verbose=args.verbose).start()
     done = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: done.set())

@@ -15,6 +15,7 @@ from typing import Any, Callable, Optional
 
 from .admission import AdmissionPlugin, AdmissionRequest
 from .defaulting import SchemaDefaulting
+from .validation import SchemaPruning, SchemaValidation
 from .errors import (
     ApiError, CONTINUE_TOO_OLD, FieldError, already_exists, bad_request, conflict, expired,
     internal_error, invalid, namespace_not_found, not_found, too_large_resource_version,
@@ -97,8 +98,11 @@ class Cluster:
         self.registry = registry
         self.store = store
         self.allocator = allocator
-        # Run in order before every write; CRD schema defaulting comes first.
-        self.admission: list[AdmissionPlugin] = [SchemaDefaulting(store)]
+        # Run in order before every write: a custom resource is pruned, defaulted and validated
+        # against its CRD's schema first, as the real server does before admission webhooks.
+        self.validation = SchemaValidation(store)  # .enabled = False skips it (benchmarks)
+        self.admission: list[AdmissionPlugin] = [SchemaPruning(store), SchemaDefaulting(store),
+                                                 self.validation]
         store.observers.append(allocator.observe)
         self._names = random.Random()
 
@@ -232,7 +236,7 @@ class Cluster:
         try:
             func(*args)
         except FieldError as err:
-            raise invalid(res, name, [err.cause]) from None
+            raise invalid(res, name, err.causes) from None
 
     def update(self, res: Resource, namespace: str, name: str, body: dict, sub: str,
                dry_run: bool = False) -> dict:

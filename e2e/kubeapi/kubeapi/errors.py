@@ -79,12 +79,15 @@ def conflict(res: "Resource", name: str, why: str = CONFLICT_MODIFIED) -> ApiErr
 
 
 def invalid(res: "Resource", name: str, causes: list) -> ApiError:
-    """Builds a 422 Invalid error from (field, reason, message) causes, like field.ErrorList."""
+    """Builds a 422 Invalid error from (field, reason, message) causes, like field.ErrorList.
+    The kind is qualified by its group (`IPAddressPool.metallb.io "p" is invalid: ...`) as
+    errors.NewInvalid does; core kinds have none."""
     texts = [f"{field}: {message}" for field, _, message in causes]
     summary = texts[0] if len(texts) == 1 else "[" + ", ".join(texts) + "]"
     details = error_details(res, name, kind=res.kind)
     details["causes"] = [{"reason": r, "message": m, "field": f} for f, r, m in causes]
-    return ApiError(422, "Invalid", f'{res.kind} "{name}" is invalid: {summary}', details)
+    kind = f"{res.kind}.{res.group}" if res.group else res.kind
+    return ApiError(422, "Invalid", f'{kind} "{name}" is invalid: {summary}', details)
 
 
 def bad_request(message: str) -> ApiError:
@@ -125,8 +128,17 @@ def unauthorized() -> ApiError:
 
 
 class FieldError(Exception):
-    """A validation failure of one field; turned into a 422 Invalid by the caller."""
+    """A validation failure of one field (or several, see invalid_many); turned into a 422
+    Invalid by the caller."""
 
     def __init__(self, field: str, reason: str, message: str):
         super().__init__(message)
         self.cause = (field, reason, message)
+        self.causes = [self.cause]
+
+
+def invalid_many(causes: list) -> FieldError:
+    """A FieldError carrying several (field, reason, message) causes, all reported at once."""
+    error = FieldError(*causes[0])
+    error.causes = list(causes)
+    return error

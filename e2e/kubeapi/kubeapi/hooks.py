@@ -4,7 +4,10 @@ registration)."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
+
+from . import cel
 from .errors import FieldError
 from .meta import meta_of, utc_now
 from .registry import resources_from_crd
@@ -130,6 +133,19 @@ class CrdHooks(Hooks):
         if name != f"{names['plural']}.{spec['group']}":
             raise FieldError("metadata.name", "FieldValueInvalid",
                              f'Invalid value: "{name}": must be spec.names.plural+"."+spec.group')
+        CrdHooks._refuse_unknown_rules(versions)
+
+    @staticmethod
+    def _refuse_unknown_rules(versions):
+        """This server implements CEL rules one by one (cel.py): a CRD using any other rule is
+        refused loudly rather than served with the rule skipped."""
+        for index, version in enumerate(versions):
+            schema = (version.get("schema") or {}).get("openAPIV3Schema")
+            for path, rule in cel.unknown_rules(schema):
+                raise FieldError(
+                    f"spec.versions[{index}].schema.openAPIV3Schema{path}", "FieldValueInvalid",
+                    f"Invalid value: {json.dumps(rule)}: this test API server does not implement "
+                    f"this CEL rule (implemented: {', '.join(cel.rule_names())})")
 
     @staticmethod
     def _status(obj):

@@ -7,7 +7,10 @@ from __future__ import annotations
 import copy
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Optional
+
+import yaml
 
 from .meta import version_sort_key
 
@@ -149,60 +152,25 @@ def crd_manifest(group: str, plural: str, kind: str, versions=("v1beta1",), name
     }
 
 
-_SELECTOR_COLUMNS = (("IPAddressPools", "string", ".spec.ipAddressPools"),
-                     ("IPAddressPool Selectors", "string", ".spec.ipAddressPoolSelectors"))
-_NODE_SELECTORS_COLUMN = ("Node Selectors", "string", ".spec.nodeSelectors", 10)
-_STATUS_OBJECT_COLUMNS = (("Service Name", "string", ".status.serviceName"),
-                          ("Service Namespace", "string", ".status.serviceNamespace"))
+# The CRDs preinstalled at start: Ingot's own metallb.io CRDs (crds/ at the repository root, what
+# a cluster installs) and the frrk8s.metallb.io ones frr-k8s would install (crds/ next to this
+# package), both written by crds/generate.py.
+CRD_DIRS = (Path(__file__).resolve().parents[3] / "crds",
+            Path(__file__).resolve().parents[1] / "crds")
 
-# frr-k8s v0.0.25's FRRConfiguration schema, reduced to the fields that have a default (any other
-# field is kept as given): what a real API server adds to every neighbor of an object it stores.
-_FILTERED = _open_object({"mode": {"type": "string", "default": "filtered"}})
-_FRR_NEIGHBOR = _open_object({
-    "disableMP": {"type": "boolean", "default": False},
-    "dualStackAddressFamily": {"type": "boolean", "default": False},
-    "toAdvertise": _open_object({"allowed": _FILTERED}),
-    "toReceive": _open_object({"allowed": _FILTERED}),
-})
-FRRCONFIGURATION_SCHEMA = _open_object({"spec": _open_object({"bgp": _open_object({
-    "routers": _list_of(_open_object({"neighbors": _list_of(_FRR_NEIGHBOR)}))})})})
 
-# The CRDs of the kinds Ingot reads and writes, preinstalled as CRD objects at start.
-BUILTIN_CRDS = (
-    crd_manifest("metallb.io", "ipaddresspools", "IPAddressPool", columns=(
-        ("Auto Assign", "boolean", ".spec.autoAssign"),
-        ("Avoid Buggy IPs", "boolean", ".spec.avoidBuggyIPs"),
-        ("Addresses", "string", ".spec.addresses"))),
-    crd_manifest("metallb.io", "l2advertisements", "L2Advertisement", columns=_SELECTOR_COLUMNS + (
-        ("Interfaces", "string", ".spec.interfaces"), _NODE_SELECTORS_COLUMN)),
-    crd_manifest("metallb.io", "bgpadvertisements", "BGPAdvertisement",
-                 columns=_SELECTOR_COLUMNS + (
-                     ("Peers", "string", ".spec.peers"), _NODE_SELECTORS_COLUMN)),
-    crd_manifest("metallb.io", "bgppeers", "BGPPeer", versions=("v1beta2", "v1beta1"),
-                 deprecated={"v1beta1": "v1beta1 is deprecated, please use v1beta2"}, columns=(
-                     ("Address", "string", ".spec.peerAddress"),
-                     ("ASN", "string", ".spec.peerASN"),
-                     ("BFD Profile", "string", ".spec.bfdProfile"),
-                     ("Multi Hops", "string", ".spec.ebgpMultiHop"))),
-    crd_manifest("metallb.io", "bfdprofiles", "BFDProfile", columns=(
-        ("Passive Mode", "boolean", ".spec.passiveMode"),
-        ("Transmit Interval", "integer", ".spec.transmitInterval"),
-        ("Receive Interval", "integer", ".spec.receiveInterval"),
-        ("Multiplier", "integer", ".spec.detectMultiplier"))),
-    crd_manifest("metallb.io", "communities", "Community"),
-    crd_manifest("metallb.io", "servicel2statuses", "ServiceL2Status",
-                 columns=(("Allocated Node", "string", ".status.node"),) + _STATUS_OBJECT_COLUMNS),
-    crd_manifest("metallb.io", "servicebgpstatuses", "ServiceBGPStatus",
-                 columns=(("Node", "string", ".status.node"),) + _STATUS_OBJECT_COLUMNS),
-    crd_manifest("metallb.io", "configurationstates", "ConfigurationState", columns=(
-        ("Result", "string", ".status.result"),
-        ("ErrorSummary", "string", ".status.errorSummary"),
-        ("Age", "date", ".metadata.creationTimestamp"))),
-    crd_manifest("frrk8s.metallb.io", "frrconfigurations", "FRRConfiguration",
-                 schema=FRRCONFIGURATION_SCHEMA),
-    crd_manifest("frrk8s.metallb.io", "frrnodestates", "FRRNodeState", namespaced=False),
-    crd_manifest("frrk8s.metallb.io", "bgpsessionstates", "BGPSessionState"),
-)
+def load_crds(directories=CRD_DIRS) -> tuple:
+    """Returns the CustomResourceDefinitions of every *.yaml file in the directories."""
+    manifests = []
+    for directory in directories:
+        for path in sorted(Path(directory).glob("*.yaml")):
+            docs = yaml.safe_load_all(path.read_text())
+            manifests += [doc for doc in docs if isinstance(doc, dict)
+                          and doc.get("kind") == "CustomResourceDefinition"]
+    return tuple(manifests)
+
+
+BUILTIN_CRDS = load_crds()
 
 
 def resources_from_crd(crd: dict) -> list:
