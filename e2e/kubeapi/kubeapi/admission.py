@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
@@ -72,3 +73,24 @@ class AdmissionPlugin:
 
     def admit(self, request: AdmissionRequest) -> None:
         pass
+
+
+# Warnings admission adds to the response of the request being handled (one request at a time
+# per handler thread), e.g. the `warnings` of an AdmissionReview response.
+_request_warnings = threading.local()
+
+
+def begin_request() -> None:
+    _request_warnings.items = []
+
+
+def warn(text: str) -> None:
+    items = getattr(_request_warnings, "items", None)
+    if items is not None:
+        items.append(text)
+
+
+def take_warnings() -> list:
+    items = getattr(_request_warnings, "items", None) or []
+    _request_warnings.items = []
+    return items

@@ -29,17 +29,18 @@ def _openssl(*args: str, cwd: Path) -> None:
         raise RuntimeError(f"openssl {' '.join(args[:2])} failed: {result.stderr.strip()}")
 
 
-def _subject_alt_names(extra_ips=()) -> str:
-    """Returns the subjectAltName value: 127.0.0.1, ::1, localhost and each of extra_ips."""
+def _subject_alt_names(extra_ips=(), dns_names=()) -> str:
+    """Returns the subjectAltName value: 127.0.0.1, ::1, localhost, extra_ips and dns_names."""
     ips = list(dict.fromkeys(["127.0.0.1", "::1"] +
                              [str(ipaddress.ip_address(a)) for a in extra_ips]))
-    return ",".join([f"IP:{a}" for a in ips] + ["DNS:localhost"])
+    names = list(dict.fromkeys(["localhost", *dns_names]))
+    return ",".join([f"IP:{a}" for a in ips] + [f"DNS:{n}" for n in names])
 
 
-def generate_certs(cert_dir, extra_ips=()) -> CertPaths:
+def generate_certs(cert_dir, extra_ips=(), dns_names=()) -> CertPaths:
     """Creates (or reuses, when all four files exist) a CA and a server certificate for
-    127.0.0.1, ::1, localhost and extra_ips in cert_dir, with the openssl CLI (EC P-256,
-    30 days)."""
+    127.0.0.1, ::1, localhost, extra_ips and dns_names (e.g. a webhook Service's
+    `name.namespace.svc`) in cert_dir, with the openssl CLI (EC P-256, 30 days)."""
     directory = Path(cert_dir)
     directory.mkdir(parents=True, exist_ok=True)
     paths = CertPaths(directory / "ca.crt", directory / "ca.key", directory / "server.crt",
@@ -60,7 +61,7 @@ def generate_certs(cert_dir, extra_ips=()) -> CertPaths:
             "keyUsage=critical,digitalSignature,keyEncipherment\n"
             "extendedKeyUsage=serverAuth\n"
             "subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n"
-            f"subjectAltName={_subject_alt_names(extra_ips)}\n")
+            f"subjectAltName={_subject_alt_names(extra_ips, dns_names)}\n")
         _openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
                  "-set_serial", str(random.getrandbits(63)), "-days", "30", "-out", "server.crt",
                  "-extfile", "server.ext", cwd=work)

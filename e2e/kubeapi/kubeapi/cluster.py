@@ -16,6 +16,7 @@ from typing import Any, Callable, Optional
 from .admission import AdmissionPlugin, AdmissionRequest
 from .defaulting import SchemaDefaulting
 from .validation import SchemaPruning, SchemaValidation
+from .webhooks import ValidatingWebhooks
 from .errors import (
     ApiError, CONTINUE_TOO_OLD, FieldError, already_exists, bad_request, conflict, expired,
     internal_error, invalid, namespace_not_found, not_found, too_large_resource_version,
@@ -101,8 +102,9 @@ class Cluster:
         # Run in order before every write: a custom resource is pruned, defaulted and validated
         # against its CRD's schema first, as the real server does before admission webhooks.
         self.validation = SchemaValidation(store)  # .enabled = False skips it (benchmarks)
+        self.webhooks = ValidatingWebhooks(store)
         self.admission: list[AdmissionPlugin] = [SchemaPruning(store), SchemaDefaulting(store),
-                                                 self.validation]
+                                                 self.validation, self.webhooks]
         store.observers.append(allocator.observe)
         self._names = random.Random()
 

@@ -13,7 +13,7 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Callable, TYPE_CHECKING
 
-from .admission import Attributes
+from .admission import Attributes, begin_request, take_warnings
 from .cluster import Cluster, check_identity, check_type
 from .discovery import (
     KUBE_VERSION, api_group, discovery_resources, openapi_document, openapi_path_key)
@@ -78,6 +78,7 @@ class Handler(RequestHandler):
     def _handle(self, method: str) -> None:
         self._responded = False
         self._warnings: list = []
+        begin_request()
         try:
             body = self._read_body()
             url = urllib.parse.urlsplit(self.path)
@@ -131,8 +132,9 @@ class Handler(RequestHandler):
     def _send_bytes(self, code: int, data, content_type: str) -> None:
         """Sends a response whose body is data (bytes, or a list of bytes to concatenate)."""
         self._responded = True
+        warnings = self._warnings + take_warnings()
         self.write_response(code, data, content_type,
-                            [f'Warning: 299 - "{w}"' for w in self._warnings])
+                            [f'Warning: 299 - "{w}"' for w in warnings])
 
     def _param(self, name: str, default: str = "") -> str:
         return self.query.get(name, default)

@@ -91,6 +91,8 @@ BUILTIN_RESOURCES = (
     _builtin("discovery.k8s.io/v1", "endpointslices", "EndpointSlice"),
     _builtin("events.k8s.io/v1", "events", "Event", short_names=("ev",)),
     _builtin("coordination.k8s.io/v1", "leases", "Lease"),
+    _builtin("admissionregistration.k8s.io/v1", "validatingwebhookconfigurations",
+             "ValidatingWebhookConfiguration", False, categories=("api-extensions",)),
     _builtin("apiextensions.k8s.io/v1", "customresourcedefinitions", "CustomResourceDefinition",
              False, short_names=("crd", "crds"), status="core", categories=("api-extensions",)),
 )

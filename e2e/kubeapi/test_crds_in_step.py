@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: Apache-2.0
+"""crds/ and Ingot's decoders (api/) describe the same fields: every field a decoder reads is
+declared by a CRD schema, and an object filling in every field a CRD schema declares is decoded
+by ingotctl without an unknown-field or type complaint."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+import kubeapi
+
+REPO = Path(__file__).resolve().parents[2]
+DECODERS = {"metallb.io": ("api/codec_metallb.cpp", "api/codec_status.cpp"),
+            "frrk8s.metallb.io": ("api/codec_frrk8s.cpp",)}
+# Only what ingotctl reads from manifests: the status-only kinds are written by the daemons.
+INGOTCTL_KINDS = ("IPAddressPool", "BGPPeer", "BFDProfile", "BGPAdvertisement",
+                  "L2Advertisement", "Community")
+# Complaints of the decoder (as opposed to the semantic checks that follow it).
+DECODE_COMPLAINT = re.compile(r"unknown field|expected \w+, got")
+
+
+def property_names(schema) -> set:
+    names = set()
+    if isinstance(schema, dict):
+        for name, sub in (schema.get("properties") or {}).items():
+            names.add(name)
+            names |= property_names(sub)
+        for key in ("items", "additionalProperties"):
+            names |= property_names(schema.get(key))
+    return names
+
+
+def schemas(group: str):
+    for crd in kubeapi.BUILTIN_CRDS:
+        if crd["spec"]["group"] == group:
+            for version in crd["spec"]["versions"]:
+                yield crd, version["name"], version["schema"]["openAPIV3Schema"]
+
+
+@pytest.mark.parametrize("group", sorted(DECODERS))
+def test_every_field_a_decoder_reads_is_declared_by_a_crd(group):
+    declared = set()
+    for _, _, schema in schemas(group):
+        declared |= property_names(schema)
+    read = set()
+    for source in DECODERS[group]:
+        read |= set(re.findall(r'\w+\["([A-Za-z0-9]+)"\]', (REPO / source).read_text()))
+    assert read, "the decoders' field reads were not found: has the codec's style changed?"
+    assert read - declared - {"metadata"} == set()
+
+
+def sample(schema: dict, name: str = ""):
+    """A value for every property the schema declares, plausible enough for the decoder."""
+    if "enum" in schema:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    if kind == "object":
+        if "properties" in schema:
+            return {key: sample(sub, key) for key, sub in schema["properties"].items()}
+        extra = schema.get("additionalProperties")
+        return {"example.com/key": sample(extra)} if isinstance(extra, dict) else {}
+    if kind == "array":
+        return [sample(schema["items"], name)]
+    if kind == "boolean":
+        return True
+    if kind == "integer":
+        return max(schema.get("minimum", 1), min(schema.get("maximum", 64512), 64512) // 2, 1)
+    return sample_string(name)
+
+
+def sample_string(name: str) -> str:
+    lowered = name.lower()
+    if lowered.endswith("time"):
+        return "10s"
+    if lowered in ("addresses",):
+        return "10.0.0.0/24"
+    if "address" in lowered or lowered == "routerid":
+        return "10.0.0.1"
+    if lowered in ("communities", "value"):
+        return "65000:100"
+    if lowered == "operator":
+        return "In"
+    return "x"
+
+
+def maximal_objects() -> list:
+    objects = []
+    for crd, version, schema in schemas("metallb.io"):
+        kind = crd["spec"]["names"]["kind"]
+        if kind not in INGOTCTL_KINDS:
+            continue
+        obj = {"apiVersion": f"metallb.io/{version}", "kind": kind,
+               "metadata": {"name": f"{kind.lower()}-{version}", "namespace": "metallb-system"},
+               "spec": sample(schema["properties"]["spec"])}
+        objects.append(pytest.param(obj, id=f"{kind}-{version}"))
+    return objects
+
+
+@pytest.fixture(scope="module")
+def ingotctl() -> Path:
+    binary = Path(os.environ.get("INGOT_INGOTCTL") or REPO / "build" / "cli" / "ingotctl")
+    if not binary.is_file():
+        pytest.skip(f"needs a built ingotctl ({binary}; scripts/setup builds it)")
+    return binary
+
+
+@pytest.mark.parametrize("obj", maximal_objects())
+def test_every_field_a_crd_declares_is_decoded(ingotctl, tmp_path, obj):
+    path = tmp_path / "object.yaml"
+    path.write_text(yaml.safe_dump(obj))
+    result = subprocess.run([str(ingotctl), "validate", "--output", "json", "-f", str(path)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode in (0, 1), result.stderr
+    problems = json.loads(result.stdout or "[]")
+    complaints = [p for p in problems if DECODE_COMPLAINT.search(json.dumps(p))]
+    assert complaints == [], complaints
