@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""ValidatingWebhookConfigurations honoured by the test API server, against a small HTTPS
-webhook written here (on 127.0.0.1, reached through a Service and its EndpointSlice as a real
-server reaches MetalLB's webhook Service)."""
+"""ValidatingWebhookConfigurations and CRD conversion webhooks honoured by the test API server,
+against a small HTTPS webhook written here (on 127.0.0.1, reached through a Service and its
+EndpointSlice as a real server reaches MetalLB's webhook Service)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from conftest import POOLS, ApiClient, pool
 
 NS = "metallb-system"
 CONFIGS = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations"
-SVC_NAME = "webhook"
+SVC_NAME = "metallb-webhook-service"  # the Service the BGPPeer CRD's conversion names
 
 
 class Webhook:
@@ -31,16 +31,21 @@ class Webhook:
         self.ca_bundle = base64.b64encode(certs.ca.read_bytes()).decode()
         self.reviews: list = []
         self.decide = lambda request: {"allowed": True}
+        self.conversions: list = []
         hook = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 length = int(self.headers["Content-Length"])
                 sent = json.loads(self.rfile.read(length))
-                hook.reviews.append(sent)
-                response = dict(hook.decide(sent["request"]), uid=sent["request"]["uid"])
-                data = json.dumps({"apiVersion": "admission.k8s.io/v1",
-                                   "kind": "AdmissionReview", "response": response}).encode()
+                if sent["kind"] == "ConversionReview":
+                    hook.conversions.append(sent)
+                    data = json.dumps(convert(sent)).encode()
+                else:
+                    hook.reviews.append(sent)
+                    response = dict(hook.decide(sent["request"]), uid=sent["request"]["uid"])
+                    data = json.dumps({"apiVersion": "admission.k8s.io/v1",
+                                       "kind": "AdmissionReview", "response": response}).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
@@ -62,6 +67,24 @@ class Webhook:
         self.httpd.shutdown()
         self.httpd.server_close()
         self.thread.join()
+
+
+def convert(review: dict) -> dict:
+    """BGPPeer v1beta1 <-> v1beta2: the fields both have are copied; v1beta1 has no
+    enableGracefulRestart, which a v1beta2 object keeps in an annotation on the way down."""
+    request, converted = review["request"], []
+    for obj in review["request"]["objects"]:
+        out = json.loads(json.dumps(obj))
+        out["apiVersion"] = request["desiredAPIVersion"]
+        annotations = out["metadata"].setdefault("annotations", {})
+        if out["apiVersion"].endswith("v1beta1"):
+            if "enableGracefulRestart" in out["spec"]:
+                annotations["test/graceful"] = str(out["spec"].pop("enableGracefulRestart"))
+        elif "test/graceful" in annotations:
+            out["spec"]["enableGracefulRestart"] = annotations.pop("test/graceful") == "True"
+        converted.append(out)
+    return {"apiVersion": review["apiVersion"], "kind": "ConversionReview", "response": {
+        "uid": request["uid"], "convertedObjects": converted, "result": {"status": "Success"}}}
 
 
 @pytest.fixture
@@ -210,3 +233,42 @@ def test_invalid_configurations_are_refused(client):
     response = client.post(CONFIGS, config)
     assert response.status == 422
     assert response.body["details"]["causes"][0]["field"] == "webhooks[0].sideEffects"
+
+
+PEERS = f"/apis/metallb.io/{{}}/namespaces/{NS}/bgppeers"
+CRD = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/bgppeers.metallb.io"
+
+
+def test_bgppeers_are_stored_as_v1beta2_through_the_conversion_webhook(start_server, webhook):
+    server = start_server(conversion_webhooks=True)
+    client = ApiClient(server)
+    expose(client, webhook.port)
+    bundle = {"spec": {"conversion": {"webhook": {"clientConfig": {"caBundle":
+                                                                   webhook.ca_bundle}}}}}
+    assert client.patch(CRD, bundle).status == 200  # what the controller's cert rotator does
+    old_style = {"apiVersion": "metallb.io/v1beta1", "kind": "BGPPeer",
+                 "metadata": {"name": "tor", "namespace": NS},
+                 "spec": {"myASN": 64500, "peerASN": 64501, "peerAddress": "10.0.0.1"}}
+    created = client.post(PEERS.format("v1beta1"), old_style)
+    assert created.status == 201 and created.body["apiVersion"] == "metallb.io/v1beta1"
+    review = webhook.conversions[0]
+    assert review["apiVersion"] == "apiextensions.k8s.io/v1beta1"  # first of the CRD's list
+    assert review["request"]["desiredAPIVersion"] == "metallb.io/v1beta2"
+    stored = server.cluster.store.get(("metallb.io", "bgppeers"), NS, "tor")
+    assert stored["apiVersion"] == "metallb.io/v1beta2"
+    read = client.get(PEERS.format("v1beta2") + "/tor").body
+    assert read["apiVersion"] == "metallb.io/v1beta2" and read["spec"]["peerAddress"] == "10.0.0.1"
+    modern = client.post(PEERS.format("v1beta2"), dict(old_style, apiVersion="metallb.io/v1beta2",
+                                                       metadata={"name": "gr", "namespace": NS},
+                                                       spec={"myASN": 1,
+                                                             "enableGracefulRestart": True}))
+    assert modern.status == 201
+    listed = client.get(PEERS.format("v1beta1")).body["items"]
+    down = {item["metadata"]["name"]: item for item in listed}
+    assert down["gr"]["apiVersion"] == "metallb.io/v1beta1"
+    assert down["gr"]["metadata"]["annotations"] == {"test/graceful": "True"}
+    webhook.stop()
+    broken = client.get(PEERS.format("v1beta1") + "/gr")
+    assert broken.status == 500
+    assert broken.body["message"].startswith(
+        "Internal error occurred: conversion webhook for metallb.io/v1beta2, Kind=BGPPeer failed")

@@ -38,7 +38,8 @@ class KubeApiServer:
                  bookmark_interval: float = 1.0, close_watches_after: Optional[float] = None,
                  fail_writes: float = 0.0, seed: Optional[int] = None, latency_ms: float = 0.0,
                  service_cidrs=("10.96.0.0/12",), builtin_crds: bool = True,
-                 crd_dirs=None, schema_validation: bool = True, verbose: bool = False):
+                 crd_dirs=None, schema_validation: bool = True, conversion_webhooks: bool = False,
+                 verbose: bool = False):
         try:
             address = str(ipaddress.ip_address(address))
         except ValueError:
@@ -58,6 +59,7 @@ class KubeApiServer:
         self.cluster = Cluster(Registry(BUILTIN_RESOURCES), Store(history),
                                ServiceAllocator(service_cidrs))
         self.cluster.validation.enabled = schema_validation
+        self.cluster.conversion_webhooks = conversion_webhooks
         self.authorizer = Authorizer()  # see admission.py; admission plugins: cluster.admission
         self.stopping = threading.Event()
         self.certs: Optional[CertPaths] = None

@@ -55,6 +55,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     add("--no-schema-validation", action="store_true",
         help="store custom resources without checking them against their CRD's schema and CEL "
              "rules (pruning and defaulting still happen); to measure the cost of validation")
+    add("--conversion-webhooks", action="store_true",
+        help="convert custom resources between versions through their CRD's conversion webhook "
+             "(default: versions share one storage and only apiVersion changes)")
     add("--verbose", action="store_true", help="log every request to stderr")
     return parser.parse_args(argv)
 
@@ -68,7 +71,8 @@ def main(argv=None) -> int:
         fail_writes=args.fail_writes, seed=args.seed, latency_ms=args.latency,
         service_cidrs=args.service_cidr or ("10.96.0.0/12",),
         builtin_crds=not args.no_builtin_crds, crd_dirs=args.crd_dir or None,
-        schema_validation=not args.no_schema_validation, verbose=args.verbose).start()
+        schema_validation=not args.no_schema_validation,
+        conversion_webhooks=args.conversion_webhooks, verbose=args.verbose).start()
     done = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: done.set())

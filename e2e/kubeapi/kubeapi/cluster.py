@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from .admission import AdmissionPlugin, AdmissionRequest
+from .conversion import storage_form
 from .defaulting import SchemaDefaulting
 from .validation import SchemaPruning, SchemaValidation
 from .webhooks import ValidatingWebhooks
@@ -103,6 +104,7 @@ class Cluster:
         # against its CRD's schema first, as the real server does before admission webhooks.
         self.validation = SchemaValidation(store)  # .enabled = False skips it (benchmarks)
         self.webhooks = ValidatingWebhooks(store)
+        self.conversion_webhooks = False  # see conversion.py
         self.admission: list[AdmissionPlugin] = [SchemaPruning(store), SchemaDefaulting(store),
                                                  self.validation, self.webhooks]
         store.observers.append(allocator.observe)
@@ -188,6 +190,7 @@ class Cluster:
             hooks = KIND_HOOKS.get(res.key, DEFAULT_HOOKS)
             self._run(res, name, hooks.prepare_create, self, obj)
             self._admit(AdmissionRequest("CREATE", res, namespace, name, "", obj, None, dry_run))
+            obj = storage_form(res.converter, obj, res)
             if dry_run:
                 return obj
             stored = self.store.write(res.key, obj, None)
@@ -317,6 +320,7 @@ class Cluster:
         self._run(res, name, hooks.prepare_update, self, old, new, sub)
         self._admit(AdmissionRequest("UPDATE", res, meta_of(old).get("namespace", ""), name, sub,
                                      new, old, dry_run))
+        new = storage_form(res.converter, new, res)
         old_generation = meta_of(old).get("generation", 1)
         changed = canonical(generation_input(old)) != canonical(generation_input(new))
         new["metadata"]["generation"] = old_generation + 1 if changed else old_generation

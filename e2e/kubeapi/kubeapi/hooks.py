@@ -4,10 +4,12 @@ registration)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import TYPE_CHECKING
 
 from . import cel
+from .conversion import Converter
 from .errors import FieldError
 from .meta import meta_of, utc_now
 from .registry import resources_from_crd
@@ -103,7 +105,10 @@ class CrdHooks(Hooks):
         new["status"] = self._status(new)
 
     def after_write(self, cluster, obj):
-        cluster.registry.register_crd(meta_of(obj)["name"], resources_from_crd(obj))
+        name = meta_of(obj)["name"]
+        converter = Converter(cluster.store, name, cluster.conversion_webhooks)
+        cluster.registry.register_crd(name, [dataclasses.replace(r, converter=converter)
+                                             for r in resources_from_crd(obj)])
 
     def after_delete(self, cluster, obj):
         cluster.registry.unregister_crd(meta_of(obj)["name"])

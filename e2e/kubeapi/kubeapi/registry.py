@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import copy
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import yaml
 
@@ -39,6 +39,8 @@ class Resource:
     name_rule: str = "subdomain"  # "subdomain", "label1035", "label1123" or "path"
     deprecation: str = ""
     singular: str = ""
+    # Converts stored objects of a CRD kind between versions (conversion.Converter), or None.
+    converter: Any = field(default=None, compare=False, hash=False, repr=False)
 
     @property
     def group_version(self) -> str:
@@ -59,7 +61,10 @@ class Resource:
 
 
 def with_version(res: Resource, obj: dict) -> dict:
-    """Returns the object as served at res's version (storage is shared by all versions)."""
+    """Returns the object as served at res's version: relabelled (storage is shared by all
+    versions), or converted by the CRD's conversion webhook (conversion.py)."""
+    if res.converter is not None:
+        return res.converter.convert(obj, res.group_version, res.kind)
     return dict(obj, apiVersion=res.group_version, kind=res.kind)
 
 
