@@ -27,8 +27,8 @@ daemon::Setter mode(Flags& f) {
       f.bgp_mode = BgpMode::Frr;
     } else if (v == "native") {
       return std::string(
-          "\"native\" is not supported: ingot-agent announces through FRR only (use frr-k8s or "
-          "frr)");
+          "\"native\" is not supported: Ingot has no native BGP speaker (use frr-k8s, the "
+          "default, or frr)");
     } else {
       return std::string("must be frr-k8s or frr");
     }

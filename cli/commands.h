@@ -13,7 +13,7 @@ constexpr int kExitOk = 0;
 constexpr int kExitInvalid = 1;
 constexpr int kExitUsage = 2;
 
-/// runValidate: `validate [--backend frr-k8s|frr|native] [--output text|json] [--namespace NS]
+/// runValidate: `validate [--backend frr-k8s|frr] [--output text|json] [--namespace NS]
 /// -f PATH...`.
 int runValidate(const std::vector<std::string>& words, std::ostream& out, std::ostream& err);
 

@@ -15,7 +15,7 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  validate   check manifests as MetalLB's webhooks and config parser would\n"
-    "             [--backend frr-k8s|frr|native] [--output text|json] [--namespace NS]\n"
+    "             [--backend frr-k8s|frr] [--output text|json] [--namespace NS]\n"
     "  plan       show the addresses the controller would assign and the L2 owner of each\n"
     "             [--lb-class X] [--output table|json] [--namespace NS] [--ignore-exclude-lb]\n"
     "  render     show what the agent on a node would configure for BGP\n"

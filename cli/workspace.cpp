@@ -159,9 +159,11 @@ Result<config::Backend> parseBackend(const std::string& name) {
     return config::Backend::Frr;
   }
   if (name == "native") {
-    return config::Backend::Native;
+    return invalidArgument(
+        "backend \"native\" is not supported: Ingot has no native BGP speaker (use frr-k8s, the "
+        "default, or frr)");
   }
-  return invalidArgument("unknown backend \"" + name + "\" (one of: frr-k8s, frr, native)");
+  return invalidArgument("unknown backend \"" + name + "\" (one of: frr-k8s, frr)");
 }
 
 Workspace loadWorkspace(const std::vector<std::string>& paths, const WorkspaceOptions& options) {

@@ -48,7 +48,7 @@ Workspace loadWorkspace(const std::vector<std::string>& paths, const WorkspaceOp
 /// are left out).
 std::string formatProblem(const Problem& p);
 
-/// parseBackend maps "frr-k8s", "frr" or "native" to a Backend.
+/// parseBackend maps "frr-k8s" or "frr" to a Backend; "native" is refused (no native speaker).
 Result<config::Backend> parseBackend(const std::string& name);
 
 }  // namespace ingot::cli

@@ -48,10 +48,18 @@ FlagSet flagSet(Flags& f) {
 
 Result<config::Backend> backendFromEnv(const Environment& env) {
   const auto v = env("METALLB_BGP_TYPE");
-  if (!v || v->empty() || *v == "native") return config::Backend::Native;
-  if (*v == "frr") return config::Backend::Frr;
-  if (*v == "frr-k8s") return config::Backend::FrrK8s;
-  return invalidArgument("METALLB_BGP_TYPE=\"" + *v + "\": must be native, frr or frr-k8s");
+  if (!v || v->empty() || *v == "frr-k8s") {
+    return config::Backend::FrrK8s;
+  }
+  if (*v == "frr") {
+    return config::Backend::Frr;
+  }
+  if (*v == "native") {
+    return invalidArgument(
+        "METALLB_BGP_TYPE=\"native\" is not supported: Ingot has no native BGP speaker (use "
+        "frr-k8s, the default, or frr)");
+  }
+  return invalidArgument("METALLB_BGP_TYPE=\"" + *v + "\": must be frr-k8s or frr");
 }
 
 }  // namespace
@@ -87,8 +95,9 @@ std::string usage() {
       "  --pprof-bind-address, --cert-dir, --cert-service-name, --webhook-secret,\n"
       "  --tls-min-version, --tls-cipher-suites, --tls-curve-preferences, --metrics-cert-dir,\n"
       "  --disable-cert-rotation, --webhook-http2.\n"
-      "\nEnvironment: METALLB_NAMESPACE, METALLB_POD_NAME, METALLB_BGP_TYPE (native|frr|frr-k8s,\n"
-      "  default native), KUBECONFIG, KUBERNETES_SERVICE_HOST/PORT (in-cluster).\n";
+      "\nEnvironment: METALLB_NAMESPACE, METALLB_POD_NAME, METALLB_BGP_TYPE (frr-k8s|frr,\n"
+      "  default frr-k8s; native is refused), KUBECONFIG, KUBERNETES_SERVICE_HOST/PORT "
+      "(in-cluster).\n";
   return out;
 }
 

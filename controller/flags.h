@@ -22,7 +22,7 @@ struct Flags : daemon::CommonFlags {
   std::string namespace_;  ///< --namespace, $METALLB_NAMESPACE, the pod's namespace file
   std::string lb_class;    ///< --lb-class
   std::string pod_name;    ///< --pod-name, $METALLB_POD_NAME: owner of ConfigurationState
-  config::Backend backend = config::Backend::Native;  ///< $METALLB_BGP_TYPE (unset = native)
+  config::Backend backend = config::Backend::FrrK8s;  ///< $METALLB_BGP_TYPE (unset = frr-k8s)
   /// ignored lists MetalLB flags that were given but have no effect in ingot-controller
   /// (webhooks, certificate rotation, memberlist secret, TLS metrics, pprof); main warns.
   std::vector<std::string> ignored;

@@ -58,7 +58,7 @@ using k8s::ReconcileResult;
 struct ReconcilerOptions {
   std::string namespace_ = "metallb-system";  ///< where pools and ConfigurationState live
   Options service;                            ///< --lb-class
-  config::Backend backend = config::Backend::Native;
+  config::Backend backend = config::Backend::FrrK8s;
   api::OwnerReference owner;  ///< owner of the ConfigurationState (the pod); uid "" = none
   size_t write_concurrency = 8;
   k8s::Duration overlay_ttl = std::chrono::seconds(60);

@@ -197,8 +197,11 @@ BOOST_AUTO_TEST_CASE(backend_rules_apply) {
   BOOST_TEST(validate({"-f", f}).code == 0);
   BOOST_TEST(validate({"--backend", "frr", "-f", f}).code == 0);
   const Run native = validate({"--backend", "native", "-f", f});
-  BOOST_TEST(native.code == 1);
-  BOOST_TEST(native.out.find("bfd profiles section set") != std::string::npos, native.out);
+  BOOST_TEST(native.code == 2);
+  BOOST_TEST(
+      native.err.find("Ingot has no native BGP speaker (use frr-k8s, the default, or frr)") !=
+          std::string::npos,
+      native.err);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
