@@ -262,13 +262,25 @@ class RuleWalk:
 
 # -- the admission plugin --------------------------------------------------------------------
 
-def validate_object(schema: dict, validator, obj: dict, old: Any) -> list:
+def needs_walk(schema: Any) -> bool:
+    """Whether schema has anything RuleWalk checks (a CEL rule or a set/map list type)."""
+    if not isinstance(schema, dict):
+        return False
+    if schema.get("x-kubernetes-validations") or \
+            schema.get("x-kubernetes-list-type") in ("set", "map"):
+        return True
+    return any(needs_walk(sub) for sub in (schema.get("properties") or {}).values()) \
+        or needs_walk(schema.get("items")) or needs_walk(schema.get("additionalProperties"))
+
+
+def validate_object(schema: dict, validator, obj: dict, old: Any, walk: bool = True) -> list:
     """Returns the causes (field, reason, message) why obj (already pruned and defaulted)
-    breaks schema; old is the stored object of an update (None on create)."""
+    breaks schema; old is the stored object of an update (None on create). walk=False skips
+    the list-type and CEL checks (for a schema without any, see needs_walk)."""
     causes = []
     for error in validator.iter_errors({k: v for k, v in obj.items() if k != "metadata"}):
         causes += schema_cause(error)
-    if not causes:
+    if not causes and walk:
         walk = RuleWalk()
         walk.walk(schema, obj, _ABSENT if old is None else old, [])
         causes = walk.causes
@@ -305,7 +317,8 @@ class SchemaValidation(AdmissionPlugin):
         self.store = store
         self.enabled = True
         self._lock = threading.Lock()
-        self._validators: dict = {}  # (CRD uid, resourceVersion, version) -> validator
+        # (CRD uid, resourceVersion, version) -> (validator, whether RuleWalk has work)
+        self._validators: dict = {}
 
     def admit(self, request: AdmissionRequest) -> None:
         crd = _crd_of(self.store, request) if self.enabled else None
@@ -313,8 +326,8 @@ class SchemaValidation(AdmissionPlugin):
             return
         res = request.res
         schema = version_schema(crd, res.version)
-        causes = validate_object(schema, self._validator(crd, res.version, schema), request.obj,
-                                 request.old)
+        validator, walk = self._validator(crd, res.version, schema)
+        causes = validate_object(schema, validator, request.obj, request.old, walk)
         if causes:
             raise invalid_many(causes)
 
@@ -322,9 +335,10 @@ class SchemaValidation(AdmissionPlugin):
         meta = crd["metadata"]
         key = (meta.get("uid"), meta.get("resourceVersion"), version)
         with self._lock:
-            validator = self._validators.get(key)
-            if validator is None:
-                validator = jsonschema.Draft4Validator(to_json_schema(schema),
-                                                       format_checker=FORMATS)
-                self._validators[key] = validator
-            return validator
+            compiled = self._validators.get(key)
+            if compiled is None:
+                compiled = (jsonschema.Draft4Validator(to_json_schema(schema),
+                                                       format_checker=FORMATS),
+                            needs_walk(schema))
+                self._validators[key] = compiled
+            return compiled
