@@ -260,3 +260,17 @@ def test_validation_can_be_turned_off_for_measurements(server, client):
     server.cluster.validation.enabled = False
     bad = pool(autoAssign="yes")
     assert client.post(path_of(bad), bad).status == 201
+
+
+def test_kubectl_shows_schema_defaults_and_errors(kubectl):
+    good = ("apiVersion: metallb.io/v1beta1\nkind: IPAddressPool\nmetadata:\n  name: good\n"
+            "  namespace: metallb-system\nspec:\n  addresses: [10.0.0.0/24]\n")
+    kubectl("apply", "-f", "-", stdin=good)
+    table = kubectl("get", "ipaddresspools", "-n", NS).stdout.splitlines()
+    assert table[1].split() == ["good", "true", "false", '["10.0.0.0/24"]']
+    bad = good.replace("good", "bad") + "  autoAssign: \"yes\"\n"
+    refused = kubectl("apply", "-f", "-", stdin=bad, check=False)
+    assert refused.returncode != 0
+    assert ('The IPAddressPool "bad" is invalid: spec.autoAssign: Invalid value: "string": '
+            'spec.autoAssign in body must be of type boolean: "string"') in refused.stderr, \
+        refused.stderr
