@@ -118,10 +118,6 @@ def _open_object(properties: Optional[dict] = None) -> dict:
     return node
 
 
-def _list_of(item: dict) -> dict:
-    return {"type": "array", "items": item}
-
-
 def crd_manifest(group: str, plural: str, kind: str, versions=("v1beta1",), namespaced=True,
                  columns=(), deprecated=None, schema=None) -> dict:
     """Returns a CustomResourceDefinition: the first version is the storage version, every
