@@ -6,6 +6,7 @@ fields are pruned and a CRD with a rule the server does not implement is refused
 from __future__ import annotations
 
 import copy
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 import yaml
 
 import kubeapi
+from conftest import KUBECTL, TOKEN
 
 REPO = Path(__file__).resolve().parents[2]
 NS = "metallb-system"
@@ -274,3 +276,22 @@ def test_kubectl_shows_schema_defaults_and_errors(kubectl):
     assert ('The IPAddressPool "bad" is invalid: spec.autoAssign: Invalid value: "string": '
             'spec.autoAssign in body must be of type boolean: "string"') in refused.stderr, \
         refused.stderr
+
+
+def test_kubectl_installs_crds_on_an_empty_server(start_server, tmp_path):
+    server = start_server(builtin_crds=False)
+    kubeconfig = tmp_path / "kubeconfig"
+    server.write_kubeconfig(kubeconfig, token=TOKEN)
+
+    def kubectl(*args: str, stdin=None):
+        return subprocess.run([KUBECTL, "--kubeconfig", str(kubeconfig), *args], input=stdin,
+                              capture_output=True, text=True, timeout=60,
+                              env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+
+    installed = kubectl("apply", "-f", str(REPO / "crds"))
+    assert installed.returncode == 0, installed.stderr
+    assert installed.stdout.count("customresourcedefinition.apiextensions.k8s.io/") == 9
+    peer_yaml = yaml.safe_dump(peer("tor"))
+    assert kubectl("apply", "-f", "-", stdin=peer_yaml).returncode == 0
+    shown = kubectl("get", "bgppeers.metallb.io", "-n", NS, "tor", "-o", "json")
+    assert json.loads(shown.stdout)["spec"]["peerPort"] == 179
