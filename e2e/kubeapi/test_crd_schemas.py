@@ -80,8 +80,9 @@ def test_crds_are_what_the_generator_writes():
 @pytest.mark.parametrize("manifest", manifests("examples/**/*.yaml", "cli/tests/testdata/*.yaml",
                                                "e2e/scenarios/**/*.yaml"))
 def test_examples_and_test_manifests_are_accepted(client, manifest):
-    created = client.post(path_of(manifest), manifest)
+    created = client.post(path_of(manifest) + "?fieldValidation=Strict", manifest)
     assert created.status == 201, created.body
+    assert created.headers.get("Warning") is None
 
 
 SELECTOR = [{"matchLabels": {"a": "b"}}]
@@ -235,10 +236,15 @@ def test_unknown_fields_and_nulls_are_pruned(client):
     manifest = pool(autoassign=False, serviceAllocation={"priority": 1, "colour": "red"})
     manifest["spec"]["avoidBuggyIPs"] = None
     manifest["extra"] = {"x": 1}
-    stored = client.post(path_of(manifest), manifest).body
+    created = client.post(path_of(manifest), manifest)
+    stored = created.body
     assert stored["spec"] == {"addresses": ["10.0.0.0/24"], "autoAssign": True,
                               "avoidBuggyIPs": False, "serviceAllocation": {"priority": 1}}
     assert "extra" not in stored
+    warnings = created.headers.get_all("Warning")  # fieldValidation=Warn, the default
+    assert warnings == [r'299 - "unknown field \"spec.autoassign\""',
+                        r'299 - "unknown field \"spec.serviceAllocation.colour\""',
+                        r'299 - "unknown field \"extra\""'], warnings
     l2 = obj("metallb.io/v1beta1", "L2Advertisement", "l2", {"interfaces": ["eth0"]})
     client.post(path_of(l2), l2)
     status = client.patch(path_of(l2, "l2") + "/status", {"status": {"anything": 1}}).body
@@ -295,3 +301,19 @@ def test_kubectl_installs_crds_on_an_empty_server(start_server, tmp_path):
     assert kubectl("apply", "-f", "-", stdin=peer_yaml).returncode == 0
     shown = kubectl("get", "bgppeers.metallb.io", "-n", NS, "tor", "-o", "json")
     assert json.loads(shown.stdout)["spec"]["peerPort"] == 179
+
+
+def test_strict_field_validation_refuses_unknown_fields(client, kubectl):
+    manifest = pool(autoassign=False)
+    strict = client.post(path_of(manifest) + "?fieldValidation=Strict", manifest)
+    assert strict.status == 400 and strict.body["reason"] == "BadRequest"
+    assert strict.body["message"] == ('IPAddressPool in version "v1beta1" cannot be handled as a '
+                                      'IPAddressPool: strict decoding error: unknown field '
+                                      '"spec.autoassign"')
+    quiet = client.post(path_of(manifest) + "?fieldValidation=Ignore", manifest)
+    assert quiet.status == 201 and quiet.headers.get("Warning") is None
+    typo = yaml.safe_dump(obj("metallb.io/v1beta1", "IPAddressPool", "typo",
+                              {"addresses": ["10.1.0.0/24"], "avoidbuggyips": True}))
+    refused = kubectl("apply", "-f", "-", stdin=typo, check=False)  # kubectl sends Strict
+    assert refused.returncode != 0
+    assert 'strict decoding error: unknown field "spec.avoidbuggyips"' in refused.stderr

@@ -80,8 +80,15 @@ class AdmissionPlugin:
 _request_warnings = threading.local()
 
 
-def begin_request() -> None:
+def begin_request(params: Optional[dict] = None) -> None:
+    """Starts a request on this thread: no warnings yet; params are its query parameters."""
     _request_warnings.items = []
+    _request_warnings.params = params or {}
+
+
+def request_param(name: str) -> str:
+    """A query parameter of the request being handled on this thread ("" if none)."""
+    return (getattr(_request_warnings, "params", None) or {}).get(name, "")
 
 
 def warn(text: str) -> None:

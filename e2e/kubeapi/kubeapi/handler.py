@@ -84,6 +84,7 @@ class Handler(RequestHandler):
             url = urllib.parse.urlsplit(self.path)
             self.query = {k: v[-1] for k, v in
                           urllib.parse.parse_qs(url.query, keep_blank_values=True).items()}
+            begin_request(self.query)
             self.api.apply_latency()
             self._authenticate(url.path)
             self._dispatch(method, url.path, body)
@@ -132,7 +133,10 @@ class Handler(RequestHandler):
     def _send_bytes(self, code: int, data, content_type: str) -> None:
         """Sends a response whose body is data (bytes, or a list of bytes to concatenate)."""
         self._responded = True
-        warnings = self._warnings + take_warnings()
+        # warn-text is an HTTP quoted-string: backslashes and quotes are escaped, as client-go
+        # expects when it parses the header.
+        warnings = [w.replace("\\", "\\\\").replace('"', '\\"')
+                    for w in self._warnings + take_warnings()]
         self.write_response(code, data, content_type,
                             [f'Warning: 299 - "{w}"' for w in warnings])
 

@@ -22,9 +22,9 @@ from typing import Any
 import jsonschema
 
 from . import cel
-from .admission import AdmissionPlugin, AdmissionRequest
+from .admission import AdmissionPlugin, AdmissionRequest, request_param, warn
 from .defaulting import version_schema
-from .errors import invalid_many
+from .errors import ApiError, invalid_many
 from .store import Store
 
 _CRDS = ("apiextensions.k8s.io", "customresourcedefinitions")
@@ -58,9 +58,10 @@ def field_path(parts) -> str:
 
 # -- pruning ---------------------------------------------------------------------------------
 
-def prune(schema: dict, value: Any) -> None:
+def prune(schema: dict, value: Any, parts: list, unknown: list) -> None:
     """Drops the fields schema does not declare (unless it preserves unknown fields) and the
-    nulls of non-nullable fields, recursively, as the real server does before defaulting."""
+    nulls of non-nullable fields, recursively, as the real server does before defaulting. The
+    paths of the unknown fields dropped are appended to unknown."""
     if isinstance(value, dict):
         properties = schema.get("properties") or {}
         extra = schema.get("additionalProperties")
@@ -70,25 +71,31 @@ def prune(schema: dict, value: Any) -> None:
             if value[key] is None and not (sub or {}).get("nullable"):
                 del value[key]
             elif sub is not None:
-                prune(sub, value[key])
+                prune(sub, value[key], parts + [key], unknown)
             elif not keep_unknown:
                 del value[key]
+                unknown.append(field_path(parts + [key]))
     elif isinstance(value, list) and isinstance(schema.get("items"), dict):
-        for item in value:
-            prune(schema["items"], item)
+        for index, item in enumerate(value):
+            prune(schema["items"], item, parts + [index], unknown)
 
 
-def prune_object(schema: dict, obj: dict) -> None:
-    """Prunes a whole custom resource; metadata is the server's and is left alone."""
+def prune_object(schema: dict, obj: dict) -> list:
+    """Prunes a whole custom resource (metadata is the server's and is left alone); returns
+    the paths of the unknown fields dropped."""
+    unknown: list = []
     if schema.get("x-kubernetes-preserve-unknown-fields"):
-        return prune(schema, {k: v for k, v in obj.items() if k != "metadata"})
+        prune(schema, {k: v for k, v in obj.items() if k != "metadata"}, [], unknown)
+        return unknown
     for key in list(obj):
         if key not in ("apiVersion", "kind", "metadata"):
             sub = (schema.get("properties") or {}).get(key)
             if sub is None:
                 del obj[key]
+                unknown.append(key)
             else:
-                prune(sub, obj[key])
+                prune(sub, obj[key], [key], unknown)
+    return unknown
 
 
 # -- OpenAPI to JSON Schema ------------------------------------------------------------------
@@ -297,15 +304,29 @@ def _crd_of(store: Store, request: AdmissionRequest):
 
 class SchemaPruning(AdmissionPlugin):
     """Drops unknown fields and nulls of created and updated custom resources (status writes
-    included); runs first, before SchemaDefaulting."""
+    included); runs first, before SchemaDefaulting. The request's `fieldValidation` decides
+    what an unknown field does besides: `Strict` (kubectl's default) refuses the write with a
+    400 as a real server's strict decoding does, `Warn` (the default) adds a Warning header
+    per field, `Ignore` nothing."""
 
     def __init__(self, store: Store):
         self.store = store
 
     def admit(self, request: AdmissionRequest) -> None:
         crd = _crd_of(self.store, request)
-        if crd is not None:
-            prune_object(version_schema(crd, request.res.version), request.obj)
+        if crd is None:
+            return
+        res = request.res
+        unknown = prune_object(version_schema(crd, res.version), request.obj)
+        mode = request_param("fieldValidation") or "Warn"
+        texts = [f'unknown field "{path}"' for path in unknown]
+        if texts and mode == "Strict":
+            raise ApiError(400, "BadRequest", f'{res.kind} in version "{res.version}" cannot be '
+                           f"handled as a {res.kind}: strict decoding error: "
+                           + ", ".join(texts))
+        if mode == "Warn":
+            for text in texts:
+                warn(text)
 
 
 class SchemaValidation(AdmissionPlugin):
