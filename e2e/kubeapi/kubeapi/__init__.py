@@ -3,20 +3,24 @@
 
 No kube-apiserver can be installed on the lab machines, so this package serves the part of the
 Kubernetes REST API that Ingot's controller and agent use, and that `kubectl` needs to work
-against it. It is written with the Python 3 standard library only and keeps everything in memory.
+against it. It is written with the Python 3 standard library plus python3-yaml and
+python3-jsonschema, and keeps everything in memory.
 
 A request meets the modules in this order:
 
 * `handler` (HTTP, TLS from `certs`, bearer tokens, fault injection) routes it to `discovery`
   (`/api`, `/apis`, `/version`, OpenAPI v3) or to a resource verb;
-* `registry` resolves the resource (built-in kinds and kinds registered from CRDs);
+* `registry` resolves the resource (built-in kinds and kinds registered from CRDs, the
+  preinstalled ones read from the repository's `crds/` and `e2e/kubeapi/crds/`);
 * `selectors` parses label and field selectors, `patch` applies merge, JSON and strategic merge
   patches;
 * `cluster` gives the API semantics (resourceVersion checks, status subresource, finalizers,
   generation, paging) and runs the per-kind `hooks` (`services` allocates cluster IPs and node
-  ports) and the admission chain (`admission`: the seam for schema validation and webhooks;
-  `defaulting` fills in CRD schema defaults first)
-  around each write; authorisation (the seam for RBAC) is asked before each resource verb;
+  ports) and the admission chain (`admission`) around each write: a custom resource is pruned
+  and validated against its CRD's schema (`validation`, with the CEL rules of `cel`) around
+  the defaulting of `defaulting`, then the validating webhooks are called (`webhooks`);
+  `conversion` converts CRD versions through conversion webhooks; authorisation (the seam for
+  RBAC) is asked before each resource verb;
 * `store` keeps the objects, the global resourceVersion and the indexed event history that
   `watch` streams from; `tables` renders `Table` output for kubectl.
 
