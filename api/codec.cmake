@@ -16,3 +16,7 @@ ingot_add_test(ingot_api_test
     tests/manifest_test.cpp tests/manifest_fuzz_test.cpp tests/secret_test.cpp
     tests/validate_test.cpp tests/validate_frrk8s_test.cpp
   LIBRARIES ingot_api)
+
+# The validate tests' fixtures as JSON lines, read by e2e/kubeapi/test_crds_in_step.py.
+add_executable(ingot_api_fixture_dump tests/fixture_dump.cpp)
+target_link_libraries(ingot_api_fixture_dump PRIVATE ingot_api)

@@ -121,3 +121,57 @@ def test_every_field_a_crd_declares_is_decoded(ingotctl, tmp_path, obj):
     problems = json.loads(result.stdout or "[]")
     complaints = [p for p in problems if DECODE_COMPLAINT.search(json.dumps(p))]
     assert complaints == [], complaints
+
+
+@pytest.fixture(scope="module")
+def fixtures() -> list:
+    """The api/ validate tests' fixtures (valid objects of every kind) as JSON objects."""
+    dump = Path(os.environ.get("INGOT_API_FIXTURE_DUMP")
+                or REPO / "build" / "api" / "ingot_api_fixture_dump")
+    if not dump.is_file():
+        pytest.skip(f"needs a built ingot_api_fixture_dump ({dump}; scripts/setup builds it)")
+    out = subprocess.run([str(dump)], capture_output=True, text=True, timeout=60, check=True)
+    return [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+
+
+# Known disagreement between api/ and the CRDs, kept visible: MetalLB's v1beta1 BGPPeer schema
+# requires `values` (at least one) in every nodeSelectors expression, even for Exists and
+# DoesNotExist, while api/ validates the expression as a v1beta2 one. A real server refuses this
+# fixture; ingotctl validate accepts it.
+KNOWN_REFUSED = {("metallb.io/v1beta1", "BGPPeer"):
+                 ["spec.nodeSelectors[0].matchExpressions[1].values"]}
+
+
+def test_the_validate_tests_fixtures_are_accepted_by_the_crds(client, fixtures):
+    checked = 0
+    for obj in fixtures:
+        group, _, version = obj["apiVersion"].rpartition("/")
+        crds = [c for c in kubeapi.BUILTIN_CRDS if c["spec"]["group"] == group
+                and c["spec"]["names"]["kind"] == obj["kind"]]
+        if not crds:
+            continue  # a built-in kind (Service, Node, ...)
+        names = crds[0]["spec"]["names"]
+        meta = {k: obj["metadata"][k] for k in ("name", "generateName", "labels", "annotations")
+                if k in obj["metadata"]}
+        namespace = obj["metadata"].get("namespace", "")
+        scope = f"namespaces/{namespace}/" if namespace else ""
+        path = f"/apis/{group}/{version}/{scope}{names['plural']}"
+        if namespace and client.get(f"/api/v1/namespaces/{namespace}").status == 404:
+            client.post("/api/v1/namespaces", {"metadata": {"name": namespace}})
+        body = dict(obj, metadata=dict(meta, namespace=namespace) if namespace else meta)
+        created = client.post(path + "?fieldValidation=Strict", body)
+        known = KNOWN_REFUSED.get((obj["apiVersion"], obj["kind"]))
+        if known:
+            assert created.status == 422, (obj["kind"], created.body)
+            assert [c["field"] for c in created.body["details"]["causes"]] == known
+            continue
+        assert created.status == 201, (obj["kind"], created.body)
+        assert created.headers.get("Warning") is None or "deprecated" in created.headers["Warning"]
+        if "status" in obj:
+            name = created.body["metadata"]["name"]
+            status = client.patch(f"{path}/{name}/status?fieldValidation=Strict",
+                                  {"status": obj["status"]})
+            assert status.status == 200, (obj["kind"], status.body)
+            assert status.body["status"] == obj["status"]
+        checked += 1
+    assert checked >= 10  # every metallb.io kind (BGPPeer in v1beta2) and FRRConfiguration
