@@ -48,7 +48,10 @@ def go_env(cache: Path) -> dict:
 def build_harness(out_dir: Path) -> Path:
     """Compiles charts/harness into out_dir/chart-render and returns its path."""
     binary = out_dir / "chart-render"
-    cache = Path(os.environ.get("INGOT_GOCACHE", out_dir / "gocache"))
+    # The CMake build folder keeps the compiled packages between runs when it exists.
+    default = CHARTS.parent / "build" / "gocache" if (CHARTS.parent / "build").is_dir() else \
+        out_dir / "gocache"
+    cache = Path(os.environ.get("INGOT_GOCACHE", default))
     subprocess.run(["go", "build", "-o", str(binary), "."], cwd=CHARTS / "harness",
                    env=go_env(cache), check=True)
     return binary

@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The Helm chart (charts/ingot) rendered by charts/harness: the checked-in plain manifests are
+up to date, every object they hold applies to the test API server, values reach the pods,
+values.schema.json refuses bad values, and contradictory values fail the render."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+import kubeapi
+from conftest import ApiClient
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((REPO / "charts/ingot/values.schema.json").read_text())
+
+
+def _load_render():
+    spec = importlib.util.spec_from_file_location("chart_render", REPO / "charts/render.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+render = _load_render()
+
+
+@pytest.fixture(scope="module")
+def harness(tmp_path_factory) -> Path:
+    return render.build_harness(tmp_path_factory.mktemp("chart-render"))
+
+
+def objects(text: str) -> list:
+    return [d for d in yaml.safe_load_all(text) if d]
+
+
+def rendered(harness, *sets: str) -> dict:
+    """The default chart rendered with --set overrides, as {(kind, name): object}."""
+    args = [a for s in sets for a in ("--set", s)]
+    return {(o["kind"], o["metadata"]["name"]): o for o in objects(render.render(harness, args))}
+
+
+@pytest.mark.parametrize("name", sorted(render.VARIANTS))
+def test_checked_in_manifests_are_up_to_date(harness, name):
+    expected = render.manifest(harness, render.VARIANTS[name])
+    actual = (REPO / "charts/manifests" / name).read_text()
+    assert actual == expected, f"charts/manifests/{name} is out of date: run charts/render.py"
+
+
+def api_path(client, obj: dict) -> str:
+    """The collection path of obj's kind, found through discovery as kubectl does."""
+    group_version = obj["apiVersion"]
+    base = f"/api/{group_version}" if "/" not in group_version else f"/apis/{group_version}"
+    listing = client.get(base)
+    assert listing.status == 200, f"{group_version} is not served"
+    kinds = {r["kind"]: r for r in listing.body["resources"] if "/" not in r["name"]}
+    assert obj["kind"] in kinds, f"{obj['kind']} is not served in {group_version}"
+    res = kinds[obj["kind"]]
+    if res["namespaced"]:
+        return f"{base}/namespaces/{obj['metadata']['namespace']}/{res['name']}"
+    return f"{base}/{res['name']}"
+
+
+@pytest.mark.parametrize("name", sorted(render.VARIANTS))
+def test_every_manifest_object_applies_to_the_api_server(start_server, name):
+    client = ApiClient(start_server(builtin_crds=False))
+    docs = objects((REPO / "charts/manifests" / name).read_text())
+    assert {"CustomResourceDefinition", "Deployment", "DaemonSet", "ClusterRole"} <= {
+        d["kind"] for d in docs}
+    for obj in docs:
+        path = api_path(client, obj)
+        answer = client.post(path, obj)
+        if obj["kind"] == "Namespace" and obj["metadata"]["name"] in kubeapi.DEFAULT_NAMESPACES:
+            assert answer.status in (201, 409), answer.body
+        else:
+            assert answer.status == 201, f"{obj['kind']} {obj['metadata']['name']}: {answer.body}"
+        back = client.get(f"{path}/{obj['metadata']['name']}")
+        assert back.status == 200
+        # The server stores these as sent (a CRD's spec gets defaults, so it is left out).
+        kept = ("rules", "data", "roleRef", "subjects") + (
+            ("spec",) if obj["kind"] != "CustomResourceDefinition" else ())
+        for key in kept:
+            if key in obj:
+                assert back.body[key] == obj[key], f"{obj['kind']} {obj['metadata']['name']}: {key}"
+    pools = client.get("/apis/metallb.io/v1beta1/namespaces/metallb-system/ipaddresspools")
+    assert pools.status == 200, "the chart's CRDs did not make metallb.io served"
+
+
+def pod_spec(objs: dict, kind: str, name: str) -> dict:
+    return objs[(kind, name)]["spec"]["template"]["spec"]
+
+
+def test_values_reach_the_pods(harness):
+    objs = rendered(harness, "speaker.logLevel=debug", "controller.logLevel=warn",
+                    "speaker.nodeSelector.rack=r1", "controller.priorityClassName=infra",
+                    "speaker.priorityClassName=node-critical", "loadBalancerClass=ingot",
+                    "speaker.bgpDebounceTimeout=500", "speaker.resources.limits.memory=64Mi")
+    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
+    controller = pod_spec(objs, "Deployment", "ingot-controller")
+    agent_args = agent["containers"][0]["args"]
+    assert "--log-level=debug" in agent_args and "--lb-class=ingot" in agent_args
+    assert "--bgp-mode=frr-k8s" in agent_args
+    assert "--log-level=warn" in controller["containers"][0]["args"]
+    assert agent["nodeSelector"] == {"rack": "r1"}
+    assert (agent["priorityClassName"], controller["priorityClassName"]) == ("node-critical", "infra")
+    assert agent["containers"][0]["resources"] == {"limits": {"memory": "64Mi"}}
+    env = {e["name"]: e.get("value") for e in agent["containers"][0]["env"]}
+    assert env["METALLB_BGP_DEBOUNCE_TIMEOUT"] == "500"
+    assert env["METALLB_ML_SECRET_KEY_PATH"] == "/etc/ml_secret_key"
+    assert agent["hostNetwork"] is True
+    caps = agent["containers"][0]["securityContext"]["capabilities"]["add"]
+    assert {"NET_RAW", "NET_ADMIN"} <= set(caps)
+
+
+def test_frr_mode_runs_frr_next_to_the_agent_and_drops_the_frrk8s_grant(harness):
+    objs = rendered(harness, "frrk8s.enabled=false", "speaker.frr.enabled=true")
+    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
+    assert [c["name"] for c in agent["containers"]] == ["agent", "frr"]
+    assert "--bgp-mode=frr" in agent["containers"][0]["args"]
+    groups = {g for r in objs[("ClusterRole", "ingot:agent")]["rules"] for g in r["apiGroups"]}
+    assert "frrk8s.metallb.io" not in groups
+    default = rendered(harness)
+    groups = {g for r in default[("ClusterRole", "ingot:agent")]["rules"] for g in r["apiGroups"]}
+    assert "frrk8s.metallb.io" in groups
+
+
+def test_monitoring_objects_are_off_by_default_and_render_when_enabled(harness):
+    kinds = {k for k, _ in rendered(harness)}
+    assert not kinds & {"PodMonitor", "ServiceMonitor", "PrometheusRule"}
+    objs = rendered(harness, "prometheus.podMonitor.enabled=true",
+                    "prometheus.serviceMonitor.enabled=true", "prometheus.prometheusRule.enabled=true")
+    alerts = [r["alert"] for g in objs[("PrometheusRule", "ingot")]["spec"]["groups"] for r in g["rules"]]
+    assert alerts == ["MetalLBStaleConfig", "MetalLBConfigNotLoaded", "MetalLBAddressPoolExhausted",
+                      "MetalLBAddressPoolUsage75Percent", "MetalLBAddressPoolUsage85Percent",
+                      "MetalLBAddressPoolUsage95Percent", "MetalLBBGPSessionDown"]
+    assert ("PodMonitor", "ingot-speaker") in objs and ("ServiceMonitor", "ingot-controller-monitor") in objs
+
+
+def merged_values(harness, *sets: str) -> dict:
+    args = ["--print-values", *[a for s in sets for a in ("--set", s)], str(render.CHART)]
+    return json.loads(subprocess.run([str(harness), *args], capture_output=True, text=True,
+                                     check=True).stdout)
+
+
+def test_values_schema_accepts_the_defaults(harness):
+    jsonschema.Draft7Validator.check_schema(SCHEMA)
+    jsonschema.validate(merged_values(harness), SCHEMA)
+
+
+@pytest.mark.parametrize("bad, path", [
+    ("speaker.logLevel=loud", ["speaker", "logLevel"]),
+    ("prometheus.metricsPort=70000", ["prometheus", "metricsPort"]),
+    ("speaker.memberlist.mlSecretKeyPath=etc/key", ["speaker", "memberlist", "mlSecretKeyPath"]),
+    ("controller.tolerations=oops", ["controller", "tolerations"]),
+])
+def test_values_schema_rejects_a_bad_value(harness, bad, path):
+    with pytest.raises(jsonschema.ValidationError) as caught:
+        jsonschema.validate(merged_values(harness, bad), SCHEMA)
+    assert list(caught.value.absolute_path) == path
+
+
+@pytest.mark.parametrize("sets, message", [
+    (["speaker.frr.enabled=true"], "mutually exclusive"),
+    (["frrk8s.enabled=false"], "no native BGP mode"),
+    (["speaker.memberlist.enabled=false", "speaker.nodeSelector.a=b"], "needs speaker.memberlist"),
+])
+def test_contradictory_values_fail_the_render(harness, sets, message):
+    with pytest.raises(subprocess.CalledProcessError) as caught:
+        render.render(harness, [a for s in sets for a in ("--set", s)])
+    assert message in caught.value.stderr
