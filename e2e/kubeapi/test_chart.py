@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -174,3 +175,34 @@ def test_contradictory_values_fail_the_render(harness, sets, message):
     with pytest.raises(subprocess.CalledProcessError) as caught:
         render.render(harness, [a for s in sets for a in ("--set", s)])
     assert message in caught.value.stderr
+
+
+def daemon_binary(env: str, relative: str) -> Path:
+    """$env, else build/<relative>; skips when the daemon is not built (scripts/setup builds it)."""
+    path = Path(os.environ.get(env) or REPO / "build" / relative)
+    if not path.is_file():
+        pytest.skip(f"{path} is not built")
+    return path
+
+
+@pytest.mark.parametrize("sets", [
+    (),
+    ("frrk8s.enabled=false", "speaker.frr.enabled=true"),
+    ("speaker.logLevel=debug", "controller.logLevel=none", "loadBalancerClass=ingot",
+     "speaker.ignoreExcludeLB=true", "frrk8s.secretPassthrough=true", "frrk8s.namespace=frr-k8s",
+     "speaker.bgpDebounceTimeout=0", "speaker.memberlist.enabled=false"),
+])
+@pytest.mark.parametrize("kind, name, env, relative", [
+    ("DaemonSet", "ingot-agent", "INGOT_AGENT", "agent/ingot-agent"),
+    ("Deployment", "ingot-controller", "INGOT_CONTROLLER", "controller/ingot-controller"),
+])
+def test_the_daemons_accept_the_rendered_flags_and_environment(harness, sets, kind, name, env,
+                                                               relative):
+    binary = daemon_binary(env, relative)
+    container = pod_spec(rendered(harness, *sets), kind, name)["containers"][0]
+    environment = {e["name"]: e["value"] for e in container["env"] if "value" in e}
+    # With --help the daemon parses every flag and bound variable, then prints its usage.
+    done = subprocess.run([str(binary), *container["args"], "--help"], capture_output=True,
+                          text=True, env={"PATH": os.environ.get("PATH", ""), **environment},
+                          timeout=30)
+    assert done.returncode == 0, done.stderr
