@@ -16,9 +16,17 @@ import (
 // values is a tree of YAML values with string keys, as Helm hands .Values to templates.
 type values = map[string]interface{}
 
-// normalize turns yaml.v2's map[interface{}]interface{} into map[string]interface{} throughout.
+// normalize turns yaml.v2's map[interface{}]interface{} into map[string]interface{} throughout,
+// and numbers into float64: Helm reads values files through JSON, so a template sees 3600000 from
+// a file as a float (printed 3.6e+06 unless converted with int64) and from --set as an int64.
 func normalize(v interface{}) interface{} {
 	switch t := v.(type) {
+	case int:
+		return float64(t)
+	case int64:
+		return float64(t)
+	case uint64:
+		return float64(t)
 	case map[interface{}]interface{}:
 		out := values{}
 		for k, e := range t {

@@ -206,3 +206,14 @@ def test_the_daemons_accept_the_rendered_flags_and_environment(harness, sets, ki
                           text=True, env={"PATH": os.environ.get("PATH", ""), **environment},
                           timeout=30)
     assert done.returncode == 0, done.stderr
+
+
+def test_large_numbers_from_a_values_file_render_as_integers(harness, tmp_path):
+    # Helm reads values files through JSON: 3600000 arrives as a float and would print 3.6e+06.
+    values = tmp_path / "values.yaml"
+    values.write_text("speaker:\n  bgpDebounceTimeout: 3600000\n")
+    objs = {(o["kind"], o["metadata"]["name"]): o
+            for o in objects(render.render(harness, ["-f", str(values)]))}
+    env = {e["name"]: e.get("value") for e in pod_spec(objs, "DaemonSet", "ingot-agent")
+           ["containers"][0]["env"]}
+    assert env["METALLB_BGP_DEBOUNCE_TIMEOUT"] == "3600000"
