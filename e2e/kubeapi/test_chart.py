@@ -217,3 +217,20 @@ def test_large_numbers_from_a_values_file_render_as_integers(harness, tmp_path):
     env = {e["name"]: e.get("value") for e in pod_spec(objs, "DaemonSet", "ingot-agent")
            ["containers"][0]["env"]}
     assert env["METALLB_BGP_DEBOUNCE_TIMEOUT"] == "3600000"
+
+
+@pytest.mark.parametrize("sets", [(), ("frrk8s.enabled=false", "speaker.frr.enabled=true"),
+                                  ("controller.readinessProbe.port=1234",
+                                   "speaker.livenessProbe.port=7473")])
+def test_probes_use_the_health_port_the_daemon_is_given(harness, sets):
+    objs = rendered(harness, *sets)
+    for kind, name in (("DaemonSet", "ingot-agent"), ("Deployment", "ingot-controller")):
+        container = pod_spec(objs, kind, name)["containers"][0]
+        flag = next(a for a in container["args"] if a.startswith("--health-probe-port="))
+        port = int(flag.split("=", 1)[1])
+        named = {p["name"]: p["containerPort"] for p in container.get("ports", [])}
+        probes = [k for k in container if k.endswith("Probe")]
+        assert probes, f"{name} has no probes"
+        for probe in probes:
+            target = container[probe]["httpGet"]["port"]
+            assert named.get(target, target) == port, f"{name} {probe} probes {target}"

@@ -72,7 +72,8 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{ .image.repository }}:{{ .image.tag | default .appVersion }}
 {{- end }}
 
-{{/* probes renders the liveness/readiness probes of a component's values on the health port. */}}
+{{/* probes renders the liveness/readiness probes of a component's values on its one health port
+(livenessProbe.port, also given to the daemon as --health-probe-port). */}}
 {{- define "ingot.probes" -}}
 {{- range $kind := list "livenessProbe" "readinessProbe" }}
 {{- $p := get $.values $kind }}
@@ -83,7 +84,7 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
     host: {{ . }}
     {{- end }}
     path: {{ ternary "/healthz" "/readyz" (eq $kind "livenessProbe") }}
-    port: health
+    port: {{ $.values.livenessProbe.port }}
   initialDelaySeconds: {{ $p.initialDelaySeconds }}
   periodSeconds: {{ $p.periodSeconds }}
   timeoutSeconds: {{ $p.timeoutSeconds }}
