@@ -109,6 +109,24 @@ func parseScalar(s string) interface{} {
 	return s
 }
 
+// splitAssignments splits "a=1,b={x,y}" at the commas outside braces, as Helm's --set does.
+func splitAssignments(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, c := range s {
+		switch {
+		case c == '{':
+			depth++
+		case c == '}' && depth > 0:
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
 // applySet applies one path=value override.
 func applySet(root values, expr string) error {
 	eq := strings.Index(expr, "=")
@@ -147,8 +165,10 @@ func loadValues(chartDir string, files, sets []string) (values, error) {
 		mergeInto(root, over)
 	}
 	for _, s := range sets {
-		if err := applySet(root, s); err != nil {
-			return nil, err
+		for _, one := range splitAssignments(s) {
+			if err := applySet(root, one); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return root, nil

@@ -120,7 +120,8 @@ def test_values_reach_the_pods(harness):
 
 
 def test_frr_mode_runs_frr_next_to_the_agent_and_drops_the_frrk8s_grant(harness):
-    objs = rendered(harness, "frrk8s.enabled=false", "speaker.frr.enabled=true")
+    # One --set with two assignments, as Helm accepts.
+    objs = rendered(harness, "frrk8s.enabled=false,speaker.frr.enabled=true")
     agent = pod_spec(objs, "DaemonSet", "ingot-agent")
     assert [c["name"] for c in agent["containers"]] == ["agent", "frr"]
     assert "--bgp-mode=frr" in agent["containers"][0]["args"]
