@@ -5,6 +5,7 @@ values.schema.json refuses bad values, and contradictory values fail the render.
 
 from __future__ import annotations
 
+import base64
 import importlib.util
 import json
 import os
@@ -235,3 +236,18 @@ def test_probes_use_the_health_port_the_daemon_is_given(harness, sets):
         for probe in probes:
             target = container[probe]["httpGet"]["port"]
             assert named.get(target, target) == port, f"{name} {probe} probes {target}"
+
+
+def test_the_memberlist_secret_is_random_and_is_the_one_the_pods_use(harness):
+    first, second = rendered(harness), rendered(harness)
+    keys = [base64.b64decode(o[("Secret", "ingot-memberlist")]["data"]["secretkey"])
+            for o in (first, second)]
+    assert len(keys[0]) == 128 and keys[0] != keys[1], "every install must get its own key"
+    agent = pod_spec(first, "DaemonSet", "ingot-agent")
+    volumes = {v["name"]: v for v in agent["volumes"]}
+    assert volumes["memberlist"]["secret"]["secretName"] == "ingot-memberlist"
+    controller_env = {e["name"]: e.get("value") for e in
+                      pod_spec(first, "Deployment", "ingot-controller")["containers"][0]["env"]}
+    assert controller_env["METALLB_ML_SECRET_NAME"] == "ingot-memberlist"
+    assert ("Secret", "ingot-memberlist") not in rendered(
+        harness, "speaker.memberlist.generateSecret=false")
