@@ -42,6 +42,7 @@ ingot_add_test(ingot_agent_integration_test
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/main_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/agent_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/integration/layer2_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/support/agent_process.cpp
   LIBRARIES ingot_controller_testkit ingot_agent)
 target_compile_definitions(ingot_agent_integration_test PRIVATE
