@@ -188,7 +188,10 @@ class NamingClient final : public k8s::ApiClient {
 /// Harness is one reconciler with its fakes: an FrrK8sBackend, or a LocalFrrBackend applying
 /// through frr when frr is given.
 struct Harness {
-  explicit Harness(ReconcilerOptions options, FrrApply* frr = nullptr)
+  /// extra, when given, is registered after the BGP backend (e.g. to observe Desired).
+  explicit Harness(ReconcilerOptions options,
+                   FrrApply* frr = nullptr,
+                   std::unique_ptr<Backend> extra = nullptr)
       : client(api),
         queue(k8s::WorkQueueOptions{}, clock),
         metrics(options.node),
@@ -200,10 +203,12 @@ struct Harness {
                    metrics,
                    logger,
                    options,
-                   backends(options, frr),
+                   backends(options, frr, std::move(extra)),
                    clock) {}
 
-  Backends backends(const ReconcilerOptions& options, FrrApply* frr) {
+  Backends backends(const ReconcilerOptions& options,
+                    FrrApply* frr,
+                    std::unique_ptr<Backend> extra) {
     const BackendContext context{world.caches(),          client, events, queue, metrics, logger,
                                  backendOptions(options), clock};
     Backends out;
@@ -211,6 +216,9 @@ struct Harness {
       out.push_back(std::make_unique<LocalFrrBackend>(context, *frr));
     } else {
       out.push_back(std::make_unique<FrrK8sBackend>(context));
+    }
+    if (extra) {
+      out.push_back(std::move(extra));
     }
     return out;
   }
