@@ -47,6 +47,7 @@ std::string joined(const std::vector<std::string>& parts) {
 
 std::string ipList(const std::map<net::IpAddress, std::optional<std::set<std::string>>>& ips) {
   std::vector<std::string> parts;
+  parts.reserve(ips.size());
   for (const auto& [ip, ifs] : ips) {
     parts.push_back(ip.toString());
   }
@@ -153,6 +154,7 @@ std::optional<k8s::Duration> Layer2Backend::update(const Desired& desired) {
   }
   const bool changed = next != desired_;
   desired_ = std::move(next);
+  updated_ = true;
   if (stopped_) {
     return std::nullopt;
   }
@@ -163,7 +165,7 @@ std::optional<k8s::Duration> Layer2Backend::update(const Desired& desired) {
 }
 
 ReconcileResult Layer2Backend::apply() {
-  if (stopped_) {
+  if (stopped_ || !updated_) {
     return ReconcileResult::done();
   }
   const bool up = ensureResponder();

@@ -108,6 +108,7 @@ class Layer2Backend final : public Backend {
   std::shared_ptr<Shared> shared_;
   int collector_ = -1;
   bool stopped_ = false;
+  bool updated_ = false;  ///< update() ran: before it nothing is known, nothing is applied
   int start_failures_ = 0;
   std::optional<std::string> error_;
   std::map<std::string, L2Announcement> desired_;  ///< by service key

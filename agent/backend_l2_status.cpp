@@ -95,7 +95,7 @@ ReconcileResult Layer2Backend::syncStatuses() {
   auto current = currentStatuses();
   Error first_error;
   size_t failures = 0;
-  auto check = [&](Result<void> r) {
+  auto check = [&](const Result<void>& r) {
     if (!r) {
       if (failures++ == 0) {
         first_error = r.error();

@@ -131,8 +131,9 @@ Manager::Manager(k8s::ApiClient& api,
   const auto& states = set.add<api::ConfigurationState>(
       "configurationstates", api, r::kConfigurationStates, ns, decoder<api::ConfigurationState>(),
       enqueueOn<api::ConfigurationState>(q, keys::kState, err), own_state);
+  // Every node's ServiceL2Status: a change only needs the Layer 2 backend to compare its objects.
   const auto& l2_statuses = add(std::type_identity<api::ServiceL2Status>{}, "servicel2statuses",
-                                r::kServiceL2Statuses, ns, sync);
+                                r::kServiceL2Statuses, ns, std::string(keys::kLayer2));
   const Caches caches{services, slices,      nodes,    namespaces, pools,
                       peers,    bgp_ads,     l2_ads,   bfd,        communities,
                       secrets,  frr_configs, statuses, states,     l2_statuses};

@@ -58,7 +58,7 @@ l2::AnnounceInterface iface(const char* name, int index) {
 }
 
 L2Announcement svc(const char* name,
-                   std::vector<const char*> ips,
+                   const std::vector<const char*>& ips,
                    std::optional<std::set<std::string>> ifs = std::nullopt) {
   L2Announcement a{"web", name, {}, std::move(ifs)};
   for (const char* text : ips) {
@@ -343,6 +343,17 @@ BOOST_AUTO_TEST_CASE(service_l2_status_of_other_nodes_and_lost_services_is_delet
   BOOST_TEST(f.api.writes()[4].verb == "remove");
   BOOST_TEST(f.api.writes()[4].name == "l2-1");
   BOOST_TEST(!f.step({}));
+}
+
+BOOST_AUTO_TEST_CASE(a_status_change_before_the_first_sync_touches_nothing) {
+  Fixture f;
+  World::upsert(f.world.l2_statuses, stored("l2-9", "node1", "a"), "3");
+  BOOST_TEST(f.backend.apply().ok());  // e.g. the informer's first list, before any decision
+  BOOST_TEST(f.api.writes().empty());
+  BOOST_TEST(f.starts == 0);
+  BOOST_TEST(f.step({}));  // the first decision: a is not answered here any more
+  BOOST_REQUIRE_EQUAL(f.api.writes().size(), 1u);
+  BOOST_TEST(f.api.writes()[0].verb == "remove");
 }
 
 BOOST_AUTO_TEST_CASE(service_l2_status_deleted_by_someone_is_recreated) {

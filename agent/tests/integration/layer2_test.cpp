@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // ingot-agent answering ARP for a Layer 2 Service: the test creates two network namespaces joined
 // by a veth pair and runs the test API server, kubectl and the agent inside the node's one; a
-// peer namespace arpings the Service address. Skipped unless root with arping installed.
+// peer namespace arpings the Service address. Skipped unless root with arping installed. It runs in
+// its own test binary: the API client's worker threads are created at its first request and stay
+// in the namespace they were created in, so no request may precede entering the node's namespace.
 #include <algorithm>
 #include <cctype>
 
