@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The agent's protocol seam, like MetalLB's per-protocol controllers: the reconciler decides per
 // Service what this node announces, then hands every Backend its part and, when the backend says
-// its part changed, runs the backend's work-queue key, on which the backend applies it. Backends
-// today: FrrK8sBackend (FRRConfiguration metallb-<node>, rendered by frr-k8s) and LocalFrrBackend
-// (frr.conf reloaded into the node's FRR). Another protocol (Layer 2) is one more class here and
-// one more registration line where the daemon builds its backends (agent/main.cpp).
+// its part changed, runs the backend's work-queue key, on which the backend applies it. Backends:
+// FrrK8sBackend (FRRConfiguration metallb-<node>, rendered by frr-k8s) or LocalFrrBackend
+// (frr.conf reloaded into the node's FRR) for BGP, and Layer2Backend (agent/backend_l2.h: the
+// ARP/NDP responder) next to it; the daemon registers them in agent/main.cpp.
 #pragma once
 
 #include <functional>
