@@ -188,10 +188,12 @@ class NamingClient final : public k8s::ApiClient {
 /// Harness is one reconciler with its fakes: an FrrK8sBackend, or a LocalFrrBackend applying
 /// through frr when frr is given.
 struct Harness {
-  /// extra, when given, is registered after the BGP backend (e.g. to observe Desired).
+  /// ExtraBackend builds a backend registered after the BGP one (e.g. to observe Desired).
+  using ExtraBackend = std::function<std::unique_ptr<Backend>(const BackendContext&)>;
+
   explicit Harness(ReconcilerOptions options,
                    FrrApply* frr = nullptr,
-                   std::unique_ptr<Backend> extra = nullptr)
+                   const ExtraBackend& extra = nullptr)
       : client(api),
         queue(k8s::WorkQueueOptions{}, clock),
         metrics(options.node),
@@ -203,12 +205,10 @@ struct Harness {
                    metrics,
                    logger,
                    options,
-                   backends(options, frr, std::move(extra)),
+                   backends(options, frr, extra),
                    clock) {}
 
-  Backends backends(const ReconcilerOptions& options,
-                    FrrApply* frr,
-                    std::unique_ptr<Backend> extra) {
+  Backends backends(const ReconcilerOptions& options, FrrApply* frr, const ExtraBackend& extra) {
     const BackendContext context{world.caches(),          client, events, queue, metrics, logger,
                                  backendOptions(options), clock};
     Backends out;
@@ -218,7 +218,7 @@ struct Harness {
       out.push_back(std::make_unique<FrrK8sBackend>(context));
     }
     if (extra) {
-      out.push_back(std::move(extra));
+      out.push_back(extra(context));
     }
     return out;
   }

@@ -3,6 +3,7 @@
 // writes, ServiceBGPStatus, Events, ConfigurationState and the frr-mode loop.
 #include <boost/test/unit_test.hpp>
 
+#include "agent/backend_l2.h"
 #include "agent/tests/daemon/fixtures.h"
 #include "api/codec.h"
 #include "frrgen/served.h"
@@ -446,8 +447,36 @@ struct L2Case {
   std::optional<std::set<std::string>> interfaces;
 };
 
-BOOST_AUTO_TEST_CASE(layer2_part_of_desired_carries_the_won_services_and_their_interfaces) {
+/// startWithL2Service starts h on the examples plus examples/l2's pool with ads (instead of its
+/// own advertisement), its Service with address 192.168.10.1 and a ready endpoint on node1.
+void startWithL2Service(Harness& h, const std::string& ads) {
   const std::string dir = testing::sourceDir() + "/examples/";
+  const std::string pool = testing::readFile(dir + "l2/pool.yaml");
+  start(h, testing::examples() + pool.substr(0, pool.find("---")) + ads + "---\n" +
+               testing::readFile(dir + "l2/service.yaml") + R"(
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata:
+  name: frontend-a
+  namespace: web
+  labels: {kubernetes.io/service-name: frontend}
+addressType: IPv4
+endpoints:
+  - addresses: [10.244.1.5]
+    conditions: {ready: true}
+    nodeName: node1
+)");
+  auto svc = *h.world.services.get(k8s::objectKey("web", "frontend"));
+  api::LoadBalancerIngress ingress;
+  ingress.ip = "192.168.10.1";
+  svc.status.ingress = {ingress};
+  testing::World::upsert(h.world.services, svc, "2");
+  h.queue.add(std::string(keys::kSync));
+  h.drain();
+}
+
+BOOST_AUTO_TEST_CASE(layer2_part_of_desired_carries_the_won_services_and_their_interfaces) {
   const std::string ad = R"(
 apiVersion: metallb.io/v1beta1
 kind: L2Advertisement
@@ -476,30 +505,9 @@ spec:
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {
       std::vector<L2Announcement> seen;
-      Harness h(node1(), nullptr, std::make_unique<DesiredProbe>(seen));
-      const std::string pool = testing::readFile(dir + "l2/pool.yaml");
-      start(h, testing::examples() + pool.substr(0, pool.find("---")) + c.ads + "---\n" +
-                   testing::readFile(dir + "l2/service.yaml") + R"(
----
-apiVersion: discovery.k8s.io/v1
-kind: EndpointSlice
-metadata:
-  name: frontend-a
-  namespace: web
-  labels: {kubernetes.io/service-name: frontend}
-addressType: IPv4
-endpoints:
-  - addresses: [10.244.1.5]
-    conditions: {ready: true}
-    nodeName: node1
-)");
-      auto svc = *h.world.services.get(k8s::objectKey("web", "frontend"));
-      api::LoadBalancerIngress ingress;
-      ingress.ip = "192.168.10.1";
-      svc.status.ingress = {ingress};
-      testing::World::upsert(h.world.services, svc, "2");
-      h.queue.add(std::string(keys::kSync));
-      h.drain();
+      Harness h(node1(), nullptr,
+                [&seen](const BackendContext&) { return std::make_unique<DesiredProbe>(seen); });
+      startWithL2Service(h, c.ads);
       BOOST_REQUIRE_EQUAL(seen.size(), 1u);
       BOOST_TEST(seen[0].key() == "web/frontend");
       BOOST_REQUIRE_EQUAL(seen[0].ips.size(), 1u);
@@ -507,6 +515,44 @@ endpoints:
       BOOST_TEST((seen[0].interfaces == c.interfaces));
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(a_responder_that_cannot_start_is_reported_in_configuration_state) {
+  int starts = 0;
+  Harness h(node1(), nullptr, [&starts](const BackendContext& context) {
+    return std::make_unique<Layer2Backend>(
+        context, [&starts]() -> Result<std::unique_ptr<L2Responder>> {
+          ++starts;
+          return Error{ErrorCode::Forbidden, "socket(AF_PACKET): Operation not permitted"};
+        });
+  });
+  startWithL2Service(h, "");  // examples/l2's own advertisement is replaced by none...
+  BOOST_TEST(starts == 0);    // ...so nothing is answered and the responder is not needed
+  const std::string node1_ad = R"(---
+apiVersion: metallb.io/v1beta1
+kind: L2Advertisement
+metadata: {name: a, namespace: metallb-system}
+spec:
+  ipAddressPools: [l2-pool]
+  nodeSelectors: [{matchLabels: {ingot.example/l2-speaker: 'true'}}]
+)";
+  Harness g(node1(), nullptr, [&starts](const BackendContext& context) {
+    return std::make_unique<Layer2Backend>(
+        context, [&starts]() -> Result<std::unique_ptr<L2Responder>> {
+          ++starts;
+          return Error{ErrorCode::Forbidden, "socket(AF_PACKET): Operation not permitted"};
+        });
+  });
+  startWithL2Service(g, node1_ad);
+  BOOST_TEST(starts == 1);
+  const auto patches = g.writes("patchStatus");
+  BOOST_REQUIRE(!patches.empty());
+  const std::string& last = patches.back().body;
+  BOOST_TEST(contains(last, R"("type":"layer2ResponderValid","status":"False")"), last);
+  BOOST_TEST(contains(last, "Operation not permitted"), last);
+  BOOST_TEST(contains(last, R"("result":"Valid")"), last);  // BGP and the configuration are fine
+  // The retry waits for its delay: nothing else is started meanwhile.
+  BOOST_TEST(starts == 1);
 }
 
 }  // namespace
