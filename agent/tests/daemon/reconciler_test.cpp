@@ -519,13 +519,15 @@ spec:
 
 BOOST_AUTO_TEST_CASE(a_responder_that_cannot_start_is_reported_in_configuration_state) {
   int starts = 0;
-  Harness h(node1(), nullptr, [&starts](const BackendContext& context) {
+  // failing registers a Layer2Backend whose responder never starts, counting the attempts.
+  const Harness::ExtraBackend failing = [&starts](const BackendContext& context) {
     return std::make_unique<Layer2Backend>(
         context, [&starts]() -> Result<std::unique_ptr<L2Responder>> {
           ++starts;
           return Error{ErrorCode::Forbidden, "socket(AF_PACKET): Operation not permitted"};
         });
-  });
+  };
+  Harness h(node1(), nullptr, failing);
   startWithL2Service(h, "");  // examples/l2's own advertisement is replaced by none...
   BOOST_TEST(starts == 0);    // ...so nothing is answered and the responder is not needed
   const std::string node1_ad = R"(---
@@ -536,13 +538,7 @@ spec:
   ipAddressPools: [l2-pool]
   nodeSelectors: [{matchLabels: {ingot.example/l2-speaker: 'true'}}]
 )";
-  Harness g(node1(), nullptr, [&starts](const BackendContext& context) {
-    return std::make_unique<Layer2Backend>(
-        context, [&starts]() -> Result<std::unique_ptr<L2Responder>> {
-          ++starts;
-          return Error{ErrorCode::Forbidden, "socket(AF_PACKET): Operation not permitted"};
-        });
-  });
+  Harness g(node1(), nullptr, failing);
   startWithL2Service(g, node1_ad);
   BOOST_TEST(starts == 1);
   const auto patches = g.writes("patchStatus");
