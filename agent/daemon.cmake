@@ -9,6 +9,8 @@ ingot_add_library(ingot_agent
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/backend.cpp
     ${CMAKE_CURRENT_LIST_DIR}/backend_frr.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/backend_l2.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/backend_l2_status.cpp
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
     ${CMAKE_CURRENT_LIST_DIR}/frr_apply.cpp
     ${CMAKE_CURRENT_LIST_DIR}/manager.cpp
@@ -16,7 +18,7 @@ ingot_add_library(ingot_agent
     ${CMAKE_CURRENT_LIST_DIR}/reconciler.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_state.cpp
     ${CMAKE_CURRENT_LIST_DIR}/writes.cpp
-  LIBRARIES ingot_agent_core ingot_agent_bgp ingot_frrgen ingot_config ingot_api
+  LIBRARIES ingot_agent_core ingot_agent_bgp ingot_agent_l2 ingot_frrgen ingot_config ingot_api
             ingot_json ingot_kube ingot_daemon ingot_util)
 
 add_executable(ingot-agent ${CMAKE_CURRENT_LIST_DIR}/main.cpp)
@@ -31,18 +33,35 @@ ingot_add_test(ingot_agent_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/prefix_limit_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/backend_l2_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/render_parity_test.cpp
   LIBRARIES ingot_agent ingot_cli)
+
+# AgentProcess: ingot-agent as a child process, for the integration tests.
+ingot_add_library(ingot_agent_testkit
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/tests/support/agent_process.cpp
+  LIBRARIES ingot_testing)
+target_compile_definitions(ingot_agent_testkit PRIVATE
+  INGOT_AGENT_BINARY="$<TARGET_FILE:ingot-agent>")
+add_dependencies(ingot_agent_testkit ingot-agent)
 
 # Integration: the test API server and a real ingot-agent process per case.
 ingot_add_test(ingot_agent_integration_test
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/main_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/agent_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/support/agent_process.cpp
-  LIBRARIES ingot_controller_testkit ingot_agent)
+  LIBRARIES ingot_agent_testkit ingot_controller_testkit ingot_agent)
 target_compile_definitions(ingot_agent_integration_test PRIVATE
-  INGOT_AGENT_BINARY="$<TARGET_FILE:ingot-agent>"
   INGOT_INGOTCTL_BINARY="$<TARGET_FILE:ingotctl>")
 add_dependencies(ingot_agent_integration_test ingot-agent ingotctl)
 set_tests_properties(ingot_agent_integration_test PROPERTIES LABELS integration TIMEOUT 180)
+
+# Integration: ingot-agent answering ARP in network namespaces the test creates. Its own process:
+# the API client's thread pool must be born inside the node's namespace, which the test enters
+# before its first request.
+ingot_add_test(ingot_agent_layer2_integration_test
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/tests/integration/layer2_main_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/integration/layer2_test.cpp
+  LIBRARIES ingot_agent_testkit ingot_controller_testkit ingot_agent)
+set_tests_properties(ingot_agent_layer2_integration_test PROPERTIES LABELS integration TIMEOUT 120)

@@ -34,6 +34,7 @@ struct World {
   k8s::Store<api::FRRConfiguration> frr_configurations;
   k8s::Store<api::ServiceBGPStatus> bgp_statuses;
   k8s::Store<api::ConfigurationState> states;
+  k8s::Store<api::ServiceL2Status> l2_statuses;
 
   Caches caches() {
     return Caches{services,
@@ -49,7 +50,8 @@ struct World {
                   secrets,
                   frr_configurations,
                   bgp_statuses,
-                  states};
+                  states,
+                  l2_statuses};
   }
 
   template <typename T>
@@ -138,10 +140,13 @@ class NamingClient final : public k8s::ApiClient {
                              std::string_view body) override {
     auto out = inner_.create(r, ns, body);
     if (!out) return out;
-    const std::string gen = R"("generateName":"bgp-")";
-    if (auto at = out->find(gen); at != std::string::npos) {
-      const std::string n = std::to_string(++named_);
-      out->insert(at + gen.size(), R"(,"name":"bgp-)" + n + R"(","resourceVersion":"c)" + n + "\"");
+    for (const std::string prefix : {"bgp-", "l2-"}) {
+      const std::string gen = R"("generateName":")" + prefix + "\"";
+      if (auto at = out->find(gen); at != std::string::npos) {
+        const std::string n = std::to_string(++named_);
+        out->insert(at + gen.size(),
+                    R"(,"name":")" + prefix + n + R"(","resourceVersion":"c)" + n + "\"");
+      }
     }
     return out;
   }
@@ -183,7 +188,12 @@ class NamingClient final : public k8s::ApiClient {
 /// Harness is one reconciler with its fakes: an FrrK8sBackend, or a LocalFrrBackend applying
 /// through frr when frr is given.
 struct Harness {
-  explicit Harness(ReconcilerOptions options, FrrApply* frr = nullptr)
+  /// ExtraBackend builds a backend registered after the BGP one (e.g. to observe Desired).
+  using ExtraBackend = std::function<std::unique_ptr<Backend>(const BackendContext&)>;
+
+  explicit Harness(ReconcilerOptions options,
+                   FrrApply* frr = nullptr,
+                   const ExtraBackend& extra = nullptr)
       : client(api),
         queue(k8s::WorkQueueOptions{}, clock),
         metrics(options.node),
@@ -195,10 +205,10 @@ struct Harness {
                    metrics,
                    logger,
                    options,
-                   backends(options, frr),
+                   backends(options, frr, extra),
                    clock) {}
 
-  Backends backends(const ReconcilerOptions& options, FrrApply* frr) {
+  Backends backends(const ReconcilerOptions& options, FrrApply* frr, const ExtraBackend& extra) {
     const BackendContext context{world.caches(),          client, events, queue, metrics, logger,
                                  backendOptions(options), clock};
     Backends out;
@@ -206,6 +216,9 @@ struct Harness {
       out.push_back(std::make_unique<LocalFrrBackend>(context, *frr));
     } else {
       out.push_back(std::make_unique<FrrK8sBackend>(context));
+    }
+    if (extra) {
+      out.push_back(extra(context));
     }
     return out;
   }

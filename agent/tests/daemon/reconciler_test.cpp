@@ -3,6 +3,7 @@
 // writes, ServiceBGPStatus, Events, ConfigurationState and the frr-mode loop.
 #include <boost/test/unit_test.hpp>
 
+#include "agent/backend_l2.h"
 #include "agent/tests/daemon/fixtures.h"
 #include "api/codec.h"
 #include "frrgen/served.h"
@@ -425,6 +426,129 @@ BOOST_AUTO_TEST_CASE(layer2_decision_is_logged_per_service_when_it_changes) {
   BOOST_REQUIRE_EQUAL(lines.size(), 2u);
   BOOST_TEST(contains(lines[1], "\"serviceReason\":\"\""), lines[1]);
   BOOST_TEST(!contains(lines[1], "\"winner\":\"\""), lines[1]);
+}
+
+/// DesiredProbe is a backend that keeps the Layer 2 part of every Desired it is handed.
+struct DesiredProbe final : Backend {
+  explicit DesiredProbe(std::vector<L2Announcement>& seen) : seen_(seen) {}
+  std::string_view key() const override { return "probe"; }
+  ReconcileKind reconcileKind() const override { return ReconcileKind::Layer2; }
+  std::optional<k8s::Duration> update(const Desired& desired) override {
+    seen_ = desired.l2;
+    return std::nullopt;
+  }
+  ReconcileResult apply() override { return ReconcileResult::done(); }
+  std::vector<L2Announcement>& seen_;
+};
+
+struct L2Case {
+  std::string desc;
+  std::string ads;  ///< L2Advertisements (YAML documents)
+  std::optional<std::set<std::string>> interfaces;
+};
+
+/// startWithL2Service starts h on the examples plus examples/l2's pool with ads (instead of its
+/// own advertisement), its Service with address 192.168.10.1 and a ready endpoint on node1.
+void startWithL2Service(Harness& h, const std::string& ads) {
+  const std::string dir = testing::sourceDir() + "/examples/";
+  const std::string pool = testing::readFile(dir + "l2/pool.yaml");
+  start(h, testing::examples() + pool.substr(0, pool.find("---")) + ads + "---\n" +
+               testing::readFile(dir + "l2/service.yaml") + R"(
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata:
+  name: frontend-a
+  namespace: web
+  labels: {kubernetes.io/service-name: frontend}
+addressType: IPv4
+endpoints:
+  - addresses: [10.244.1.5]
+    conditions: {ready: true}
+    nodeName: node1
+)");
+  auto svc = *h.world.services.get(k8s::objectKey("web", "frontend"));
+  api::LoadBalancerIngress ingress;
+  ingress.ip = "192.168.10.1";
+  svc.status.ingress = {ingress};
+  testing::World::upsert(h.world.services, svc, "2");
+  h.queue.add(std::string(keys::kSync));
+  h.drain();
+}
+
+BOOST_AUTO_TEST_CASE(layer2_part_of_desired_carries_the_won_services_and_their_interfaces) {
+  const std::string ad = R"(
+apiVersion: metallb.io/v1beta1
+kind: L2Advertisement
+metadata: {name: NAME, namespace: metallb-system}
+spec:
+  ipAddressPools: [l2-pool]
+)";
+  // Only node1 carries ingot.example/l2-speaker, so it is the only candidate and wins.
+  const std::string node1_only =
+      "  nodeSelectors: [{matchLabels: {ingot.example/l2-speaker: 'true'}}]\n";
+  auto named = [&](const std::string& name, const std::string& extra, const std::string& selector) {
+    return "---" + testing::replaced(ad, "NAME", name) + extra + "\n" + selector;
+  };
+  const std::string nobody = "  nodeSelectors: [{matchLabels: {none: x}}]\n";
+  const std::vector<L2Case> cases = {
+      {"union_of_lists",
+       named("a", "  interfaces: [eth1]", node1_only) +
+           named("b", "  interfaces: [eth0]", node1_only),
+       std::set<std::string>{"eth0", "eth1"}},
+      {"one_without_list_means_all",
+       named("a", "  interfaces: [eth1]", node1_only) + named("b", "", node1_only), std::nullopt},
+      {"ads_not_selecting_this_node_do_not_count",
+       named("a", "  interfaces: [eth1]", node1_only) + named("b", "", nobody),
+       std::set<std::string>{"eth1"}},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      std::vector<L2Announcement> seen;
+      Harness h(node1(), nullptr,
+                [&seen](const BackendContext&) { return std::make_unique<DesiredProbe>(seen); });
+      startWithL2Service(h, c.ads);
+      BOOST_REQUIRE_EQUAL(seen.size(), 1u);
+      BOOST_TEST(seen[0].key() == "web/frontend");
+      BOOST_REQUIRE_EQUAL(seen[0].ips.size(), 1u);
+      BOOST_TEST(seen[0].ips[0].toString() == "192.168.10.1");
+      BOOST_TEST((seen[0].interfaces == c.interfaces));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_responder_that_cannot_start_is_reported_in_configuration_state) {
+  int starts = 0;
+  // failing registers a Layer2Backend whose responder never starts, counting the attempts.
+  const Harness::ExtraBackend failing = [&starts](const BackendContext& context) {
+    return std::make_unique<Layer2Backend>(
+        context, [&starts]() -> Result<std::unique_ptr<L2Responder>> {
+          ++starts;
+          return Error{ErrorCode::Forbidden, "socket(AF_PACKET): Operation not permitted"};
+        });
+  };
+  Harness h(node1(), nullptr, failing);
+  startWithL2Service(h, "");  // examples/l2's own advertisement is replaced by none...
+  BOOST_TEST(starts == 0);    // ...so nothing is answered and the responder is not needed
+  const std::string node1_ad = R"(---
+apiVersion: metallb.io/v1beta1
+kind: L2Advertisement
+metadata: {name: a, namespace: metallb-system}
+spec:
+  ipAddressPools: [l2-pool]
+  nodeSelectors: [{matchLabels: {ingot.example/l2-speaker: 'true'}}]
+)";
+  Harness g(node1(), nullptr, failing);
+  startWithL2Service(g, node1_ad);
+  BOOST_TEST(starts == 1);
+  const auto patches = g.writes("patchStatus");
+  BOOST_REQUIRE(!patches.empty());
+  const std::string& last = patches.back().body;
+  BOOST_TEST(contains(last, R"("type":"layer2ResponderValid","status":"False")"), last);
+  BOOST_TEST(contains(last, "Operation not permitted"), last);
+  BOOST_TEST(contains(last, R"("result":"Valid")"), last);  // BGP and the configuration are fine
+  // The retry waits for its delay: nothing else is started meanwhile.
+  BOOST_TEST(starts == 1);
 }
 
 }  // namespace
