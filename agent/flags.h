@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agent/memberlist/options.h"
 #include "common/daemon/flags.h"
 #include "common/util/log.h"
 #include "common/util/result.h"
@@ -43,8 +44,12 @@ struct Flags : daemon::CommonFlags {
   std::string frr_workdir = "/var/lib/ingot/frr";                ///< --frr-workdir
   std::string frr_reload_script = "/usr/lib/frr/frr-reload.py";  ///< --frr-reload-script
   int frr_max_new_prefixes = 200;                                ///< --frr-max-new-prefixes (>= 1)
-  /// ignored lists MetalLB flags that were given but have no effect in ingot-agent (memberlist,
-  /// --host, TLS metrics, pprof); main warns about each.
+  /// --ml-bindaddr, --ml-bindport, --ml-labels, --ml-secret-key-path, --ml-wan-config,
+  /// --ml-tuning-path and their METALLB_ML_* variables. Memberlist runs when enabled() (MetalLB's
+  /// rule: a bind address and labels); otherwise every Node object counts as a live agent.
+  memberlist::MembershipOptions memberlist;
+  /// ignored lists MetalLB flags that were given but have no effect in ingot-agent (--host, TLS
+  /// metrics, pprof); main warns about each.
   std::vector<std::string> ignored;
 };
 
