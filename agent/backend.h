@@ -129,6 +129,13 @@ class Backend {
   /// run (its part changed) or nullopt (nothing to do).
   virtual std::optional<k8s::Duration> update(const Desired& desired) = 0;
 
+  /// updateLayer2 takes a new Layer 2 part after a membership change (desired.bgp is empty and
+  /// must be ignored). Backends that do not answer Layer 2 ignore it.
+  virtual std::optional<k8s::Duration> updateLayer2(const Desired& desired) {
+    (void)desired;
+    return std::nullopt;
+  }
+
   /// apply converges the world to the last desired state.
   virtual ReconcileResult apply() = 0;
 

@@ -63,6 +63,10 @@ class Layer2Backend final : public Backend {
   std::string_view key() const override { return keys::kLayer2; }
   ReconcileKind reconcileKind() const override { return ReconcileKind::Layer2; }
   std::optional<k8s::Duration> update(const Desired& desired) override;
+  /// updateLayer2 is update: the Layer 2 part is all this backend reads.
+  std::optional<k8s::Duration> updateLayer2(const Desired& desired) override {
+    return update(desired);
+  }
   ReconcileResult apply() override;
   std::optional<std::string> stateError() const override { return error_; }
   std::string_view stateCondition() const override;

@@ -106,6 +106,7 @@ Reconciler::Reconciler(Caches caches,
 
 ReconcileResult Reconciler::reconcile(const std::string& key) {
   if (key == keys::kConfig) return reconcileConfig();
+  if (key == keys::kMembers) return reconcileMembers();
   if (key == keys::kSync) {
     ReconcileResult r = sync();
     metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
@@ -163,6 +164,7 @@ ReconcileResult Reconciler::reconcileConfig() {
                log::num("peers", static_cast<long long>(parsed.config->peers.size()))});
   }
   config_ = parsed.config;
+  l2_elector_.clear();  // its subjects point into the Config it replaces
   ReconcileResult r = sync();
   metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
   if (!r.ok()) queue_.addRateLimited(std::string(keys::kSync));
@@ -194,31 +196,98 @@ std::vector<Reconciler::Decided> Reconciler::decideAll(const std::vector<api::Se
   return out;
 }
 
+L2Membership Reconciler::l2MembershipNow() const {
+  std::vector<api::Node> nodes = values(caches_.nodes);
+  std::set<std::string> live;
+  if (options_.live_nodes != nullptr) {
+    live = options_.live_nodes->live();
+  } else {
+    for (const auto& n : nodes) live.insert(n.metadata.name);
+  }
+  return l2Membership(nodes, live, options_.announce.ignore_exclude_lb);
+}
+
 std::vector<L2Announcement> Reconciler::decideLayer2(const std::vector<api::Service>& services,
                                                      const SlicesByService& slices) {
   std::vector<L2Announcement> won;
-  std::vector<api::Node> nodes = values(caches_.nodes);
-  std::set<std::string> live;
-  for (const auto& n : nodes) live.insert(n.metadata.name);
-  const L2Membership membership = l2Membership(nodes, live, options_.announce.ignore_exclude_lb);
+  l2_elector_.setMembership(l2MembershipNow());  // every Service is decided below anyway
   static const std::vector<api::EndpointSlice> kNone;
-  std::map<std::string, std::string> logged;
+  std::map<std::string, L2Decision> previous = std::move(l2_decisions_);
+  l2_decisions_.clear();
   for (const auto& svc : services) {
-    auto it = slices.find(serviceKey(svc));
-    const L2Decision d =
-        decideL2(*config_, options_.node, svc, it == slices.end() ? kNone : it->second, membership,
-                 options_.announce, l2_hasher_);
-    if (!d.l2_pool) continue;
     const std::string key = serviceKey(svc);
-    std::string sig = d.election.winner.value_or("") + "|" + std::string(d.reason()) + "|" +
-                      std::string(l2ReasonName(d.election.reason));
-    auto prev = l2_logged_.find(key);
-    if (prev == l2_logged_.end() || prev->second != sig) logL2Decision(log_, key, d);
-    logged.emplace(key, std::move(sig));
+    auto it = slices.find(key);
+    L2Decision d =
+        decideL2Cached(*config_, options_.node, svc, it == slices.end() ? kNone : it->second,
+                       options_.announce, l2_elector_);
+    ++l2_decisions_made_;
+    previous.erase(key);
+    if (!d.l2_pool) continue;
+    noteLayer2(key, d);
     if (d.announced()) won.push_back(l2Announcement(svc, d, options_.node));
   }
-  l2_logged_ = std::move(logged);
+  for (const auto& [key, gone] : previous) {  // deleted Services
+    l2_elector_.removeService(key);
+  }
+  std::erase_if(l2_logged_, [this](const auto& e) { return !l2_decisions_.contains(e.first); });
+  l2_won_.clear();
+  for (const auto& a : won) l2_won_.emplace(a.key(), a);
   return won;
+}
+
+ReconcileResult Reconciler::reconcileMembers() {
+  if (!config_) return ReconcileResult::done();  // nothing elected before a configuration
+  bool changed = false;
+  for (const auto& key : l2_elector_.setMembership(l2MembershipNow())) {
+    auto it = l2_decisions_.find(key);
+    if (it == l2_decisions_.end()) continue;
+    L2Decision d = it->second;
+    d.election.winner = l2_elector_.winner(key);
+    d.election.reason = l2_elector_.reason(key);
+    d.election.candidates = l2_elector_.head(key);
+    d.verdict = d.election.verdictFor(d.subject, options_.node);
+    ++l2_decisions_made_;
+    noteLayer2(key, d);
+    changed |= noteWon(key, d);
+  }
+  if (changed) handLayer2();
+  return ReconcileResult::done();
+}
+
+bool Reconciler::noteWon(const std::string& key, const L2Decision& d) {
+  auto svc = d.announced() ? caches_.services.get(key) : nullptr;
+  auto prev = l2_won_.find(key);
+  if (!svc) {
+    if (prev == l2_won_.end()) return false;
+    l2_won_.erase(prev);
+    return true;
+  }
+  L2Announcement next = l2Announcement(*svc, d, options_.node);
+  if (prev != l2_won_.end() && prev->second == next) return false;
+  l2_won_.insert_or_assign(key, std::move(next));
+  return true;
+}
+
+void Reconciler::handLayer2() {
+  Desired desired{config_, {}, {}};
+  desired.l2.reserve(l2_won_.size());
+  for (const auto& [key, a] : l2_won_) desired.l2.push_back(a);
+  for (const auto& backend : backends_) {
+    if (auto delay = backend->updateLayer2(desired)) {
+      queue_.addAfter(std::string(backend->key()), *delay);
+    }
+  }
+}
+
+void Reconciler::noteLayer2(const std::string& key, const L2Decision& d) {
+  std::string sig = d.election.winner.value_or("") + "|" + std::string(d.reason()) + "|" +
+                    std::string(l2ReasonName(d.election.reason));
+  auto prev = l2_logged_.find(key);
+  if (prev == l2_logged_.end() || prev->second != sig) {
+    logL2Decision(log_, key, d);
+    l2_logged_[key] = std::move(sig);
+  }
+  l2_decisions_[key] = d;
 }
 
 ReconcileResult Reconciler::sync() {

@@ -6,11 +6,13 @@ ingot_add_library(ingot_controller
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
     ${CMAKE_CURRENT_LIST_DIR}/manager.cpp
     ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/ml_secret.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_status.cpp
     ${CMAKE_CURRENT_LIST_DIR}/status_writes.cpp
     ${CMAKE_CURRENT_LIST_DIR}/write_pool.cpp
-  LIBRARIES ingot_controller_core ingot_config ingot_api ingot_json ingot_kube ingot_daemon ingot_util)
+  LIBRARIES ingot_controller_core ingot_config ingot_api ingot_json ingot_kube ingot_daemon ingot_util
+            OpenSSL::Crypto)
 
 add_executable(ingot-controller ${CMAKE_CURRENT_LIST_DIR}/main.cpp)
 target_link_libraries(ingot-controller PRIVATE ingot_controller)
@@ -23,6 +25,7 @@ ingot_add_test(ingot_controller_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/flags_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/log_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/metrics_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/ml_secret_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/status_writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/write_overlay_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp
@@ -48,6 +51,7 @@ ingot_add_test(ingot_controller_integration_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/faults_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/config_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/startup_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/integration/ml_secret_test.cpp
   LIBRARIES ingot_controller_testkit
   LABELS integration)
 set_tests_properties(ingot_controller_integration_test PROPERTIES TIMEOUT 120)

@@ -38,10 +38,16 @@ FlagSet flagSet(Flags& f) {
            "METALLB_POD_NAME"});
   set.add({"webhook-mode", false, webhookMode(f),
            "enabled or disabled: accepted, but no webhooks are served; onlywebhook is refused"});
+  set.add({"ml-secret-name", false, daemon::text(f.ml_secret_name),
+           "create this memberlist Secret for the agents when it does not exist (env "
+           "METALLB_ML_SECRET_NAME)",
+           "METALLB_ML_SECRET_NAME"});
+  set.add({"deployment", false, daemon::text(f.deployment),
+           "the controller's Deployment, owner of the memberlist Secret (env METALLB_DEPLOYMENT)",
+           "METALLB_DEPLOYMENT"});
   set.ignore(f.ignored,
-             {"ml-secret-name", "deployment", "pprof-bind-address", "cert-dir", "cert-service-name",
-              "webhook-secret", "tls-min-version", "tls-cipher-suites", "tls-curve-preferences",
-              "metrics-cert-dir"},
+             {"pprof-bind-address", "cert-dir", "cert-service-name", "webhook-secret",
+              "tls-min-version", "tls-cipher-suites", "tls-curve-preferences", "metrics-cert-dir"},
              {"disable-cert-rotation", "webhook-http2"});
   return set;
 }
@@ -91,13 +97,13 @@ std::string usage() {
   Flags unused;
   out += flagSet(unused).usage();
   out +=
-      "\nAccepted for MetalLB compatibility, without effect: --ml-secret-name, --deployment,\n"
+      "\nAccepted for MetalLB compatibility, without effect:\n"
       "  --pprof-bind-address, --cert-dir, --cert-service-name, --webhook-secret,\n"
       "  --tls-min-version, --tls-cipher-suites, --tls-curve-preferences, --metrics-cert-dir,\n"
       "  --disable-cert-rotation, --webhook-http2.\n"
       "\nEnvironment: METALLB_NAMESPACE, METALLB_POD_NAME, METALLB_BGP_TYPE (frr-k8s|frr,\n"
-      "  default frr-k8s; native is refused), KUBECONFIG, KUBERNETES_SERVICE_HOST/PORT "
-      "(in-cluster).\n";
+      "  default frr-k8s; native is refused), METALLB_ML_SECRET_NAME, METALLB_DEPLOYMENT,\n"
+      "  KUBECONFIG, KUBERNETES_SERVICE_HOST/PORT (in-cluster).\n";
   return out;
 }
 

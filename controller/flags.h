@@ -23,8 +23,11 @@ struct Flags : daemon::CommonFlags {
   std::string lb_class;    ///< --lb-class
   std::string pod_name;    ///< --pod-name, $METALLB_POD_NAME: owner of ConfigurationState
   config::Backend backend = config::Backend::FrrK8s;  ///< $METALLB_BGP_TYPE (unset = frr-k8s)
+  /// --ml-secret-name, $METALLB_ML_SECRET_NAME: the memberlist Secret to create ("" = none)
+  std::string ml_secret_name;
+  std::string deployment;  ///< --deployment, $METALLB_DEPLOYMENT: owner of that Secret
   /// ignored lists MetalLB flags that were given but have no effect in ingot-controller
-  /// (webhooks, certificate rotation, memberlist secret, TLS metrics, pprof); main warns.
+  /// (webhooks, certificate rotation, TLS metrics, pprof); main warns.
   std::vector<std::string> ignored;
 };
 

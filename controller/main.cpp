@@ -11,6 +11,7 @@
 #include "controller/flags.h"
 #include "controller/manager.h"
 #include "controller/metrics.h"
+#include "controller/ml_secret.h"
 #include "kube/events.h"
 #include "kube/kubeconfig.h"
 #include "kube/startup.h"
@@ -88,6 +89,11 @@ int run(const Flags& flags, log::Logger& logger) {
                                preflight_options);
       !ok) {
     return fail(logger, "preflight", ok.error());
+  }
+  if (!flags.ml_secret_name.empty()) {  // as MetalLB: a failure here stops the controller
+    auto ml = ensureMemberlistSecret(*clients->main, flags.namespace_, flags.ml_secret_name,
+                                     flags.deployment, logger);
+    if (!ml) return fail(logger, "memberlist_secret", ml.error());
   }
   auto owner = k8s::podOwner(*clients->main, flags.namespace_, flags.pod_name);
   if (!owner) logger.warn("startup", "pod_owner", owner.error().message);

@@ -155,9 +155,43 @@ BOOST_AUTO_TEST_CASE(metallb_flags_without_an_ingot_equivalent_are_accepted_and_
                        "--tls-min-version=VersionTLS12"},
                       envOf({}), "");
   BOOST_REQUIRE(f.has_value());
-  const std::vector<std::string> expected = {
-      "ml-secret-name", "deployment", "disable-cert-rotation", "webhook-mode", "tls-min-version"};
+  const std::vector<std::string> expected = {"disable-cert-rotation", "webhook-mode",
+                                             "tls-min-version"};
   BOOST_TEST(f->ignored == expected, boost::test_tools::per_element());
+  BOOST_TEST(f->ml_secret_name == "memberlist");
+  BOOST_TEST(f->deployment == "ctrl");
+}
+
+BOOST_AUTO_TEST_CASE(memberlist_secret_flags_fall_back_to_metallb_environment) {
+  struct Case {
+    std::string desc;
+    std::vector<std::string> args;
+    std::map<std::string, std::string> env;
+    std::string secret;
+    std::string deployment;
+  };
+  const std::vector<Case> cases = {
+      {"unset_creates_nothing", {"--namespace=a"}, {}, "", ""},
+      {"environment_as_the_chart_sets_it",
+       {"--namespace=a"},
+       {{"METALLB_ML_SECRET_NAME", "metallb-memberlist"}, {"METALLB_DEPLOYMENT", "controller"}},
+       "metallb-memberlist",
+       "controller"},
+      {"flags_win",
+       {"--namespace=a", "--ml-secret-name", "mine", "-deployment=ctl"},
+       {{"METALLB_ML_SECRET_NAME", "metallb-memberlist"}, {"METALLB_DEPLOYMENT", "controller"}},
+       "mine",
+       "ctl"},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      auto f = parseFlags(c.args, envOf(c.env), "");
+      BOOST_REQUIRE(f.has_value());
+      BOOST_TEST(f->ml_secret_name == c.secret);
+      BOOST_TEST(f->deployment == c.deployment);
+      BOOST_TEST(f->ignored.empty());
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(help_is_recognised_before_the_namespace_is_required) {

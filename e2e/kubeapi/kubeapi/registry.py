@@ -94,6 +94,8 @@ BUILTIN_RESOURCES = (
                               "involvedObject.name", "involvedObject.uid", "reason", "type")),
     _builtin("v1", "serviceaccounts", "ServiceAccount", short_names=("sa",)),
     _builtin("discovery.k8s.io/v1", "endpointslices", "EndpointSlice"),
+    _builtin("apps/v1", "deployments", "Deployment", short_names=("deploy",), status="core",
+             categories=("all",)),
     _builtin("events.k8s.io/v1", "events", "Event", short_names=("ev",)),
     _builtin("coordination.k8s.io/v1", "leases", "Lease"),
     # Stored as given (no defaulting or validation), so that the chart's objects apply.
