@@ -164,7 +164,8 @@ std::string usage() {
       "Usage: ingot-agent [flags]\n\n"
       "Announces the addresses of LoadBalancer Services from this node over BGP, through\n"
       "frr-k8s (FRRConfiguration) or the node's FRR, and over Layer 2 (ARP/NDP answers; needs\n"
-      "CAP_NET_RAW) from the owner elected among the live agents (memberlist gossip, see --ml-*).\n\n"
+      "CAP_NET_RAW) from the owner elected among the live agents (memberlist gossip, see "
+      "--ml-*).\n\n"
       "Flags:\n";
   Flags unused;
   out += flagSet(unused).usage();
