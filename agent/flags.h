@@ -42,7 +42,9 @@ struct Flags : daemon::CommonFlags {
   std::string frr_pathspace;                                     ///< --frr-pathspace
   std::string frr_workdir = "/var/lib/ingot/frr";                ///< --frr-workdir
   std::string frr_reload_script = "/usr/lib/frr/frr-reload.py";  ///< --frr-reload-script
-  int frr_max_new_prefixes = 200;                                ///< --frr-max-new-prefixes (>= 1)
+  /// --frr-verify-interval (seconds; 0 = never): FRR's running configuration is read back
+  /// this often to find (and correct) drift.
+  std::chrono::seconds frr_verify_interval{30};
   /// ignored lists MetalLB flags that were given but have no effect in ingot-agent (memberlist,
   /// --host, TLS metrics, pprof); main warns about each.
   std::vector<std::string> ignored;

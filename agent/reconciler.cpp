@@ -59,8 +59,8 @@ std::string ingressIps(const api::Service& svc) {
 }  // namespace
 
 BackendOptions backendOptions(const ReconcilerOptions& options) {
-  return BackendOptions{options.node, options.build, options.debounce, options.max_new_prefixes,
-                        options.hostname};
+  return BackendOptions{options.node, options.build, options.debounce, options.hostname,
+                        options.frr_verify_interval};
 }
 
 Reconciler::Reconciler(Caches caches,
@@ -86,6 +86,11 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
   if (key == keys::kConfig) return reconcileConfig();
   if (key == keys::kSync) {
     ReconcileResult r = sync();
+    metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
+    return r;
+  }
+  if (key == keys::kStatus) {
+    ReconcileResult r = syncBgpStatuses(decided_);
     metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
     return r;
   }
@@ -216,9 +221,12 @@ ReconcileResult Reconciler::sync() {
     }
   }
   reportAnnouncements(decided);
-  ReconcileResult r = syncBgpStatuses(decided);
-  if (r.ok()) ready_.store(true);
-  return r;
+  // The status writes run under their own key, after the backends' keys queued above.
+  decided_services_ = std::move(services);  // a move keeps the elements decided points to
+  decided_ = decided;
+  queue_.add(std::string(keys::kStatus));
+  ready_.store(true);
+  return ReconcileResult::done();
 }
 
 void Reconciler::reportAnnouncements(const std::vector<Decided>& decided) {
@@ -332,7 +340,7 @@ ReconcileResult Reconciler::syncBgpStatuses(const std::vector<Decided>& decided)
     if (!budget()) break;
     for (const auto& [name, st] : objects) check(removeBgpStatus(name));
   }
-  if (!budget()) queue_.add(std::string(keys::kSync));  // the rest in the next pass
+  if (!budget()) queue_.add(std::string(keys::kStatus));  // the rest in the next pass
   if (failures > 0) return ReconcileResult::retry(first_error);
   return ReconcileResult::done();
 }

@@ -37,14 +37,14 @@ struct ReconcilerOptions {
   config::Backend dialect = config::Backend::FrrK8s;
   AnnounceOptions announce;    ///< --lb-class, --ignore-exclude-lb
   frrgen::BuildOptions build;  ///< --frrk8s-namespace, --frrk8s-secret-passthrough, namespace
-  k8s::Duration debounce = std::chrono::milliseconds(200);  ///< --bgp-debounce-timeout
-  size_t max_new_prefixes = 200;                            ///< --frr-max-new-prefixes
+  k8s::Duration debounce = std::chrono::milliseconds(200);       ///< --bgp-debounce-timeout
+  k8s::Duration frr_verify_interval = std::chrono::seconds(30);  ///< --frr-verify-interval
   std::string hostname;       ///< frr mode: the UTS hostname for frr.conf
   api::OwnerReference owner;  ///< owner of ConfigurationState / ServiceBGPStatus (the pod)
   k8s::Duration overlay_ttl = std::chrono::seconds(60);
-  /// status_writes_per_pass bounds the ServiceBGPStatus writes of one sync pass; the rest follow
-  /// in the next pass, queued behind a pending BGP write, so a burst of new Services does not hold
-  /// back the FRRConfiguration (which is what moves traffic) for minutes of rate-limited writes.
+  /// status_writes_per_pass bounds the ServiceBGPStatus writes of one pass of the status key; the
+  /// rest follow in the next pass, queued behind a pending BGP apply, so a burst of new Services
+  /// does not hold back the FRR apply (which is what moves traffic) for rate-limited writes.
   size_t status_writes_per_pass = 32;
 };
 
@@ -137,6 +137,8 @@ class Reconciler {
   L2Hasher l2_hasher_;                            ///< the worker thread's election hasher
   std::map<std::string, std::string> l2_logged_;  ///< service key → last logged L2 decision
   std::map<std::string, Pending> status_writes_;  ///< ServiceBGPStatus name → pending write
+  std::vector<api::Service> decided_services_;    ///< the Services of the last sync
+  std::vector<Decided> decided_;                  ///< their decisions (point into the above)
   // ConfigurationState: the status last written and the resourceVersion it got.
   std::optional<api::ConfigurationStateStatus> state_written_;
   std::string state_written_rv_;
