@@ -311,8 +311,12 @@ ReconcileResult Reconciler::syncBgpStatuses(const std::vector<Decided>& decided)
   Error first_error;
   size_t failures = 0;
   size_t writes = 0;
-  // budget: false once this pass has written its share; the next pass continues.
-  auto budget = [&] { return writes < std::max<size_t>(options_.status_writes_per_pass, 1); };
+  // budget: false once this pass has written its share, or after one write as soon as another
+  // key is ready (an apply must not wait for rate-limited status writes); the next pass continues.
+  auto budget = [&] {
+    return writes < std::max<size_t>(options_.status_writes_per_pass, 1) &&
+           (writes == 0 || queue_.len() == 0);
+  };
   auto check = [&](Result<void> r) {
     ++writes;
     if (r) return;
