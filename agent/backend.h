@@ -75,6 +75,9 @@ struct BackendOptions {
   std::string hostname;                                     ///< frr.conf's hostname
   /// frr mode: how often FRR's running configuration is read back to find drift (0 = never).
   k8s::Duration frr_verify_interval = std::chrono::seconds(30);  ///< --frr-verify-interval
+  /// frr mode: every change through frr-reload.py with the per-prefix policy shape, as before the
+  /// incremental path (--frr-apply reload; for comparisons).
+  bool frr_full_reload = false;
 };
 
 /// BackendContext is what a backend may use; every reference outlives the backend.

@@ -4,6 +4,7 @@
 #include "agent/backend.h"
 #include "agent/frr_apply.h"
 #include "frrgen/merge.h"
+#include "frrgen/render.h"
 
 namespace ingot::agent {
 namespace {
@@ -37,6 +38,26 @@ Result<frrgen::Model> nodeModel(const BackendContext& ctx, const api::FRRConfigu
     secrets.push_back(*s);
   }
   return frrgen::merge(*selected, secrets);
+}
+
+/// reloadWhole applies the model in the per-prefix shape through frr-reload.py (--frr-apply
+/// reload).
+Result<bgp::FastApplyReport> reloadWhole(FrrApply& frr,
+                                         const frrgen::Model& model,
+                                         const frrgen::RenderOptions& render) {
+  auto text = frrgen::render(model, render);
+  if (!text) {
+    return text.error();
+  }
+  auto r = frr.apply(*text);
+  if (!r) {
+    return r.error();
+  }
+  bgp::FastApplyReport report;
+  report.path = r->passes == 0 ? bgp::ApplyPath::Unchanged : bgp::ApplyPath::FullReload;
+  report.reload_reason = "--frr-apply reload";
+  report.send_elapsed = r->elapsed;
+  return report;
 }
 
 }  // namespace
@@ -98,7 +119,8 @@ ReconcileResult LocalFrrBackend::applyDesired() {
   }
   frrgen::RenderOptions render;
   render.hostname = ctx_.options.hostname;
-  auto report = frr_.applyModel(*model, render);
+  auto report = ctx_.options.frr_full_reload ? reloadWhole(frr_, *model, render)
+                                             : frr_.applyModel(*model, render);
   ctx_.metrics.countReload(!report.has_value());
   if (!report) {
     return failed(report.error());

@@ -30,6 +30,16 @@ daemon::Setter verifyInterval(Flags& f) {
   };
 }
 
+daemon::Setter frrApply(Flags& f) {
+  return [&f](const std::string& v) {
+    if (v != "incremental" && v != "reload") {
+      return std::string("must be incremental or reload");
+    }
+    f.frr_full_reload = v == "reload";
+    return std::string();
+  };
+}
+
 daemon::Setter mode(Flags& f) {
   return [&f](const std::string& v) {
     if (v == "frr-k8s") {
@@ -88,6 +98,10 @@ void addAnnounceFlags(FlagSet& set, Flags& f) {
            "frr mode: directory for frr.conf (default /var/lib/ingot/frr)"});
   set.add({"frr-reload-script", false, daemon::text(f.frr_reload_script),
            "frr mode: frr-reload.py (default /usr/lib/frr/frr-reload.py)"});
+  set.add({"frr-apply", false, frrApply(f),
+           "frr mode: incremental (compact policy, vtysh deltas; frr-reload.py as fallback) or "
+           "reload (every change through frr-reload.py, per-prefix policy; for comparisons) "
+           "(default incremental)"});
   set.add({"frr-verify-interval", false, verifyInterval(f),
            "frr mode: seconds between read-backs of FRR's running configuration, which find "
            "and correct drift; 0 = never (default 30)"});

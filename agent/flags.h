@@ -45,6 +45,7 @@ struct Flags : daemon::CommonFlags {
   /// --frr-verify-interval (seconds; 0 = never): FRR's running configuration is read back
   /// this often to find (and correct) drift.
   std::chrono::seconds frr_verify_interval{30};
+  bool frr_full_reload = false;  ///< --frr-apply reload (default incremental)
   /// ignored lists MetalLB flags that were given but have no effect in ingot-agent (memberlist,
   /// --host, TLS metrics, pprof); main warns about each.
   std::vector<std::string> ignored;

@@ -73,6 +73,7 @@ ManagerOptions managerOptions(const Flags& flags, api::OwnerReference owner) {
   r.build.secret_passthrough = flags.frrk8s_secret_passthrough;
   r.debounce = flags.bgp_debounce;
   r.frr_verify_interval = flags.frr_verify_interval;
+  r.frr_full_reload = flags.frr_full_reload;
   r.hostname = hostname();
   r.owner = std::move(owner);
   o.watch_frr_configurations = flags.bgp_mode == BgpMode::FrrK8s;

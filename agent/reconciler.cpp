@@ -59,8 +59,12 @@ std::string ingressIps(const api::Service& svc) {
 }  // namespace
 
 BackendOptions backendOptions(const ReconcilerOptions& options) {
-  return BackendOptions{options.node, options.build, options.debounce, options.hostname,
-                        options.frr_verify_interval};
+  return BackendOptions{options.node,
+                        options.build,
+                        options.debounce,
+                        options.hostname,
+                        options.frr_verify_interval,
+                        options.frr_full_reload};
 }
 
 Reconciler::Reconciler(Caches caches,

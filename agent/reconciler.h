@@ -39,6 +39,7 @@ struct ReconcilerOptions {
   frrgen::BuildOptions build;  ///< --frrk8s-namespace, --frrk8s-secret-passthrough, namespace
   k8s::Duration debounce = std::chrono::milliseconds(200);       ///< --bgp-debounce-timeout
   k8s::Duration frr_verify_interval = std::chrono::seconds(30);  ///< --frr-verify-interval
+  bool frr_full_reload = false;                                  ///< --frr-apply reload
   std::string hostname;       ///< frr mode: the UTS hostname for frr.conf
   api::OwnerReference owner;  ///< owner of ConfigurationState / ServiceBGPStatus (the pod)
   k8s::Duration overlay_ttl = std::chrono::seconds(60);

@@ -42,6 +42,7 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
          BOOST_TEST(f.frr_workdir == "/var/lib/ingot/frr");
          BOOST_TEST(f.frr_reload_script == "/usr/lib/frr/frr-reload.py");
          BOOST_TEST(f.frr_verify_interval.count() == 30);
+         BOOST_TEST(!f.frr_full_reload);
          BOOST_TEST((f.log_level == log::Level::Info));
          BOOST_TEST(!f.ignore_exclude_lb);
        },
@@ -109,7 +110,9 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
         "--frr-reload-script",
         "/r.py",
         "--frr-verify-interval",
-        "0"},
+        "0",
+        "--frr-apply",
+        "reload"},
        {},
        "",
        [](const Flags& f) {
@@ -127,6 +130,7 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
          BOOST_TEST(f.frr_workdir == "/w");
          BOOST_TEST(f.frr_reload_script == "/r.py");
          BOOST_TEST(f.frr_verify_interval.count() == 0);
+         BOOST_TEST(f.frr_full_reload);
        },
        ""},
       {"memberlist_and_tls_flags_are_accepted_and_listed_as_ignored",
@@ -182,6 +186,12 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
        "",
        nullptr,
        "flag --port=\"70000\": must be a port number"},
+      {"unknown_frr_apply_is_refused",
+       {"--node-name", "n", "--frr-apply", "fast"},
+       {},
+       "",
+       nullptr,
+       "must be incremental or reload"},
       {"negative_verify_interval_is_refused",
        {"--node-name", "n", "--frr-verify-interval", "-1"},
        {},
