@@ -76,6 +76,8 @@ class Bench:
         svc = m.service(f"s{i}", NS, self.vip(i), cluster_ip=f"10.97.{i // 250}.{1 + i % 250}",
                         policy=policy, annotations={"metallb.io/loadBalancerIPs": self.vip(i)})
         del svc["status"]
+        # Thousands of Services: no node ports (the 30000-32767 range holds 2,768).
+        svc["spec"]["allocateLoadBalancerNodePorts"] = False
         return svc
 
     def slice_(self, i: int, nodes) -> dict:

@@ -43,6 +43,8 @@ class BulkServices:
                         cluster_ip=f"10.97.{i // 250 % 250}.{1 + i % 250}", policy=policy,
                         annotations={"metallb.io/loadBalancerIPs": self.vip(i)})
         del svc["status"]  # the controller assigns it
+        # Thousands of Services: no node ports (the 30000-32767 range holds 2,768).
+        svc["spec"]["allocateLoadBalancerNodePorts"] = False
         return svc
 
     def endpoint_slice(self, i: int, nodes: Sequence[str]) -> dict:
