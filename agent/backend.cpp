@@ -19,11 +19,17 @@ std::optional<k8s::Duration> BgpBackend::update(const Desired& desired) {
   if (desired_ && *own == *desired_ && desired_config_ == desired.config) {
     return std::nullopt;
   }
-  const bool first = !desired_.has_value();
   desired_ = std::move(*own);
   desired_config_ = desired.config;
   desired_announcements_ = desired.bgp;
-  return first ? k8s::Duration::zero() : ctx_.options.debounce;
+  // Leading edge: a change after a quiet period goes out at once and opens a window; what comes
+  // within the window waits for its end, where one apply takes it all.
+  const k8s::TimePoint now = ctx_.clock.now();
+  if (!window_end_ || now >= *window_end_) {
+    window_end_ = now + ctx_.options.debounce;
+    return k8s::Duration::zero();
+  }
+  return *window_end_ - now;
 }
 
 ReconcileResult FrrK8sBackend::apply() {

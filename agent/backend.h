@@ -3,19 +3,20 @@
 // Service what this node announces, then hands every Backend its part and, when the backend says
 // its part changed, runs the backend's work-queue key, on which the backend applies it. Backends:
 // FrrK8sBackend (FRRConfiguration metallb-<node>, rendered by frr-k8s) or LocalFrrBackend
-// (frr.conf reloaded into the node's FRR) for BGP, and Layer2Backend (agent/backend_l2.h: the
-// ARP/NDP responder) next to it; the daemon registers them in agent/main.cpp.
+// (the node's FRR, kept on the desired model incrementally) for BGP, and Layer2Backend
+// (agent/backend_l2.h: the ARP/NDP responder) next to it; the daemon registers them in
+// agent/main.cpp.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "agent/bgp/frr_driver.h"
+#include "agent/bgp/incremental.h"
 #include "agent/core/announcement.h"
 #include "agent/metrics.h"
 #include "api/frrk8s.h"
@@ -67,6 +68,9 @@ inline constexpr std::string_view kSync = "sync";      ///< recompute announceme
 inline constexpr std::string_view kBgp = "bgp";        ///< the BGP backend applies its part
 inline constexpr std::string_view kLayer2 = "layer2";  ///< the Layer 2 backend applies its part
 inline constexpr std::string_view kState = "state";    ///< write ConfigurationState
+/// kStatus writes the ServiceBGPStatus objects of the last sync. Its own key, queued behind the
+/// backends' keys, so that the API writes never hold back an apply.
+inline constexpr std::string_view kStatus = "status";
 }  // namespace keys
 
 /// BackendOptions are what the backends need to know about this node.
@@ -74,10 +78,14 @@ struct BackendOptions {
   std::string node;            ///< --node-name
   frrgen::BuildOptions build;  ///< --frrk8s-namespace, --frrk8s-secret-passthrough, namespace
   k8s::Duration debounce = std::chrono::milliseconds(200);  ///< --bgp-debounce-timeout
-  size_t max_new_prefixes = 200;                            ///< --frr-max-new-prefixes
   std::string hostname;                                     ///< frr.conf's hostname
   std::string namespace_ = "metallb-system";                ///< --namespace: status objects
   api::OwnerReference owner;  ///< owner of the status objects (the pod)
+  /// frr mode: how often FRR's running configuration is read back to find drift (0 = never).
+  k8s::Duration frr_verify_interval = std::chrono::seconds(30);  ///< --frr-verify-interval
+  /// frr mode: every change through frr-reload.py with the per-prefix policy shape, as before the
+  /// incremental path (--frr-apply reload; for comparisons).
+  bool frr_full_reload = false;
 };
 
 /// BackendContext is what a backend may use; every reference outlives the backend.
@@ -158,9 +166,10 @@ using Backends = std::vector<std::unique_ptr<Backend>>;
 using BackendFactory = std::function<Backends(const BackendContext&)>;
 
 /// BgpBackend is the BGP half both FRR backends share: from the announcements it builds this
-/// node's FRRConfiguration and asks for an apply (at once the first time, after the debounce
-/// later) whenever that or the configuration changed. A build error is counted and logged, and
-/// the last desired state stays.
+/// node's FRRConfiguration and asks for an apply whenever that or the configuration changed. The
+/// debounce acts on the leading edge: a change that comes after a quiet debounce period is applied
+/// at once; changes within the period after it are coalesced into one apply at the period's end.
+/// A build error is counted and logged, and the last desired state stays.
 class BgpBackend : public Backend {
  public:
   explicit BgpBackend(const BackendContext& context) : ctx_(context) {}
@@ -177,6 +186,10 @@ class BgpBackend : public Backend {
   std::optional<api::FRRConfiguration> desired_;
   config::ConfigSharedPtr desired_config_;  ///< the configuration desired_ was built from
   std::vector<Announcement> desired_announcements_;
+
+ private:
+  /// window_end_: until then, changes are coalesced into the apply scheduled for that time.
+  std::optional<k8s::TimePoint> window_end_;
 };
 
 /// FrrK8sBackend writes FRRConfiguration metallb-<node> in the frr-k8s namespace, only when its
@@ -196,32 +209,38 @@ class FrrK8sBackend final : public BgpBackend {
 
 class FrrApply;
 
-/// LocalFrrBackend renders frr.conf from the desired FRRConfiguration (as frr-k8s would) and
-/// converges the node's FRR to it, adding at most max_new_prefixes new prefixes per apply (more
-/// follow at once in further applies). A failed apply is reported (Event FRRReloadFailed on the
-/// Node, ConfigurationState frrReloadValid False) and retried after a growing delay.
+/// LocalFrrBackend keeps the node's FRR on this node's part of the configuration: it builds the
+/// FRRConfiguration, selects and merges it as frr-k8s would, and hands the model to FrrApply,
+/// which converges FRR incrementally (compact policy shape, structural delta through vtysh, read
+/// back; a full reload with frr-reload.py at start-up, after an FRR restart, a vtysh error or
+/// drift). Every frr_verify_interval it reads FRR back to find drift (reported: Warning Event
+/// FRRConfigDrift on the Node and ingot_agent_frr_drift_total, then corrected). A failed apply is
+/// reported (log, Event FRRReloadFailed on the Node, ConfigurationState frrReloadValid False,
+/// ingot_agent_frr_reloads_total{result="failure"}) and retried after a growing delay; FRR keeps
+/// the last configuration that applied.
 class LocalFrrBackend final : public BgpBackend {
  public:
   /// LocalFrrBackend applies through frr, which must outlive it.
   LocalFrrBackend(const BackendContext& context, FrrApply& frr);
-  /// LocalFrrBackend applies through FRR's own tools (frr-reload.py, vtysh) with driver.
+  /// LocalFrrBackend applies through FRR's own tools (vtysh, frr-reload.py) with driver.
   LocalFrrBackend(const BackendContext& context, bgp::FrrDriverOptions driver);
   ~LocalFrrBackend() override;
 
+  std::optional<k8s::Duration> update(const Desired& desired) override;
   ReconcileResult apply() override;
   std::optional<std::string> stateError() const override { return error_; }
 
-  /// lastRendered returns the last frr.conf handed to FRR.
-  const std::string& lastRendered() const { return last_rendered_; }
-
  private:
-  Result<std::string> render(const std::vector<Announcement>& announcements) const;
+  ReconcileResult applyDesired();
+  ReconcileResult verifyNow();
+  ReconcileResult failed(const Error& e);
+  void applied(const bgp::FastApplyReport& report);
   k8s::ObjectReference nodeRef() const;
 
   std::unique_ptr<FrrApply> owned_;
   FrrApply& frr_;
-  std::set<std::string> applied_prefixes_;
-  std::string last_rendered_;
+  bool dirty_ = true;  ///< desired_ changed since the last successful apply
+  k8s::TimePoint next_verify_{};
   int failures_ = 0;
   std::optional<std::string> error_;
 };

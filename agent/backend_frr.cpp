@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// LocalFrrBackend: frr.conf rendered here and applied to the node's FRR through FrrApply. This is
-// the only place that knows FrrApply.
+// LocalFrrBackend: this node's FRRConfiguration merged into a model here and converged into the
+// node's FRR through FrrApply. This is the only place that knows FrrApply.
 #include "agent/backend.h"
-#include "agent/core/prefix_limit.h"
 #include "agent/frr_apply.h"
 #include "frrgen/merge.h"
 #include "frrgen/render.h"
@@ -12,6 +11,53 @@ namespace {
 
 long long millis(std::chrono::nanoseconds d) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+}
+
+const char* pathName(bgp::ApplyPath path) {
+  switch (path) {
+    case bgp::ApplyPath::Delta:
+      return "delta";
+    case bgp::ApplyPath::FullReload:
+      return "full_reload";
+    case bgp::ApplyPath::Unchanged:
+      break;
+  }
+  return "unchanged";
+}
+
+/// nodeModel selects and merges own as frr-k8s would for this node (Secrets resolved).
+Result<frrgen::Model> nodeModel(const BackendContext& ctx, const api::FRRConfiguration& own) {
+  auto node = ctx.caches.nodes.get(ctx.options.node);
+  auto selected = frrgen::selectForNode({own}, ctx.options.build.frrk8s_namespace,
+                                        node ? node->metadata.labels : api::StringMap{});
+  if (!selected) {
+    return selected.error();
+  }
+  std::vector<api::Secret> secrets;
+  for (const auto& s : ctx.caches.secrets.list()) {
+    secrets.push_back(*s);
+  }
+  return frrgen::merge(*selected, secrets);
+}
+
+/// reloadWhole applies the model in the per-prefix shape through frr-reload.py (--frr-apply
+/// reload).
+Result<bgp::FastApplyReport> reloadWhole(FrrApply& frr,
+                                         const frrgen::Model& model,
+                                         const frrgen::RenderOptions& render) {
+  auto text = frrgen::render(model, render);
+  if (!text) {
+    return text.error();
+  }
+  auto r = frr.apply(*text);
+  if (!r) {
+    return r.error();
+  }
+  bgp::FastApplyReport report;
+  report.path = r->passes == 0 ? bgp::ApplyPath::Unchanged : bgp::ApplyPath::FullReload;
+  report.reload_reason = "--frr-apply reload";
+  report.send_elapsed = r->elapsed;
+  return report;
 }
 
 }  // namespace
@@ -24,29 +70,12 @@ LocalFrrBackend::LocalFrrBackend(const BackendContext& context, bgp::FrrDriverOp
 
 LocalFrrBackend::~LocalFrrBackend() = default;
 
-Result<std::string> LocalFrrBackend::render(const std::vector<Announcement>& announcements) const {
-  const BackendOptions& o = ctx_.options;
-  auto own = frrgen::build(*desired_config_, o.node, announcements, o.build);
-  if (!own) {
-    return own.error();
+std::optional<k8s::Duration> LocalFrrBackend::update(const Desired& desired) {
+  auto delay = BgpBackend::update(desired);
+  if (delay) {
+    dirty_ = true;
   }
-  auto node = ctx_.caches.nodes.get(o.node);
-  auto selected = frrgen::selectForNode({*own}, o.build.frrk8s_namespace,
-                                        node ? node->metadata.labels : api::StringMap{});
-  if (!selected) {
-    return selected.error();
-  }
-  std::vector<api::Secret> secrets;
-  for (const auto& s : ctx_.caches.secrets.list()) {
-    secrets.push_back(*s);
-  }
-  auto model = frrgen::merge(*selected, secrets);
-  if (!model) {
-    return model.error();
-  }
-  frrgen::RenderOptions render;
-  render.hostname = o.hostname;
-  return frrgen::render(*model, render);
+  return delay;
 }
 
 k8s::ObjectReference LocalFrrBackend::nodeRef() const {
@@ -62,40 +91,90 @@ k8s::ObjectReference LocalFrrBackend::nodeRef() const {
 
 ReconcileResult LocalFrrBackend::apply() {
   if (!desired_) {
-    return ReconcileResult::done();
+    return ReconcileResult::done();  // nothing is applied before the first complete sync
   }
-  const PrefixStep step =
-      limitNewPrefixes(desired_announcements_, applied_prefixes_, ctx_.options.max_new_prefixes);
-  auto text = render(step.announcements);
-  Result<bgp::ApplyReport> report =
-      text ? frr_.apply(*text) : Result<bgp::ApplyReport>(text.error());
-  if (text) {
-    last_rendered_ = *text;
+  const k8s::TimePoint now = ctx_.clock.now();
+  const k8s::Duration interval = ctx_.options.frr_verify_interval;
+  const bool verify_due = interval > k8s::Duration::zero() && now >= next_verify_;
+  ReconcileResult r = ReconcileResult::done();
+  if (dirty_ || failures_ > 0) {
+    r = applyDesired();
+  } else if (verify_due) {
+    r = verifyNow();
   }
+  if (r.ok() && interval > k8s::Duration::zero()) {
+    if (now >= next_verify_) {
+      next_verify_ = now + interval;
+    }
+    // The queue keeps the earliest of several delays: re-arm the read-back after every run.
+    ctx_.queue.addAfter(std::string(key()), next_verify_ - now);
+  }
+  return r;
+}
+
+ReconcileResult LocalFrrBackend::applyDesired() {
+  auto model = nodeModel(ctx_, *desired_);
+  if (!model) {
+    return failed(model.error());
+  }
+  frrgen::RenderOptions render;
+  render.hostname = ctx_.options.hostname;
+  auto report = ctx_.options.frr_full_reload ? reloadWhole(frr_, *model, render)
+                                             : frr_.applyModel(*model, render);
   ctx_.metrics.countReload(!report.has_value());
   if (!report) {
-    const auto delay = bgp::retryDelay(++failures_);
-    ctx_.log.error("bgp", "frr_reload_failed", report.error().message,
-                   {log::num("failures", failures_), log::num("retry_ms", millis(delay))});
-    ctx_.events.record(nodeRef(), k8s::EventType::Warning, "FRRReloadFailed",
-                       report.error().message);
-    error_ = report.error().message;
-    return ReconcileResult::requeueAfter(delay, report.error());
+    return failed(report.error());
   }
-  failures_ = 0;
-  applied_prefixes_ = step.prefixes;
-  ctx_.log.info("bgp", "frr_reloaded", "frr.conf applied",
-                {log::num("passes", report->passes),
-                 log::num("lines_added", static_cast<long long>(report->lines_added)),
-                 log::num("lines_removed", static_cast<long long>(report->lines_removed)),
-                 log::num("duration_ms", report->elapsed.count()),
-                 log::num("prefixes", static_cast<long long>(step.prefixes.size())),
-                 log::num("deferred_prefixes", static_cast<long long>(step.deferred))});
-  error_ = "";
-  if (!step.complete()) {
-    ctx_.queue.add(std::string(keys::kBgp));
-  }
+  dirty_ = false;
+  applied(*report);
   return ReconcileResult::done();
+}
+
+ReconcileResult LocalFrrBackend::verifyNow() {
+  auto report = frr_.verify();
+  if (!report) {
+    ctx_.metrics.countReload(true);
+    return failed(report.error());
+  }
+  if (report->path != bgp::ApplyPath::Unchanged) {
+    ctx_.metrics.countReload(false);
+  }
+  applied(*report);
+  return ReconcileResult::done();
+}
+
+ReconcileResult LocalFrrBackend::failed(const Error& e) {
+  const auto delay = bgp::retryDelay(++failures_);
+  ctx_.log.error("bgp", "frr_apply_failed", e.message,
+                 {log::num("failures", failures_), log::num("retry_ms", millis(delay))});
+  ctx_.events.record(nodeRef(), k8s::EventType::Warning, "FRRReloadFailed", e.message);
+  error_ = e.message;
+  return ReconcileResult::requeueAfter(delay, e);
+}
+
+void LocalFrrBackend::applied(const bgp::FastApplyReport& report) {
+  failures_ = 0;
+  error_ = "";
+  ctx_.metrics.countFrrApply(pathName(report.path));
+  if (!report.drift.empty()) {
+    ctx_.metrics.countFrrDrift();
+    const std::string message =
+        "FRR's running configuration differed from the applied one (corrected): " + report.drift;
+    ctx_.log.warn("bgp", "frr_drift", message);
+    ctx_.events.record(nodeRef(), k8s::EventType::Warning, "FRRConfigDrift", message);
+  }
+  if (report.path == bgp::ApplyPath::Unchanged) {
+    return;
+  }
+  ctx_.log.info("bgp", "frr_applied", "FRR converged",
+                {{"path", pathName(report.path)},
+                 {"reason", report.reload_reason},
+                 log::num("commands", static_cast<long long>(report.commands)),
+                 log::num("networks_added", static_cast<long long>(report.networks_added)),
+                 log::num("networks_removed", static_cast<long long>(report.networks_removed)),
+                 log::num("networks_changed", static_cast<long long>(report.networks_changed)),
+                 log::num("send_ms", report.send_elapsed.count()),
+                 log::num("verify_ms", report.verify_elapsed.count())});
 }
 
 }  // namespace ingot::agent

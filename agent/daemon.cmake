@@ -2,9 +2,6 @@
 # ingot-agent: the daemon around agent/core and agent/bgp (included by agent/CMakeLists.txt).
 # ingot_agent holds everything but main.cpp so that tests drive the same code.
 
-# Pure helpers of the daemon live with the other pure decisions.
-target_sources(ingot_agent_core PRIVATE ${CMAKE_CURRENT_LIST_DIR}/core/prefix_limit.cpp)
-
 ingot_add_library(ingot_agent
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/backend.cpp
@@ -32,7 +29,6 @@ ingot_add_test(ingot_agent_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/main_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/flags_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/membership_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/prefix_limit_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/backend_l2_test.cpp

@@ -19,6 +19,27 @@ daemon::Setter debounce(Flags& f) {
   };
 }
 
+daemon::Setter verifyInterval(Flags& f) {
+  return [&f](const std::string& v) {
+    int seconds = 0;
+    if (auto e = daemon::integer(seconds, 0, 86'400, "must be seconds 0-86400")(v); !e.empty()) {
+      return e;
+    }
+    f.frr_verify_interval = std::chrono::seconds(seconds);
+    return std::string();
+  };
+}
+
+daemon::Setter frrApply(Flags& f) {
+  return [&f](const std::string& v) {
+    if (v != "incremental" && v != "reload") {
+      return std::string("must be incremental or reload");
+    }
+    f.frr_full_reload = v == "reload";
+    return std::string();
+  };
+}
+
 daemon::Setter mode(Flags& f) {
   return [&f](const std::string& v) {
     if (v == "frr-k8s") {
@@ -77,10 +98,13 @@ void addAnnounceFlags(FlagSet& set, Flags& f) {
            "frr mode: directory for frr.conf (default /var/lib/ingot/frr)"});
   set.add({"frr-reload-script", false, daemon::text(f.frr_reload_script),
            "frr mode: frr-reload.py (default /usr/lib/frr/frr-reload.py)"});
-  set.add({"frr-max-new-prefixes", false,
-           daemon::integer(f.frr_max_new_prefixes, 1, 1'000'000, "must be a whole number >= 1"),
-           "frr mode: most prefixes added by one reload; more are added by further reloads "
-           "(default 200)"});
+  set.add({"frr-apply", false, frrApply(f),
+           "frr mode: incremental (compact policy, vtysh deltas; frr-reload.py as fallback) or "
+           "reload (every change through frr-reload.py, per-prefix policy; for comparisons) "
+           "(default incremental)"});
+  set.add({"frr-verify-interval", false, verifyInterval(f),
+           "frr mode: seconds between read-backs of FRR's running configuration, which find "
+           "and correct drift; 0 = never (default 30)"});
   set.add({"excludel2-path", false, daemon::text(f.excludel2_path),
            "Layer 2: YAML file whose announcedInterfacesToExclude regexes name interfaces never "
            "answered on; a missing file excludes nothing (default /etc/metallb/excludel2.yaml)"});

@@ -43,7 +43,10 @@ struct Flags : daemon::CommonFlags {
   std::string frr_pathspace;                                     ///< --frr-pathspace
   std::string frr_workdir = "/var/lib/ingot/frr";                ///< --frr-workdir
   std::string frr_reload_script = "/usr/lib/frr/frr-reload.py";  ///< --frr-reload-script
-  int frr_max_new_prefixes = 200;                                ///< --frr-max-new-prefixes (>= 1)
+  /// --frr-verify-interval (seconds; 0 = never): FRR's running configuration is read back
+  /// this often to find (and correct) drift.
+  std::chrono::seconds frr_verify_interval{30};
+  bool frr_full_reload = false;  ///< --frr-apply reload (default incremental)
   /// --excludel2-path: the announcedInterfacesToExclude file MetalLB reads from this fixed path
   /// (its chart mounts a ConfigMap there); a missing file excludes nothing.
   std::string excludel2_path = "/etc/metallb/excludel2.yaml";

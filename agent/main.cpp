@@ -76,7 +76,8 @@ ManagerOptions managerOptions(const Flags& flags,
       flags.bgp_mode == BgpMode::Frr ? flags.namespace_ : flags.frrk8s_namespace;
   r.build.secret_passthrough = flags.frrk8s_secret_passthrough;
   r.debounce = flags.bgp_debounce;
-  r.max_new_prefixes = static_cast<size_t>(flags.frr_max_new_prefixes);
+  r.frr_verify_interval = flags.frr_verify_interval;
+  r.frr_full_reload = flags.frr_full_reload;
   r.hostname = hostname();
   r.owner = std::move(owner);
   o.watch_frr_configurations = flags.bgp_mode == BgpMode::FrrK8s;

@@ -33,6 +33,12 @@ MetricFamily byResult(std::string name, std::string help, uint64_t ok, uint64_t 
                        Sample{{{"result", "failure"}}, static_cast<double>(failed)}}};
 }
 
+constexpr std::array<std::string_view, 3> kFrrPaths = {"delta", "full_reload", "unchanged"};
+
+std::string_view frrPathName(size_t i) {
+  return kFrrPaths[i];
+}
+
 }  // namespace
 
 std::string_view reconcileKindName(ReconcileKind kind) {
@@ -61,6 +67,14 @@ void Metrics::countFrrConfigurationWrite(bool failed) {
 
 void Metrics::countReload(bool failed) {
   (failed ? reloads_failed_ : reloads_ok_).fetch_add(1, std::memory_order_relaxed);
+}
+
+void Metrics::countFrrApply(std::string_view path) {
+  for (size_t i = 0; i < kFrrPaths.size(); ++i) {
+    if (kFrrPaths[i] == path) {
+      frr_paths_[i].fetch_add(1, std::memory_order_relaxed);
+    }
+  }
 }
 
 void Metrics::setAnnounced(std::vector<AnnouncedIp> announced, const std::string& protocol) {
@@ -139,6 +153,15 @@ std::vector<MetricFamily> Metrics::families() const {
   out.push_back(byResult("ingot_agent_frr_reloads_total",
                          "Applies of a rendered frr.conf to the node's FRR (frr mode), by result.",
                          reloads_ok_.load(), reloads_failed_.load()));
+  out.push_back(labelled<kFrrPaths.size(), size_t>(
+      "ingot_agent_frr_applies_total",
+      "Applies and read-backs of the node's FRR (frr mode) that succeeded, by path: delta "
+      "(through vtysh), full_reload (frr-reload.py) or unchanged.",
+      "path", frr_paths_, frrPathName));
+  out.push_back(single("ingot_agent_frr_drift_total",
+                       "Differences found between FRR's running configuration and the applied "
+                       "one (frr mode); each was corrected by a full reload.",
+                       MetricType::Counter, static_cast<double>(frr_drift_.load())));
   out.push_back(single("ingot_agent_workqueue_depth",
                        "Keys waiting in the work queue or being reconciled.", MetricType::Gauge,
                        static_cast<double>(queue_depth_.load())));

@@ -55,6 +55,11 @@ class Metrics final : public k8s::RequestCounter {
   void countFrrConfigurationWrite(bool failed);
   /// countReload counts one FRR apply in frr mode.
   void countReload(bool failed);
+  /// countFrrApply counts one apply or read-back of FRR in frr mode by how it went: "delta",
+  /// "full_reload" or "unchanged".
+  void countFrrApply(std::string_view path);
+  /// countFrrDrift counts one difference found between FRR and the applied configuration.
+  void countFrrDrift() { frr_drift_.fetch_add(1, std::memory_order_relaxed); }
   /// setAnnounced replaces the metallb_speaker_announced samples of protocol ("bgp", "layer2").
   void setAnnounced(std::vector<AnnouncedIp> announced, const std::string& protocol = "bgp");
 
@@ -89,6 +94,8 @@ class Metrics final : public k8s::RequestCounter {
   std::atomic<uint64_t> frr_write_errors_{0};
   std::atomic<uint64_t> reloads_ok_{0};
   std::atomic<uint64_t> reloads_failed_{0};
+  std::array<std::atomic<uint64_t>, 3> frr_paths_{};  ///< delta, full_reload, unchanged
+  std::atomic<uint64_t> frr_drift_{0};
   mutable std::mutex mu_;
   std::map<std::string, std::vector<AnnouncedIp>> announced_;  ///< by protocol
   std::map<int, Collector> collectors_;

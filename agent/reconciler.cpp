@@ -80,9 +80,16 @@ std::string ingressIps(const api::Service& svc) {
 }  // namespace
 
 BackendOptions backendOptions(const ReconcilerOptions& options) {
-  return BackendOptions{
-      options.node,     options.build,      options.debounce, options.max_new_prefixes,
-      options.hostname, options.namespace_, options.owner};
+  BackendOptions o;
+  o.node = options.node;
+  o.build = options.build;
+  o.debounce = options.debounce;
+  o.hostname = options.hostname;
+  o.frr_verify_interval = options.frr_verify_interval;
+  o.frr_full_reload = options.frr_full_reload;
+  o.namespace_ = options.namespace_;
+  o.owner = options.owner;
+  return o;
 }
 
 Reconciler::Reconciler(Caches caches,
@@ -109,6 +116,11 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
   if (key == keys::kMembers) return reconcileMembers();
   if (key == keys::kSync) {
     ReconcileResult r = sync();
+    metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
+    return r;
+  }
+  if (key == keys::kStatus) {
+    ReconcileResult r = syncBgpStatuses(decided_);
     metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
     return r;
   }
@@ -310,9 +322,12 @@ ReconcileResult Reconciler::sync() {
     }
   }
   reportAnnouncements(decided);
-  ReconcileResult r = syncBgpStatuses(decided);
-  if (r.ok()) ready_.store(true);
-  return r;
+  // The status writes run under their own key, after the backends' keys queued above.
+  decided_services_ = std::move(services);  // a move keeps the elements decided points to
+  decided_ = decided;
+  queue_.add(std::string(keys::kStatus));
+  ready_.store(true);
+  return ReconcileResult::done();
 }
 
 void Reconciler::reportAnnouncements(const std::vector<Decided>& decided) {
@@ -397,8 +412,12 @@ ReconcileResult Reconciler::syncBgpStatuses(const std::vector<Decided>& decided)
   Error first_error;
   size_t failures = 0;
   size_t writes = 0;
-  // budget: false once this pass has written its share; the next pass continues.
-  auto budget = [&] { return writes < std::max<size_t>(options_.status_writes_per_pass, 1); };
+  // budget: false once this pass has written its share, or after one write as soon as another
+  // key is ready (an apply must not wait for rate-limited status writes); the next pass continues.
+  auto budget = [&] {
+    return writes < std::max<size_t>(options_.status_writes_per_pass, 1) &&
+           (writes == 0 || queue_.len() == 0);
+  };
   auto check = [&](Result<void> r) {
     ++writes;
     if (r) return;
@@ -426,7 +445,7 @@ ReconcileResult Reconciler::syncBgpStatuses(const std::vector<Decided>& decided)
     if (!budget()) break;
     for (const auto& [name, st] : objects) check(removeBgpStatus(name));
   }
-  if (!budget()) queue_.add(std::string(keys::kSync));  // the rest in the next pass
+  if (!budget()) queue_.add(std::string(keys::kStatus));  // the rest in the next pass
   if (failures > 0) return ReconcileResult::retry(first_error);
   return ReconcileResult::done();
 }

@@ -40,14 +40,15 @@ struct ReconcilerOptions {
   config::Backend dialect = config::Backend::FrrK8s;
   AnnounceOptions announce;    ///< --lb-class, --ignore-exclude-lb
   frrgen::BuildOptions build;  ///< --frrk8s-namespace, --frrk8s-secret-passthrough, namespace
-  k8s::Duration debounce = std::chrono::milliseconds(200);  ///< --bgp-debounce-timeout
-  size_t max_new_prefixes = 200;                            ///< --frr-max-new-prefixes
+  k8s::Duration debounce = std::chrono::milliseconds(200);       ///< --bgp-debounce-timeout
+  k8s::Duration frr_verify_interval = std::chrono::seconds(30);  ///< --frr-verify-interval
+  bool frr_full_reload = false;                                  ///< --frr-apply reload
   std::string hostname;       ///< frr mode: the UTS hostname for frr.conf
   api::OwnerReference owner;  ///< owner of ConfigurationState / ServiceBGPStatus (the pod)
   k8s::Duration overlay_ttl = std::chrono::seconds(60);
-  /// status_writes_per_pass bounds the ServiceBGPStatus writes of one sync pass; the rest follow
-  /// in the next pass, queued behind a pending BGP write, so a burst of new Services does not hold
-  /// back the FRRConfiguration (which is what moves traffic) for minutes of rate-limited writes.
+  /// status_writes_per_pass bounds the ServiceBGPStatus writes of one pass of the status key; the
+  /// rest follow in the next pass, queued behind a pending BGP apply, so a burst of new Services
+  /// does not hold back the FRR apply (which is what moves traffic) for rate-limited writes.
   size_t status_writes_per_pass = 32;
   /// live_nodes names the nodes with a live agent (memberlist); null when memberlist is off, and
   /// then every Node object counts as live. Must outlive the reconciler.
@@ -167,6 +168,8 @@ class Reconciler {
   std::map<std::string, std::string> l2_logged_;    ///< service key → last logged L2 decision
   uint64_t l2_decisions_made_ = 0;
   std::map<std::string, Pending> status_writes_;  ///< ServiceBGPStatus name → pending write
+  std::vector<api::Service> decided_services_;    ///< the Services of the last sync
+  std::vector<Decided> decided_;                  ///< their decisions (point into the above)
   // ConfigurationState: the status last written and the resourceVersion it got.
   std::optional<api::ConfigurationStateStatus> state_written_;
   std::string state_written_rv_;

@@ -3,16 +3,20 @@
 """End-to-end BGP figures on the cluster lab (e2e/netlab/cluster.py; root, FRR, a built
 ingot-agent, ingot-controller and ingotctl). Prints figures; asserts nothing about time.
 
-    /usr/bin/python3 bench/e2e_bgp.py [--mode frr|frr-k8s] [--services 50] [--bulk 1000]
+    /usr/bin/python3 bench/e2e_bgp.py [--mode frr|frr-k8s] [--services 50]
+                                      [--apply incremental reload] [--bulk 1000 5000]
                                       [--rss 1000 10000] [--skip ...]
 
 Phases (each can be skipped with --skip NAME):
   create   Service (ETP Cluster, endpoint on node1) created → its /32 in the ToR's kernel table
-           with both nodes as next hops; one Service at a time, p50/p99 over --services.
+           with both nodes as next hops; one Service at a time, p50/p99 over --services, split
+           into API+controller, agent, FRR and BGP from the agents' logs. In frr mode once per
+           --apply value (the agents restarted with --frr-apply), side by side with the ratio.
   local    ETP Local Service with endpoints on both nodes; one endpoint removed → the ToR drops
            that next hop; p50/p99 over --services/2 removals (alternating nodes).
-  bulk     --bulk Services created at once (parallel API writes) → all their routes at the ToR;
-           then all deleted → all withdrawn; total times and any BGP session reset.
+  bulk     each --bulk count of Services created at once (parallel API writes) → all their
+           routes at the ToR; then all deleted → all withdrawn; times after the last API write
+           and after the agents logged the last Service, and any BGP or BFD session reset.
   rss      the agents' VmRSS (from /proc/<pid>/status) with each --rss count of Services
            present (their routes at the ToR or not: the wait is bounded and reported).
 
@@ -37,10 +41,10 @@ from netlab import bgp, manifests as m  # noqa: E402
 from netlab.cluster import NODE_ASN, TOR_ASN, Cluster, ClusterSpec, find_agent  # noqa: E402
 from netlab.frr import frr_missing  # noqa: E402
 from netlab.proc import LabError  # noqa: E402
+from netlab.bulk import BULK_POOL, agent_events, last_seen, log_time  # noqa: E402
 from netlab.watch import read_kernel_routes  # noqa: E402
 
 NS = "bench"
-BULK_POOL = "10.200.0.0/18"  # 16,384 addresses: only ever routed inside the lab's namespaces
 
 
 def pct(values, q):
@@ -63,6 +67,7 @@ class Bench:
         self.tor_ns = cluster.ns("tor")
         self.nodes = sorted(cluster.address(n) for n in cluster.node_names)
         self.pool = ipaddress.ip_network(BULK_POOL)
+        self.results: dict = {}
 
     def vip(self, i: int) -> str:
         return str(self.pool.network_address + i)
@@ -71,6 +76,8 @@ class Bench:
         svc = m.service(f"s{i}", NS, self.vip(i), cluster_ip=f"10.97.{i // 250}.{1 + i % 250}",
                         policy=policy, annotations={"metallb.io/loadBalancerIPs": self.vip(i)})
         del svc["status"]
+        # Thousands of Services: no node ports (the 30000-32767 range holds 2,768).
+        svc["spec"]["allocateLoadBalancerNodePorts"] = False
         return svc
 
     def slice_(self, i: int, nodes) -> dict:
@@ -128,18 +135,67 @@ class Bench:
 
     # Phases ----------------------------------------------------------------------------------
 
-    def phase_create(self, n: int) -> None:
-        samples = []
-        for i in range(n):
+    def phase_create(self, n: int, label: str) -> None:
+        """One Service at a time → both next hops at the ToR, with the time split from the
+        agents' logs (serviceAnnounced, frr_applied with send_ms / verify_ms)."""
+        totals, parts = [], {"API+controller": [], "agent": [], "FRR": [], "BGP": []}
+        logs = {node: self.c.logdir / f"agent-{node}.log" for node in self.c.node_names}
+        base = 15000  # inside the /18 pool, clear of the bulk phase's range
+        for i in range(base, base + n):
             prefix = f"{self.vip(i)}/32"
-            start = time.monotonic()
+            offsets = {node: log.stat().st_size for node, log in logs.items()}
+            t0 = time.time()
             self.create_one(i)
             self.wait(lambda r: list(r.get(prefix, ())) == self.nodes, 60)
-            samples.append(time.monotonic() - start)
-        summary("create → route at ToR (both next hops)", samples)
+            t_tor = time.time()
+            totals.append(t_tor - t0)
+            split = self.split(logs, offsets, f"{NS}/s{i}", t0, t_tor)
+            for k, v in split.items():
+                parts[k].append(v)
+        summary(f"[{label}] create → route at ToR (both next hops)", totals)
+        for k, v in parts.items():
+            summary(f"[{label}]   of which {k}", v)
         sys.stdout.flush()
-        self.delete_many(range(n))
-        self.wait(lambda r: not any(f"{self.vip(i)}/32" in r for i in range(n)), 120)
+        self.results[label] = totals
+        self.delete_many(range(base, base + n))
+        self.wait(lambda r: not any(f"{self.vip(i)}/32" in r for i in range(base, base + n)), 300)
+
+    @staticmethod
+    def split(logs: dict, offsets: dict, service: str, t0: float, t_tor: float) -> dict:
+        """Splits one create → ToR interval at the slower node: API+controller until its agent
+        logged the Service as announced, agent until it started sending to FRR, FRR while the
+        delta (or frr-reload.py) ran, BGP from then until the ToR had the route."""
+        seen = applied_start = applied_end = 0.0
+        for node, log in logs.items():
+            announced = [e for e in agent_events(log, "serviceAnnounced", offsets[node])
+                         if e.get("service") == service]
+            if not announced:
+                continue
+            t_seen = log_time(announced[0]["ts"])
+            applied = [e for e in agent_events(log, "frr_applied", offsets[node])
+                       if log_time(e["ts"]) >= t_seen - 0.002]
+            if not applied:
+                continue
+            end = log_time(applied[0]["ts"]) - applied[0].get("verify_ms", 0) / 1000.0
+            if end > applied_end:
+                seen, applied_end = t_seen, end
+                applied_start = end - applied[0].get("send_ms", 0) / 1000.0
+        if applied_end == 0.0:
+            return {}
+        return {"API+controller": seen - t0, "agent": max(0.0, applied_start - seen),
+                "FRR": applied_end - applied_start, "BGP": t_tor - applied_end}
+
+    def restart_agents(self, extra) -> None:
+        """Restarts every agent with extra flags and waits for its first apply."""
+        for node in self.c.node_names:
+            log = self.c.logdir / f"agent-{node}.log"
+            offset = log.stat().st_size
+            self.c.start_agent(node, extra)
+            deadline = time.monotonic() + 120
+            while not agent_events(log, "frr_applied", offset):
+                if time.monotonic() > deadline:
+                    raise LabError(f"{node}: the restarted agent did not apply in 120 s")
+                time.sleep(0.1)
 
     def phase_local(self, n: int) -> None:
         i = 5000
@@ -167,20 +223,29 @@ class Bench:
     def phase_bulk(self, n: int) -> None:
         router = self.c.tor("tor")
         before = bgp.query_sessions(router)
+        bfd_before = bgp.query_bfd_counters(router)
+        logs = [self.c.logdir / f"agent-{node}.log" for node in self.c.node_names]
         indices = range(10000, 10000 + n)
+        names = {f"{NS}/s{i}" for i in indices}
         prefixes = [f"{self.vip(i)}/32" for i in indices]
         start = time.monotonic()
         self.create_many(indices)
         api = time.monotonic() - start
         added = self.timed(lambda r: all(len(r.get(p, ())) == 2 for p in prefixes), 900)
-        print(f"bulk {n}: created via API in {api:.1f} s; all routes at the ToR: {added}",
+        seen = time.time() - last_seen(logs, "serviceAnnounced", names)
+        print(f"bulk {n}: created via API in {api:.1f} s; all routes at the ToR: {added} "
+              f"after the last write, {seen:.2f} s after the agents saw the last Service",
               flush=True)
         start = time.monotonic()
         self.delete_many(indices)
+        api = time.monotonic() - start
         removed = self.timed(lambda r: not any(p in r for p in prefixes), 900)
+        seen = time.time() - last_seen(logs, "serviceWithdrawn", names)
         resets = bgp.session_resets(before, bgp.query_sessions(router))
-        print(f"bulk {n}: deleted via API in {time.monotonic() - start:.1f} s; all withdrawn: "
-              f"{removed}; BGP session resets: {resets or 'none'}", flush=True)
+        resets += bgp.bfd_flaps(bfd_before, bgp.query_bfd_counters(router))
+        print(f"bulk {n}: deleted via API in {api:.1f} s; all withdrawn: {removed} after the "
+              f"last write, {seen:.2f} s after the agents saw the last deletion; BGP/BFD session "
+              f"resets: {resets or 'none'}", flush=True)
 
     def timed(self, check, timeout: float) -> str:
         """Waits like wait() and describes the outcome, including a timeout (with how many of
@@ -224,8 +289,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mode", choices=("frr", "frr-k8s"), default="frr")
+    parser.add_argument("--apply", nargs="*", default=["incremental", "reload"],
+                        choices=("incremental", "reload"),
+                        help="frr mode: the agents' --frr-apply values the create phase runs "
+                        "with, one after the other in the same lab (side by side)")
     parser.add_argument("--services", type=int, default=50)
-    parser.add_argument("--bulk", type=int, default=1000)
+    parser.add_argument("--bulk", type=int, nargs="*", default=[1000, 5000])
     parser.add_argument("--rss", type=int, nargs="*", default=[1000, 10000])
     parser.add_argument("--skip", nargs="*", default=[],
                         choices=("create", "local", "bulk", "rss"))
@@ -234,17 +303,32 @@ def main() -> int:
     if problem:
         print(f"e2e_bgp: {problem}", file=sys.stderr)
         return 1
-    cluster = Cluster(ClusterSpec(nodes=2, mode=args.mode)).up()
+    # No client-side API throttling in the daemons: the bulk phases measure the agent and FRR,
+    # not the controller's 20 qps status writes.
+    no_qps = ("--kube-api-qps", "0")
+    cluster = Cluster(ClusterSpec(nodes=2, mode=args.mode, agent_args=no_qps,
+                                  controller_args=no_qps)).up()
     try:
         print(f"lab {cluster.run_name}, mode {args.mode}, agent {cluster.agent}")
         b = Bench(cluster)
         b.setup()
         if "create" not in args.skip:
-            b.phase_create(args.services)
+            applies = args.apply if args.mode == "frr" else ["frr-k8s"]
+            for k, apply in enumerate(applies):
+                if args.mode == "frr" and (k > 0 or apply != "incremental"):
+                    b.restart_agents(["--frr-apply", apply])
+                b.phase_create(args.services, apply)
+            if len(b.results) == 2:
+                inc, rel = (b.results.get(a) for a in ("incremental", "reload"))
+                print(f"reload / incremental: p50 x{pct(rel, 50) / pct(inc, 50):.1f}, "
+                      f"p99 x{pct(rel, 99) / pct(inc, 99):.1f}")
+            if args.mode == "frr" and applies[-1] != "incremental":
+                b.restart_agents(["--frr-apply", "incremental"])
         if "local" not in args.skip:
             b.phase_local(max(2, args.services // 2))
         if "bulk" not in args.skip:
-            b.phase_bulk(args.bulk)
+            for count in args.bulk:
+                b.phase_bulk(count)
         if "rss" not in args.skip and args.rss:
             b.phase_rss(args.rss)
     finally:

@@ -22,6 +22,8 @@ constexpr const char* kUsage =
     "             --node NODE [--format frrconfiguration|frr.conf] [--explain]\n"
     "             [--ignore-exclude-lb] [--lb-class X] [--frrk8s-namespace NS]\n"
     "             [--as-served: the FRRConfiguration as kubectl get -o yaml shows it]\n"
+    "             [--backend frr-k8s|frr: with frr, --format frr.conf is the compact file\n"
+    "             the agent applies in --bgp-mode frr]\n"
     "  frr-k8s    show the frr.conf frr-k8s would apply on a node from FRRConfigurations\n"
     "             --node NODE [--frrk8s-namespace NS] [--log-level LEVEL]\n";
 

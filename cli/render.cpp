@@ -12,6 +12,7 @@
 #include "cli/converge.h"
 #include "cli/workspace.h"
 #include "frrgen/build.h"
+#include "frrgen/compact.h"
 #include "frrgen/merge.h"
 #include "frrgen/served.h"
 #include "frrgen/yaml.h"
@@ -26,6 +27,9 @@ struct RenderRequest {
   frrgen::YamlOptions yaml;  ///< --as-served
   agent::AnnounceOptions announce;
   frrgen::BuildOptions build;
+  /// --backend: frr renders the compact file the agent applies in --bgp-mode frr (from its own
+  /// FRRConfiguration only); frr-k8s the file frr-k8s renders from every FRRConfiguration.
+  config::Backend backend = config::Backend::FrrK8s;
 };
 
 struct NodeDecision {
@@ -92,7 +96,11 @@ Result<std::string> frrConf(const Workspace& ws,
                             const api::FRRConfiguration& own,
                             const api::Node* node,
                             const RenderRequest& req) {
-  std::vector<api::FRRConfiguration> all = userConfigs(ws);
+  const bool agent_frr_mode = req.backend == config::Backend::Frr;
+  std::vector<api::FRRConfiguration> all;
+  if (!agent_frr_mode) {
+    all = userConfigs(ws);
+  }
   all.push_back(own);
   auto selected = frrgen::selectForNode(all, req.build.frrk8s_namespace,
                                         node != nullptr ? node->metadata.labels : api::StringMap{});
@@ -110,7 +118,14 @@ Result<std::string> frrConf(const Workspace& ws,
   if (!model) {
     return model.error();
   }
-  return frrgen::render(*model, frrgen::RenderOptions{});
+  if (!agent_frr_mode) {
+    return frrgen::render(*model, frrgen::RenderOptions{});
+  }
+  auto compacted = frrgen::compact(*model);
+  if (!compacted) {
+    return compacted.error();
+  }
+  return frrgen::renderCompact(*compacted, frrgen::RenderOptions{});
 }
 
 int renderNode(const Workspace& ws,
@@ -201,6 +216,7 @@ int runRender(const std::vector<std::string>& words, std::ostream& out, std::ost
         << "\n";
     return kExitUsage;
   }
+  req.backend = *backend;
   const Workspace ws = loadWorkspace(args->files, {ns, *backend});
   for (const auto& note : ws.notes) {
     err << "note: " << note << "\n";

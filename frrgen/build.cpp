@@ -119,58 +119,90 @@ Result<api::FrrNeighbor> neighborFor(const config::Peer& p, const BuildOptions& 
   return n;
 }
 
-// Indexed is the announcements prepared once per build: prefix text and, per BGPPeer name, the
-// announcements naming it (so each session scans only its own).
+// Indexed is the announcements prepared once per build: the distinct prefix texts in text order,
+// each announcement's rank among them and its community texts, and, per BGPPeer name, the
+// announcements naming it (so each session scans only its own). Sessions then sort ranks, not
+// strings.
 struct Indexed {
-  std::vector<std::string> prefix_text;
+  std::vector<std::string> text;                    // distinct prefix texts, sorted
+  std::vector<uint32_t> rank;                       // announcement → index into text
+  std::vector<std::vector<std::string>> community;  // announcement → community texts
   std::map<std::string, std::vector<size_t>> by_peer;
 };
 
 Indexed index(const std::vector<agent::Announcement>& announcements) {
   Indexed x;
-  x.prefix_text.reserve(announcements.size());
+  std::vector<std::string> texts;
+  texts.reserve(announcements.size());
+  x.community.resize(announcements.size());
   for (size_t i = 0; i < announcements.size(); ++i) {
-    x.prefix_text.push_back(announcements[i].prefix.toString());
-    for (const auto& p : announcements[i].peers) x.by_peer[p].push_back(i);
+    texts.push_back(announcements[i].prefix.toString());
+    for (const auto& c : announcements[i].communities) {
+      x.community[i].push_back(communityText(c));
+    }
+    for (const auto& p : announcements[i].peers) {
+      x.by_peer[p].push_back(i);
+    }
+  }
+  x.text = texts;
+  std::sort(x.text.begin(), x.text.end());
+  x.text.erase(std::unique(x.text.begin(), x.text.end()), x.text.end());
+  x.rank.reserve(texts.size());
+  for (const auto& t : texts) {
+    x.rank.push_back(
+        static_cast<uint32_t>(std::lower_bound(x.text.begin(), x.text.end(), t) - x.text.begin()));
   }
   return x;
 }
 
-// advertiseFor fills toAdvertise from the announcements the session receives and adds the
-// prefixes to the router's set.
+/// texts returns the distinct prefix texts of ranks, in text order.
+std::vector<std::string> texts(std::vector<uint32_t>& ranks, const Indexed& x) {
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  std::vector<std::string> out;
+  out.reserve(ranks.size());
+  for (uint32_t r : ranks) {
+    out.push_back(x.text[r]);
+  }
+  return out;
+}
+
+// advertiseFor fills toAdvertise from the announcements the session receives and marks the
+// prefixes in the router's set (by rank).
 void advertiseFor(const config::Peer& p,
                   const std::vector<agent::Announcement>& announcements,
                   const Indexed& x,
                   api::FrrAdvertise& out,
-                  std::set<std::string>& router_prefixes) {
-  std::set<std::string> allowed;
-  std::map<std::string, std::set<std::string>> by_community;
-  std::map<uint32_t, std::set<std::string>> by_local_pref;
+                  std::vector<bool>& router_prefixes) {
   auto it = x.by_peer.find(p.name);
   if (it == x.by_peer.end()) {
     return;
   }
+  std::vector<uint32_t> allowed;
+  allowed.reserve(it->second.size());
+  std::map<std::string, std::vector<uint32_t>> by_community;
+  std::map<uint32_t, std::vector<uint32_t>> by_local_pref;
   for (size_t i : it->second) {
     const agent::Announcement& a = announcements[i];
     if (!carries(p, a.prefix)) {
       continue;
     }
-    const std::string& prefix = x.prefix_text[i];
-    allowed.insert(prefix);
-    router_prefixes.insert(prefix);
-    for (const auto& c : a.communities) {
-      by_community[communityText(c)].insert(prefix);
+    const uint32_t r = x.rank[i];
+    allowed.push_back(r);
+    router_prefixes[r] = true;
+    for (const auto& c : x.community[i]) {
+      by_community[c].push_back(r);
     }
     if (a.local_pref != 0) {
-      by_local_pref[a.local_pref].insert(prefix);
+      by_local_pref[a.local_pref].push_back(r);
     }
   }
-  out.allowed_prefixes.assign(allowed.begin(), allowed.end());
-  for (const auto& [community, prefixes] : by_community) {
-    out.with_community.push_back({community, {prefixes.begin(), prefixes.end()}});
+  out.allowed_prefixes = texts(allowed, x);
+  for (auto& [community, ranks] : by_community) {
+    out.with_community.push_back({community, texts(ranks, x)});
   }
-  for (const auto& [local_pref, prefixes] : by_local_pref) {
-    out.with_local_pref.push_back({local_pref, {prefixes.begin(), prefixes.end()}});
+  for (auto& [local_pref, ranks] : by_local_pref) {
+    out.with_local_pref.push_back({local_pref, texts(ranks, x)});
   }
 }
 
@@ -190,13 +222,14 @@ api::FrrBfdProfile bfdProfileFor(const config::BfdProfile& b) {
 struct RouterAcc {
   api::FrrRouter router;
   std::map<std::string, api::FrrNeighbor> neighbors;  // by session key
-  std::set<std::string> prefixes;
+  std::vector<bool> prefixes;                         // by rank (Indexed)
 };
 
 // assemble writes the object: identity, routers in key order, every BFD profile by name.
 api::FRRConfiguration assemble(const config::Config& config,
                                const std::string& node,
                                const BuildOptions& options,
+                               const Indexed& indexed,
                                std::map<std::string, RouterAcc>& routers) {
   api::FRRConfiguration out;
   out.metadata.name = configName(node);
@@ -206,7 +239,11 @@ api::FRRConfiguration assemble(const config::Config& config,
     for (auto& [session, n] : acc.neighbors) {
       acc.router.neighbors.push_back(std::move(n));
     }
-    acc.router.prefixes.assign(acc.prefixes.begin(), acc.prefixes.end());
+    for (size_t r = 0; r < acc.prefixes.size(); ++r) {
+      if (acc.prefixes[r]) {
+        acc.router.prefixes.push_back(indexed.text[r]);
+      }
+    }
     out.spec.routers.push_back(std::move(acc.router));
   }
   for (const auto& [name, profile] : config.bfd_profiles) {
@@ -277,13 +314,14 @@ Result<api::FRRConfiguration> build(const config::Config& config,
       return neighbor.error();
     }
     RouterAcc& acc = routers[routerKey(peer)];
+    acc.prefixes.resize(indexed.text.size());
     acc.router.asn = peer.my_asn;
     acc.router.id = ipText(peer.router_id);
     acc.router.vrf = peer.vrf;
     advertiseFor(peer, announcements, indexed, neighbor->to_advertise, acc.prefixes);
     acc.neighbors.emplace(sessionKey(peer), std::move(*neighbor));
   }
-  return assemble(config, node, options, routers);
+  return assemble(config, node, options, indexed, routers);
 }
 
 }  // namespace ingot::frrgen

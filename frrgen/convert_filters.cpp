@@ -39,7 +39,44 @@ bool parseCommunity(const std::string& text, bool& large, std::string& canonical
   return true;
 }
 
-using OutMap = std::map<std::string, OutgoingPrefix>;
+/// OutMap is a neighbor's advertised prefixes of one family, sorted by prefix text and unique
+/// once finish() ran (a sorted vector: a node has one entry per prefix and neighbor, and build
+/// lists them in text order already, so this costs no tree nodes and no re-sorting).
+class OutMap {
+ public:
+  void add(const std::string& prefix) {
+    if (!v_.empty() && !(v_.back().prefix < prefix)) {
+      sorted_ = false;
+    }
+    v_.emplace_back().prefix = prefix;
+  }
+  void reserve(size_t n) { v_.reserve(n); }
+  void finish() {
+    const auto less = [](const OutgoingPrefix& a, const OutgoingPrefix& b) {
+      return a.prefix < b.prefix;
+    };
+    if (!sorted_) {
+      std::stable_sort(v_.begin(), v_.end(), less);
+      const auto same = [](const OutgoingPrefix& a, const OutgoingPrefix& b) {
+        return a.prefix == b.prefix;
+      };
+      v_.erase(std::unique(v_.begin(), v_.end(), same), v_.end());
+      sorted_ = true;
+    }
+  }
+  /// find returns the entry of prefix, or null (after finish()).
+  OutgoingPrefix* find(const std::string& prefix) {
+    auto it = std::lower_bound(
+        v_.begin(), v_.end(), prefix,
+        [](const OutgoingPrefix& o, const std::string& p) { return o.prefix < p; });
+    return it != v_.end() && it->prefix == prefix ? &*it : nullptr;
+  }
+  std::vector<OutgoingPrefix>& items() { return v_; }
+
+ private:
+  std::vector<OutgoingPrefix> v_;
+  bool sorted_ = true;
+};
 
 struct Outgoing {
   OutMap v4;
@@ -57,7 +94,7 @@ Result<Outgoing> allowedOut(const std::string& where,
   if (adv.allowed_mode == "all") {
     for (auto f : {net::Family::V4, net::Family::V6}) {
       if (hasFamily(family, f)) {
-        for (const auto& p : available.of(f)) out.of(f)[p].prefix = p;
+        for (const auto& p : available.of(f)) out.of(f).add(p);
       }
     }
     return out;
@@ -66,6 +103,8 @@ Result<Outgoing> allowedOut(const std::string& where,
     return fail(where, "toAdvertise.allowed.mode must be filtered or all, got \"" +
                            adv.allowed_mode + "\"");
   }
+  out.of(hasFamily(family, net::Family::V4) ? net::Family::V4 : net::Family::V6)
+      .reserve(adv.allowed_prefixes.size());
   for (const auto& text : adv.allowed_prefixes) {
     net::Family f = net::Family::V4;
     std::string p = text;
@@ -82,8 +121,10 @@ Result<Outgoing> allowedOut(const std::string& where,
       return fail(where, "prefix " + text + " does not match the neighbor family " +
                              neighborFamilyName(family));
     }
-    out.of(f).try_emplace(p).first->second.prefix = p;
+    out.of(f).add(p);
   }
+  out.v4.finish();
+  out.v6.finish();
   return out;
 }
 
@@ -94,16 +135,15 @@ Result<OutgoingPrefix*> advertised(const std::string& where,
                                    Outgoing& out,
                                    net::Family& family) {
   for (auto f : {net::Family::V4, net::Family::V6}) {
-    if (auto it = out.of(f).find(text); it != out.of(f).end()) {
+    if (auto* o = out.of(f).find(text); o != nullptr) {
       family = f;
-      return &it->second;
+      return o;
     }
   }
   auto c = parsePrefix(where, text);
   if (!c) return c.error();
   family = c->family();
-  auto it = out.of(family).find(c->toString());
-  return it == out.of(family).end() ? nullptr : &it->second;
+  return out.of(family).find(c->toString());
 }
 
 Result<void> communities(const std::string& where, const api::FrrAdvertise& adv, Outgoing& out) {
@@ -165,13 +205,11 @@ Result<void> localPrefs(const std::string& where, const api::FrrAdvertise& adv, 
 }
 
 std::vector<OutgoingPrefix> sortedOut(OutMap& m) {
-  std::vector<OutgoingPrefix> v;
-  for (auto& [p, o] : m) {
+  for (auto& o : m.items()) {
     std::sort(o.communities.begin(), o.communities.end());
     std::sort(o.large_communities.begin(), o.large_communities.end());
-    v.push_back(std::move(o));
   }
-  return v;
+  return std::move(m.items());
 }
 
 Result<void> receive(const std::string& where, const api::FrrReceive& rcv, Neighbor& out) {

@@ -100,6 +100,7 @@ class ClusterSpec:
     persistent: bool = False        # outlives this process (`e2e/lab up`)
     node_labels: dict = field(default_factory=dict)  # name → labels, replacing the defaults
     agent_args: tuple = ()          # extra ingot-agent flags
+    controller_args: tuple = ()     # extra ingot-controller flags
     bfd_interval_ms: int = 100      # the ToRs' BFD timers (the examples' profile is 100 ms)
     start_agents: bool = True       # False: no agent (tests of the lab itself)
 
@@ -214,7 +215,8 @@ class Cluster:
         self._create_cluster_objects()
         self._start_daemon("controller", "api", [
             str(self.controller), "--kubeconfig", str(self.kubeconfig), "--namespace",
-            METALLB_NS, "--port", "0", "--health-probe-port", "0", "--log-level", "info"],
+            METALLB_NS, "--port", "0", "--health-probe-port", "0", "--log-level", "info",
+            *self.spec.controller_args],
             env={"METALLB_BGP_TYPE": self.spec.mode})
         if self.spec.start_agents and self.agent is not None:
             for node in self.node_names:

@@ -41,7 +41,8 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
          BOOST_TEST(f.bgp_debounce.count() == 200);
          BOOST_TEST(f.frr_workdir == "/var/lib/ingot/frr");
          BOOST_TEST(f.frr_reload_script == "/usr/lib/frr/frr-reload.py");
-         BOOST_TEST(f.frr_max_new_prefixes == 200);
+         BOOST_TEST(f.frr_verify_interval.count() == 30);
+         BOOST_TEST(!f.frr_full_reload);
          BOOST_TEST((f.log_level == log::Level::Info));
          BOOST_TEST(!f.ignore_exclude_lb);
        },
@@ -108,8 +109,10 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
         "/w",
         "--frr-reload-script",
         "/r.py",
-        "--frr-max-new-prefixes",
-        "50"},
+        "--frr-verify-interval",
+        "0",
+        "--frr-apply",
+        "reload"},
        {},
        "",
        [](const Flags& f) {
@@ -126,7 +129,8 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
          BOOST_TEST(f.frr_pathspace == "p");
          BOOST_TEST(f.frr_workdir == "/w");
          BOOST_TEST(f.frr_reload_script == "/r.py");
-         BOOST_TEST(f.frr_max_new_prefixes == 50);
+         BOOST_TEST(f.frr_verify_interval.count() == 0);
+         BOOST_TEST(f.frr_full_reload);
        },
        ""},
       {"tls_and_pprof_flags_are_accepted_and_listed_as_ignored",
@@ -262,12 +266,18 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
        "",
        nullptr,
        "flag --port=\"70000\": must be a port number"},
-      {"zero_new_prefixes_is_refused",
-       {"--node-name", "n", "--frr-max-new-prefixes", "0"},
+      {"unknown_frr_apply_is_refused",
+       {"--node-name", "n", "--frr-apply", "fast"},
        {},
        "",
        nullptr,
-       "--frr-max-new-prefixes"},
+       "must be incremental or reload"},
+      {"negative_verify_interval_is_refused",
+       {"--node-name", "n", "--frr-verify-interval", "-1"},
+       {},
+       "",
+       nullptr,
+       "--frr-verify-interval"},
       {"unknown_flag_is_an_error",
        {"--node-name", "n", "--bogus"},
        {},
@@ -308,7 +318,7 @@ BOOST_AUTO_TEST_CASE(usage_lists_every_flag_of_the_brief) {
        {"--node-name", "--pod-name", "--namespace", "--kubeconfig", "--lb-class",
         "--ignore-exclude-lb", "--log-level", "--port", "--health-probe-port", "--frrk8s-namespace",
         "--frrk8s-secret-passthrough", "--bgp-mode", "--bgp-debounce-timeout", "--frr-pathspace",
-        "--frr-workdir", "--frr-reload-script", "--frr-max-new-prefixes"}) {
+        "--frr-workdir", "--frr-reload-script", "--frr-verify-interval"}) {
     const bool listed = u.find(std::string("  ") + f + " value\n") != std::string::npos ||
                         u.find(std::string("  ") + f + "\n") != std::string::npos;
     BOOST_TEST(listed, f);

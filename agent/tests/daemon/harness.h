@@ -228,11 +228,6 @@ struct Harness {
     return dynamic_cast<const BgpBackend&>(*reconciler.backends().front()).desired();
   }
 
-  /// lastRendered returns the last frr.conf the LocalFrrBackend handed to FRR.
-  const std::string& lastRendered() const {
-    return dynamic_cast<const LocalFrrBackend&>(*reconciler.backends().front()).lastRendered();
-  }
-
   /// drain reconciles every key ready now (delayed ones wait for the clock); returns the keys.
   std::vector<std::string> drain() {
     std::vector<std::string> seen;

@@ -32,6 +32,17 @@ void start(Harness& h, const std::string& yaml = testing::examples()) {
   h.drain();
 }
 
+/// bgpStatusPatches returns the status patches of ServiceBGPStatus objects (named bgp-…).
+std::vector<k8s::testing::Write> bgpStatusPatches(const Harness& h) {
+  std::vector<k8s::testing::Write> out;
+  for (const auto& w : h.writes("patchStatus")) {
+    if (w.name.rfind("bgp-", 0) == 0) {
+      out.push_back(w);
+    }
+  }
+  return out;
+}
+
 std::vector<k8s::testing::Write> frrWrites(const Harness& h) {
   std::vector<k8s::testing::Write> out;
   for (const auto& w : h.api.writes()) {
@@ -225,7 +236,7 @@ BOOST_AUTO_TEST_CASE(announced_service_gets_one_service_bgp_status_and_one_event
   BOOST_TEST(contains(status_create->body, "\"metallb.io/node\":\"node1\""));
   BOOST_TEST(contains(status_create->body, "\"metallb.io/service-name\":\"checkout\""));
   BOOST_TEST(contains(status_create->body, "\"metallb.io/service-namespace\":\"shop\""));
-  const auto patches = h.writes("patchStatus");
+  const auto patches = bgpStatusPatches(h);
   BOOST_REQUIRE(!patches.empty());
   BOOST_TEST(patches[0].name == "bgp-1");
   BOOST_TEST(
@@ -255,7 +266,7 @@ BOOST_AUTO_TEST_CASE(service_bgp_status_is_updated_and_deleted) {
   testing::World::upsert(h.world.bgp_statuses, old);
   start(h);
   BOOST_TEST(h.writes("create").size() == 2u);  // the ConfigurationState and FRRConfiguration
-  auto patches = h.writes("patchStatus");
+  auto patches = bgpStatusPatches(h);
   BOOST_REQUIRE(!patches.empty());
   BOOST_TEST(patches[0].name == "bgp-old");
   BOOST_TEST(contains(patches[0].body, "\"peers\":[\"tor1\"]"));
@@ -295,9 +306,18 @@ BOOST_AUTO_TEST_CASE(invalid_configuration_keeps_the_last_good_one_and_recovers)
   BOOST_TEST(contains(h.metrics.render(), "metallb_k8s_client_config_stale_bool 0"));
 }
 
-/// FakeApply records the texts and fails while `failures` > 0.
+/// FakeApply records the texts and fails while `failures` > 0; verify() reports `drift` once.
 class FakeApply final : public FrrApply {
  public:
+  Result<bgp::FastApplyReport> verify() override {
+    ++verifies;
+    bgp::FastApplyReport r;
+    if (!drift.empty()) {
+      r.path = bgp::ApplyPath::FullReload;
+      r.drift = std::exchange(drift, "");
+    }
+    return r;
+  }
   Result<bgp::ApplyReport> apply(const std::string& text) override {
     texts.push_back(text);
     if (failures > 0) {
@@ -308,13 +328,20 @@ class FakeApply final : public FrrApply {
   }
   std::vector<std::string> texts;
   int failures = 0;
+  int verifies = 0;
+  std::string drift;
 };
+
+ReconcilerOptions frrMode() {
+  ReconcilerOptions o = node1();
+  o.dialect = config::Backend::Frr;
+  return o;
+}
 
 BOOST_AUTO_TEST_CASE(frr_mode_reports_a_failed_reload_and_retries_with_backoff) {
   FakeApply frr;
   frr.failures = 1;
-  ReconcilerOptions o = node1();
-  o.dialect = config::Backend::Frr;
+  ReconcilerOptions o = frrMode();
   o.hostname = "node1-host";
   Harness h(o, &frr);
   start(h);
@@ -340,25 +367,68 @@ BOOST_AUTO_TEST_CASE(frr_mode_reports_a_failed_reload_and_retries_with_backoff) 
       contains(h.writes("patchStatus").back().body, "\"frrReloadValid\",\"status\":\"True\""));
 }
 
-BOOST_AUTO_TEST_CASE(frr_mode_adds_new_prefixes_in_limited_steps) {
+BOOST_AUTO_TEST_CASE(frr_mode_applies_the_compact_shape_and_reads_back_periodically) {
   FakeApply frr;
-  ReconcilerOptions o = node1();
-  o.dialect = config::Backend::Frr;
-  o.max_new_prefixes = 1;
+  const ReconcilerOptions o = frrMode();
   Harness h(o, &frr);
   start(h);
-  // Two prefixes (the /24 aggregate and the /32): one per reload.
+  BOOST_REQUIRE_EQUAL(frr.texts.size(), 1u);
+  // One line per prefix, pointing at its class's route-map.
+  BOOST_TEST(contains(frr.texts[0], " network 198.51.100.0/32 route-map ingot-adv-"), frr.texts[0]);
+  BOOST_TEST(frr.texts[0].find("198.51.100.0/32") == frr.texts[0].rfind("198.51.100.0/32"));
+  BOOST_TEST(frr.verifies == 0);
+  // Nothing changed: the re-armed key reads FRR back once the interval has passed, not before.
+  h.clock.advance(o.frr_verify_interval - std::chrono::seconds(1));
+  h.drain();
+  BOOST_TEST(frr.verifies == 0);
+  h.clock.advance(std::chrono::seconds(1));
+  h.drain();
+  BOOST_TEST(frr.verifies == 1);
+  BOOST_TEST(frr.texts.size() == 1u);
+  // Drift found by the read-back is reported as an Event and a metric.
+  frr.drift = "network 198.51.100.0/32: missing";
+  h.clock.advance(o.frr_verify_interval);
+  h.drain();
+  BOOST_TEST(frr.verifies == 2);
+  const auto& ev = h.events.events.back();
+  BOOST_TEST(ev.reason == "FRRConfigDrift");
+  BOOST_TEST((ev.type == k8s::EventType::Warning));
+  BOOST_TEST(contains(ev.message, "198.51.100.0/32: missing"), ev.message);
+  BOOST_TEST(contains(h.metrics.render(), "ingot_agent_frr_drift_total 1"));
+  BOOST_TEST(contains(h.metrics.render(), "ingot_agent_frr_applies_total{path=\"full_reload\"} 2"),
+             h.metrics.render());
+}
+
+BOOST_AUTO_TEST_CASE(debounce_applies_a_lone_change_at_once_and_coalesces_what_follows) {
+  FakeApply frr;
+  const ReconcilerOptions o = frrMode();
+  Harness h(o, &frr);
+  start(h);
+  BOOST_REQUIRE_EQUAL(frr.texts.size(), 1u);
+  h.clock.advance(o.debounce);
+  // A lone change after a quiet period: applied without waiting.
+  api::Service svc = *h.world.services.get("shop/checkout");
+  svc.status.ingress = {{"198.51.100.9", "", std::nullopt}};
+  testing::World::upsert(h.world.services, svc, "2");
+  h.queue.add(std::string(keys::kSync));
+  h.drain();
   BOOST_REQUIRE_EQUAL(frr.texts.size(), 2u);
-  BOOST_TEST(contains(frr.texts[0], "198.51.100.0/24"));
-  BOOST_TEST(!contains(frr.texts[0], "198.51.100.0/32"));
-  BOOST_TEST(contains(frr.texts[1], "198.51.100.0/24"));
-  BOOST_TEST(contains(frr.texts[1], "198.51.100.0/32"));
-  BOOST_TEST(h.lastRendered() == frr.texts[1]);
+  BOOST_TEST(contains(frr.texts[1], "198.51.100.9/32"));
+  // The next change within the window waits for the window's end.
+  svc.status.ingress = {{"198.51.100.10", "", std::nullopt}};
+  testing::World::upsert(h.world.services, svc, "3");
+  h.queue.add(std::string(keys::kSync));
+  h.drain();
+  BOOST_TEST(frr.texts.size() == 2u);
+  h.clock.advance(o.debounce);
+  h.drain();
+  BOOST_REQUIRE_EQUAL(frr.texts.size(), 3u);
+  BOOST_TEST(contains(frr.texts[2], "198.51.100.10/32"));
 }
 
 BOOST_AUTO_TEST_CASE(service_bgp_status_writes_do_not_hold_back_the_frrconfiguration) {
-  // One status write per pass: the first pass writes one, the BGP write queued by that pass goes
-  // next, then the following pass writes the other status.
+  // The status writes run under their own key, queued behind the BGP write: the FRRConfiguration
+  // goes first, then one status write per pass.
   ReconcilerOptions options = node1();
   options.status_writes_per_pass = 1;
   Harness h(options);
@@ -370,7 +440,7 @@ BOOST_AUTO_TEST_CASE(service_bgp_status_writes_do_not_hold_back_the_frrconfigura
     if (contains(w.body, "\"FRRConfiguration\"")) order.push_back("frr");
     if (contains(w.body, "\"ServiceBGPStatus\"")) order.push_back("status");
   }
-  const std::vector<std::string> expected = {"status", "frr", "status"};
+  const std::vector<std::string> expected = {"frr", "status", "status"};
   BOOST_TEST(order == expected, boost::test_tools::per_element());
   // Nothing is left over: another pass writes nothing.
   const size_t writes = h.api.writes().size();

@@ -8,6 +8,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "agent/frr_apply.h"
 #include "agent/tests/daemon/fixtures.h"
 #include "api/codec.h"
 #include "cli/commands.h"
@@ -58,8 +59,11 @@ std::vector<Case> cases() {
   };
 }
 
-std::string renderWithCli(const std::string& file, const Case& c) {
+std::string renderWithCli(const std::string& file,
+                          const Case& c,
+                          const std::vector<std::string>& extra = {}) {
   std::vector<std::string> words{"--node", c.node, "-f", file};
+  words.insert(words.end(), extra.begin(), extra.end());
   if (c.ignore_exclude_lb) words.push_back("--ignore-exclude-lb");
   std::ostringstream out, err;
   const int rc = cli::runRender(words, out, err);
@@ -93,6 +97,42 @@ BOOST_AUTO_TEST_CASE(agent_writes_what_ingotctl_render_prints) {
       const bool announced =
           h.metrics.render().find("service=\"shop/checkout\"") != std::string::npos;
       BOOST_TEST(announced == c.announced);
+    }
+  }
+}
+
+/// TextApply records the frr.conf the default applyModel hands over (the compact file).
+class TextApply final : public FrrApply {
+ public:
+  Result<bgp::ApplyReport> apply(const std::string& text) override {
+    texts.push_back(text);
+    return bgp::ApplyReport{};
+  }
+  std::vector<std::string> texts;
+};
+
+BOOST_AUTO_TEST_CASE(frr_mode_agent_applies_what_ingotctl_render_backend_frr_prints) {
+  for (const Case& c : cases()) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      const TempFile file(c.yaml);
+      const std::string expected =
+          renderWithCli(file.path(), c, {"--backend", "frr", "--format", "frr.conf"});
+      // Every announced prefix is one `network P route-map ingot-adv-<tag>` line.
+      const bool compact = expected.find("  network ") == std::string::npos ||
+                           expected.find("route-map ingot-adv-") != std::string::npos;
+      BOOST_TEST(compact, expected);
+      ReconcilerOptions o;
+      o.node = c.node;
+      o.dialect = config::Backend::Frr;
+      o.build.frrk8s_namespace = o.namespace_;  // frr mode resolves Secrets itself
+      o.announce.ignore_exclude_lb = c.ignore_exclude_lb;
+      TextApply frr;
+      Harness h(o, &frr);
+      testing::loadInto(h, file.path());
+      h.queue.add(std::string(keys::kConfig));
+      h.drain();
+      BOOST_REQUIRE_EQUAL(frr.texts.size(), 1u);
+      BOOST_TEST(frr.texts.front() == expected);
     }
   }
 }
