@@ -25,10 +25,8 @@ A Cluster is either built here (up()) or attached to a running persistent one fr
 from __future__ import annotations
 
 import base64
-import functools
 import json
 import os
-import re
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -86,16 +84,6 @@ def find_controller() -> Optional[Path]:
     return find_binary("INGOT_CONTROLLER", "controller/ingot-controller")
 
 
-@functools.lru_cache(maxsize=None)
-def agent_flags(agent: Path) -> frozenset:
-    """Returns the --flags an ingot-agent binary lists in its --help."""
-    try:
-        out = subprocess.run([str(agent), "--help"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return frozenset()
-    return frozenset(re.findall(r"--[a-z][a-z0-9-]*", out.stdout + out.stderr))
-
-
 def example_node_labels() -> dict:
     """Returns node name → labels of the Nodes in examples/cluster/nodes.yaml."""
     import yaml  # Debian's python3-yaml; only the lab needs it
@@ -119,12 +107,17 @@ class ClusterSpec:
     bfd_interval_ms: int = 100      # the ToRs' BFD timers (the examples' profile is 100 ms)
     start_agents: bool = True       # False: no agent (tests of the lab itself)
     memberlist: bool = True         # agents gossip (encrypted with the lab's secret)
+    node_frr: bool = True           # FRR (and in frr-k8s mode the shim) on every node; False
+                                    # (frr-k8s mode only): the nodes run nothing but the agent
 
     def __post_init__(self):
         if self.mode not in MODES:
             raise LabError(f"mode {self.mode!r}: must be one of {', '.join(MODES)}")
         if not 1 <= self.nodes <= 20:
             raise LabError(f"nodes {self.nodes}: must be 1..20")
+        if not self.node_frr and self.mode != "frr-k8s":
+            raise LabError("node_frr=False needs mode frr-k8s (the agent then writes "
+                           "FRRConfigurations only)")
 
 
 class AttachedRouter:
@@ -236,7 +229,7 @@ class Cluster:
         if self.spec.start_agents and self.agent is not None:
             for node in self.node_names:
                 self.start_agent(node)
-        if self.spec.mode == "frr-k8s":
+        if self.spec.mode == "frr-k8s" and self.spec.node_frr:
             for node in self.node_names:
                 self._start_shim(node)
         self._save_info()
@@ -255,7 +248,7 @@ class Cluster:
             conf = TorConfig(asn, self.addresses[role], NODE_ASN, nodes,
                              bfd_interval_ms=self.spec.bfd_interval_ms, bgp_multipath=16)
             self.routers[role] = FrrRouter(self.lab, self.lab.hosts[role]).start(conf.render())
-        for node in self.node_names:
+        for node in self.node_names if self.spec.node_frr else []:
             self.routers[node] = FrrRouter(self.lab, self.lab.hosts[node]).start()
 
     def _spawn(self, role: str, host: str, argv: Sequence[str], env: Optional[dict] = None,
@@ -271,6 +264,11 @@ class Cluster:
         self.procs[role] = proc
         self._save_info()
         return proc
+
+    def spawn(self, role: str, host: str, argv: Sequence[str]) -> subprocess.Popen:
+        """Starts argv inside host's namespace as role (log <run dir>/logs/<role>.log, PID in
+        the ledger, so the run's teardown stops it); for benchmarks' own processes."""
+        return self._spawn(role, host, argv)
 
     def _start_daemon(self, role: str, host: str, argv: Sequence[str],
                       env: Optional[dict] = None) -> None:
@@ -332,8 +330,8 @@ class Cluster:
     def memberlist_args(self, node: str) -> list:
         """The agent's memberlist flags (MetalLB's names): bind to the node's lab address,
         seeds by the speaker Pods' labels, the lab's key. [] when the spec turns memberlist
-        off or the agent binary has no memberlist flags (then every Node counts as live)."""
-        if not self.spec.memberlist or "--ml-bindaddr" not in agent_flags(self.agent):
+        off (then every Node counts as live)."""
+        if not self.spec.memberlist:
             return []
         labels = ",".join(f"{k}={v}" for k, v in sorted(SPEAKER_LABELS.items()))
         return ["--ml-bindaddr", self.addresses[node], "--ml-labels", labels,
