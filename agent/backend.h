@@ -20,6 +20,7 @@
 #include "agent/metrics.h"
 #include "api/frrk8s.h"
 #include "api/types.h"
+#include "common/net/ip.h"
 #include "common/util/log.h"
 #include "config/config.h"
 #include "frrgen/build.h"
@@ -54,6 +55,9 @@ struct Caches {
   const k8s::Store<api::FRRConfiguration>& frr_configurations;
   const k8s::Store<api::ServiceBGPStatus>& bgp_statuses;
   const k8s::Store<api::ConfigurationState>& states;
+  /// every node's ServiceL2Status of the MetalLB namespace: the Layer 2 winner of a Service
+  /// deletes the other nodes' objects for it, as MetalLB does.
+  const k8s::Store<api::ServiceL2Status>& l2_statuses;
 };
 
 /// Work-queue keys: all singletons.
@@ -61,6 +65,7 @@ namespace keys {
 inline constexpr std::string_view kConfig = "config";  ///< re-parse the configuration, then sync
 inline constexpr std::string_view kSync = "sync";      ///< recompute announcements and statuses
 inline constexpr std::string_view kBgp = "bgp";        ///< the BGP backend applies its part
+inline constexpr std::string_view kLayer2 = "layer2";  ///< the Layer 2 backend applies its part
 inline constexpr std::string_view kState = "state";    ///< write ConfigurationState
 }  // namespace keys
 
@@ -71,6 +76,8 @@ struct BackendOptions {
   k8s::Duration debounce = std::chrono::milliseconds(200);  ///< --bgp-debounce-timeout
   size_t max_new_prefixes = 200;                            ///< --frr-max-new-prefixes
   std::string hostname;                                     ///< frr.conf's hostname
+  std::string namespace_ = "metallb-system";                ///< --namespace: status objects
+  api::OwnerReference owner;  ///< owner of the status objects (the pod)
 };
 
 /// BackendContext is what a backend may use; every reference outlives the backend.
@@ -85,11 +92,25 @@ struct BackendContext {
   k8s::Clock& clock;
 };
 
+/// L2Announcement is one Service whose Layer 2 election this node wins.
+struct L2Announcement {
+  std::string service_namespace;
+  std::string service_name;
+  std::vector<net::IpAddress> ips;  ///< the Service's ingress IPs, in status order
+  /// interfaces is the union of the `interfaces` lists of the L2Advertisements that match the
+  /// Service and select this node; nullopt when one of them has none (every usable interface).
+  std::optional<std::set<std::string>> interfaces;
+  /// key returns "namespace/name".
+  std::string key() const { return service_namespace + "/" + service_name; }
+  friend bool operator==(const L2Announcement&, const L2Announcement&) = default;
+};
+
 /// Desired is what this node announces after one sync: the configuration it was decided with and
 /// each protocol's part of the per-Service decisions.
 struct Desired {
   config::ConfigSharedPtr config;
-  std::vector<Announcement> bgp;  ///< every announced BGP prefix with its peers
+  std::vector<Announcement> bgp;   ///< every announced BGP prefix with its peers
+  std::vector<L2Announcement> l2;  ///< the Services this node answers ARP/NDP for, by key
 };
 
 /// Backend carries one protocol's part of the decisions to where it takes effect. Backends are
@@ -114,6 +135,14 @@ class Backend {
   /// stateError returns what the ConfigurationState reports for this backend: nullopt when it
   /// reports nothing (yet), "" when the last apply succeeded, else the error.
   virtual std::optional<std::string> stateError() const { return std::nullopt; }
+
+  /// stateCondition returns the ConfigurationState condition type stateError() is reported
+  /// under.
+  virtual std::string_view stateCondition() const { return "frrReloadValid"; }
+
+  /// stop is called once at shutdown, after the last apply(): the backend stops acting on the
+  /// world (what it wrote through the API stays).
+  virtual void stop() {}
 };
 
 using Backends = std::vector<std::unique_ptr<Backend>>;

@@ -9,6 +9,8 @@ ingot_add_library(ingot_agent
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/backend.cpp
     ${CMAKE_CURRENT_LIST_DIR}/backend_frr.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/backend_l2.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/backend_l2_status.cpp
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
     ${CMAKE_CURRENT_LIST_DIR}/frr_apply.cpp
     ${CMAKE_CURRENT_LIST_DIR}/manager.cpp
@@ -16,7 +18,7 @@ ingot_add_library(ingot_agent
     ${CMAKE_CURRENT_LIST_DIR}/reconciler.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_state.cpp
     ${CMAKE_CURRENT_LIST_DIR}/writes.cpp
-  LIBRARIES ingot_agent_core ingot_agent_bgp ingot_frrgen ingot_config ingot_api
+  LIBRARIES ingot_agent_core ingot_agent_bgp ingot_agent_l2 ingot_frrgen ingot_config ingot_api
             ingot_json ingot_kube ingot_daemon ingot_util)
 
 add_executable(ingot-agent ${CMAKE_CURRENT_LIST_DIR}/main.cpp)
@@ -31,6 +33,7 @@ ingot_add_test(ingot_agent_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/prefix_limit_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/backend_l2_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/render_parity_test.cpp
   LIBRARIES ingot_agent ingot_cli)
 

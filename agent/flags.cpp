@@ -81,6 +81,9 @@ void addAnnounceFlags(FlagSet& set, Flags& f) {
            daemon::integer(f.frr_max_new_prefixes, 1, 1'000'000, "must be a whole number >= 1"),
            "frr mode: most prefixes added by one reload; more are added by further reloads "
            "(default 200)"});
+  set.add({"excludel2-path", false, daemon::text(f.excludel2_path),
+           "Layer 2: YAML file whose announcedInterfacesToExclude regexes name interfaces never "
+           "answered on; a missing file excludes nothing (default /etc/metallb/excludel2.yaml)"});
 }
 
 /// flagSet is ingot-agent's table over f.
@@ -123,7 +126,8 @@ std::string usage() {
   std::string out =
       "Usage: ingot-agent [flags]\n\n"
       "Announces the addresses of LoadBalancer Services from this node over BGP, through\n"
-      "frr-k8s (FRRConfiguration) or the node's FRR.\n\nFlags:\n";
+      "frr-k8s (FRRConfiguration) or the node's FRR, and over Layer 2 (ARP/NDP answers; needs\n"
+      "CAP_NET_RAW).\n\nFlags:\n";
   Flags unused;
   out += flagSet(unused).usage();
   out +=

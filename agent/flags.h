@@ -43,6 +43,9 @@ struct Flags : daemon::CommonFlags {
   std::string frr_workdir = "/var/lib/ingot/frr";                ///< --frr-workdir
   std::string frr_reload_script = "/usr/lib/frr/frr-reload.py";  ///< --frr-reload-script
   int frr_max_new_prefixes = 200;                                ///< --frr-max-new-prefixes (>= 1)
+  /// --excludel2-path: the announcedInterfacesToExclude file MetalLB reads from this fixed path
+  /// (its chart mounts a ConfigMap there); a missing file excludes nothing.
+  std::string excludel2_path = "/etc/metallb/excludel2.yaml";
   /// ignored lists MetalLB flags that were given but have no effect in ingot-agent (memberlist,
   /// --host, TLS metrics, pprof); main warns about each.
   std::vector<std::string> ignored;

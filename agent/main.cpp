@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "agent/backend.h"
+#include "agent/backend_l2.h"
 #include "agent/flags.h"
 #include "agent/manager.h"
 #include "agent/metrics.h"
@@ -97,6 +98,8 @@ BackendFactory backends(const Flags& flags, log::Logger& logger) {
     } else {
       out.push_back(std::make_unique<LocalFrrBackend>(context, frrDriver(flags, logger)));
     }
+    out.push_back(std::make_unique<Layer2Backend>(
+        context, startL2Responder(l2::ResponderOptions{}, flags.excludel2_path)));
     return out;
   };
 }

@@ -131,8 +131,11 @@ Manager::Manager(k8s::ApiClient& api,
   const auto& states = set.add<api::ConfigurationState>(
       "configurationstates", api, r::kConfigurationStates, ns, decoder<api::ConfigurationState>(),
       enqueueOn<api::ConfigurationState>(q, keys::kState, err), own_state);
-  const Caches caches{services, slices, nodes,       namespaces, pools,       peers,    bgp_ads,
-                      l2_ads,   bfd,    communities, secrets,    frr_configs, statuses, states};
+  const auto& l2_statuses = add(std::type_identity<api::ServiceL2Status>{}, "servicel2statuses",
+                                r::kServiceL2Statuses, ns, sync);
+  const Caches caches{services, slices,      nodes,    namespaces, pools,
+                      peers,    bgp_ads,     l2_ads,   bfd,        communities,
+                      secrets,  frr_configs, statuses, states,     l2_statuses};
   const BackendContext context{
       caches, api, events, q, metrics, log_, backendOptions(ro), k8s::steadyClock()};
   reconciler_ = std::make_unique<Reconciler>(caches, api, events, q, metrics, log_, ro,
@@ -151,7 +154,8 @@ Result<void> Manager::start(const std::stop_token& stop) {
 }
 
 void Manager::stop() {
-  controller_.stop();  // what is still queued is dropped: FRR keeps what was last applied
+  controller_.stop();           // what is still queued is dropped: FRR keeps what was last applied
+  reconciler_->stopBackends();  // the Layer 2 responder stops answering
 }
 
 }  // namespace ingot::agent

@@ -37,7 +37,7 @@ MetricFamily byResult(std::string name, std::string help, uint64_t ok, uint64_t 
 
 std::string_view reconcileKindName(ReconcileKind kind) {
   static constexpr std::array<std::string_view, kReconcileKindCount> kNames = {
-      "sync", "bgp", "configuration_state"};
+      "sync", "bgp", "configuration_state", "layer2"};
   return kNames[static_cast<size_t>(kind)];
 }
 
@@ -63,9 +63,20 @@ void Metrics::countReload(bool failed) {
   (failed ? reloads_failed_ : reloads_ok_).fetch_add(1, std::memory_order_relaxed);
 }
 
-void Metrics::setAnnounced(std::vector<AnnouncedIp> announced) {
+void Metrics::setAnnounced(std::vector<AnnouncedIp> announced, const std::string& protocol) {
   std::lock_guard lock(mu_);
-  announced_ = std::move(announced);
+  announced_[protocol] = std::move(announced);
+}
+
+int Metrics::addCollector(Collector collector) {
+  std::lock_guard lock(mu_);
+  collectors_.emplace(next_collector_, std::move(collector));
+  return next_collector_++;
+}
+
+void Metrics::removeCollector(int id) {
+  std::lock_guard lock(mu_);
+  collectors_.erase(id);
 }
 
 std::vector<MetricFamily> Metrics::families() const {
@@ -75,14 +86,25 @@ std::vector<MetricFamily> Metrics::families() const {
                          "not guarantee that the routing protocols have converged.",
                          MetricType::Gauge,
                          {}};
+  std::vector<Collector> collectors;
   {
     std::lock_guard lock(mu_);
-    for (const auto& a : announced_) {
-      announced.samples.push_back(
-          Sample{{{"ip", a.ip}, {"node", node_}, {"protocol", "bgp"}, {"service", a.service}}, 1});
+    for (const auto& [protocol, samples] : announced_) {
+      for (const auto& a : samples) {
+        announced.samples.push_back(Sample{
+            {{"ip", a.ip}, {"node", node_}, {"protocol", protocol}, {"service", a.service}}, 1});
+      }
+    }
+    for (const auto& [id, c] : collectors_) {
+      collectors.push_back(c);
     }
   }
   out.push_back(std::move(announced));
+  for (const auto& c : collectors) {
+    for (auto& f : c()) {
+      out.push_back(std::move(f));
+    }
+  }
   out.push_back(single("metallb_k8s_client_updates_total",
                        "Number of k8s object updates that have been processed.",
                        MetricType::Counter, static_cast<double>(updates_.load())));

@@ -7,6 +7,8 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -22,10 +24,10 @@ using k8s::ApiVerb;
 using k8s::kApiVerbCount;
 
 /// ReconcileKind labels the reconcile counters.
-enum class ReconcileKind { Sync, Bgp, ConfigurationState };
-inline constexpr size_t kReconcileKindCount = 3;
+enum class ReconcileKind { Sync, Bgp, ConfigurationState, Layer2 };
+inline constexpr size_t kReconcileKindCount = 4;
 
-/// reconcileKindName returns "sync", "bgp" or "configuration_state".
+/// reconcileKindName returns "sync", "bgp", "configuration_state" or "layer2".
 std::string_view reconcileKindName(ReconcileKind kind);
 
 /// AnnouncedIp is one sample of metallb_speaker_announced.
@@ -53,8 +55,15 @@ class Metrics final : public k8s::RequestCounter {
   void countFrrConfigurationWrite(bool failed);
   /// countReload counts one FRR apply in frr mode.
   void countReload(bool failed);
-  /// setAnnounced replaces the metallb_speaker_announced samples (protocol "bgp").
-  void setAnnounced(std::vector<AnnouncedIp> announced);
+  /// setAnnounced replaces the metallb_speaker_announced samples of protocol ("bgp", "layer2").
+  void setAnnounced(std::vector<AnnouncedIp> announced, const std::string& protocol = "bgp");
+
+  /// Collector returns families computed when /metrics is read (from another thread).
+  using Collector = std::function<std::vector<MetricFamily>()>;
+  /// addCollector adds families to every render; the id is for removeCollector.
+  int addCollector(Collector collector);
+  /// removeCollector stops calling the collector with that id.
+  void removeCollector(int id);
 
   uint64_t frrConfigurationWrites() const { return frr_writes_.load(); }
   uint64_t requests(ApiVerb verb) const { return requests_[static_cast<size_t>(verb)].load(); }
@@ -81,7 +90,9 @@ class Metrics final : public k8s::RequestCounter {
   std::atomic<uint64_t> reloads_ok_{0};
   std::atomic<uint64_t> reloads_failed_{0};
   mutable std::mutex mu_;
-  std::vector<AnnouncedIp> announced_;
+  std::map<std::string, std::vector<AnnouncedIp>> announced_;  ///< by protocol
+  std::map<int, Collector> collectors_;
+  int next_collector_ = 0;
 };
 
 }  // namespace ingot::agent

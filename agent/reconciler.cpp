@@ -50,6 +50,27 @@ std::string signature(const BgpDecision& d) {
   return out;
 }
 
+/// l2Announcement is what node announces for a Service whose Layer 2 election it won: the
+/// ingress IPs and the union of the interface lists of the matching advertisements that select
+/// node (nullopt when one of them lists none), as MetalLB's ipAdvertisementFor.
+L2Announcement l2Announcement(const api::Service& svc,
+                              const L2Decision& d,
+                              const std::string& node) {
+  L2Announcement out{svc.metadata.namespace_, svc.metadata.name, {}, std::set<std::string>()};
+  for (const auto& i : svc.status.ingress) {
+    if (auto ip = net::IpAddress::parse(i.ip)) out.ips.push_back(*ip);
+  }
+  for (const auto* ad : d.subject.ads) {
+    if (!ad->nodes.contains(node)) continue;
+    if (ad->interfaces.empty()) {
+      out.interfaces.reset();
+      break;
+    }
+    out.interfaces->insert(ad->interfaces.begin(), ad->interfaces.end());
+  }
+  return out;
+}
+
 std::string ingressIps(const api::Service& svc) {
   std::string out;
   for (const auto& i : svc.status.ingress) out += (out.empty() ? "" : ",") + i.ip;
@@ -59,8 +80,9 @@ std::string ingressIps(const api::Service& svc) {
 }  // namespace
 
 BackendOptions backendOptions(const ReconcilerOptions& options) {
-  return BackendOptions{options.node, options.build, options.debounce, options.max_new_prefixes,
-                        options.hostname};
+  return BackendOptions{
+      options.node,     options.build,      options.debounce, options.max_new_prefixes,
+      options.hostname, options.namespace_, options.owner};
 }
 
 Reconciler::Reconciler(Caches caches,
@@ -172,8 +194,9 @@ std::vector<Reconciler::Decided> Reconciler::decideAll(const std::vector<api::Se
   return out;
 }
 
-void Reconciler::decideLayer2(const std::vector<api::Service>& services,
-                              const SlicesByService& slices) {
+std::vector<L2Announcement> Reconciler::decideLayer2(const std::vector<api::Service>& services,
+                                                     const SlicesByService& slices) {
+  std::vector<L2Announcement> won;
   std::vector<api::Node> nodes = values(caches_.nodes);
   std::set<std::string> live;
   for (const auto& n : nodes) live.insert(n.metadata.name);
@@ -192,8 +215,10 @@ void Reconciler::decideLayer2(const std::vector<api::Service>& services,
     auto prev = l2_logged_.find(key);
     if (prev == l2_logged_.end() || prev->second != sig) logL2Decision(log_, key, d);
     logged.emplace(key, std::move(sig));
+    if (d.announced()) won.push_back(l2Announcement(svc, d, options_.node));
   }
   l2_logged_ = std::move(logged);
+  return won;
 }
 
 ReconcileResult Reconciler::sync() {
@@ -205,11 +230,11 @@ ReconcileResult Reconciler::sync() {
   });
   const SlicesByService slices = slicesByService();
   const std::vector<Decided> decided = decideAll(services, slices);
-  decideLayer2(services, slices);
+  std::vector<L2Announcement> l2 = decideLayer2(services, slices);
   std::vector<BgpDecision> plain;
   plain.reserve(decided.size());
   for (const auto& d : decided) plain.push_back(d.decision);
-  const Desired desired{config_, collectAnnouncements(plain)};
+  const Desired desired{config_, collectAnnouncements(plain), std::move(l2)};
   for (const auto& backend : backends_) {
     if (auto delay = backend->update(desired)) {
       queue_.addAfter(std::string(backend->key()), *delay);

@@ -18,6 +18,7 @@
 #include "agent/core/announce.h"
 #include "agent/core/election.h"
 #include "agent/metrics.h"
+#include "agent/writes.h"
 #include "api/types.h"
 #include "common/util/log.h"
 #include "config/config.h"
@@ -79,6 +80,9 @@ class Reconciler {
   /// ready is true once a configuration was loaded and the first sync succeeded. Thread-safe.
   bool ready() const { return ready_.load(); }
 
+  /// stopBackends stops every backend (Backend::stop); call it once the worker stopped.
+  void stopBackends();
+
   /// backends returns the backends, in registration order.
   const Backends& backends() const { return backends_; }
 
@@ -97,7 +101,7 @@ class Reconciler {
   ReconcileResult reconcileConfig();
   ReconcileResult sync();
   ReconcileResult applyBackend(Backend& backend);
-  std::optional<std::string> backendError() const;
+  StateInputs stateInputs() const;
   ReconcileResult writeState();
   ReconcileResult ensureState();
 
@@ -106,10 +110,11 @@ class Reconciler {
   std::vector<Decided> decideAll(const std::vector<api::Service>& services,
                                  const SlicesByService& slices);
   /// decideLayer2 runs the Layer 2 election for every Service in a pool with an
-  /// L2Advertisement, every Node object counted as a live agent (there is no membership yet), and
-  /// logs each Service's decision when it changes (logL2Decision). Nothing is announced on the
-  /// wire yet.
-  void decideLayer2(const std::vector<api::Service>& services, const SlicesByService& slices);
+  /// L2Advertisement, every Node object counted as a live agent (there is no membership yet),
+  /// logs each Service's decision when it changes (logL2Decision) and returns the Services this
+  /// node wins (the Layer 2 backend's part of Desired).
+  std::vector<L2Announcement> decideLayer2(const std::vector<api::Service>& services,
+                                           const SlicesByService& slices);
   void reportAnnouncements(const std::vector<Decided>& decided);
   ReconcileResult syncBgpStatuses(const std::vector<Decided>& decided);
   std::map<std::string, std::vector<std::pair<std::string, api::ServiceBGPStatusStatus>>>

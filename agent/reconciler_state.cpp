@@ -17,13 +17,25 @@ ReconcileResult Reconciler::applyBackend(Backend& backend) {
   return r;
 }
 
-std::optional<std::string> Reconciler::backendError() const {
+StateInputs Reconciler::stateInputs() const {
+  StateInputs in{config_errors_, std::nullopt, std::nullopt};
   for (const auto& backend : backends_) {
-    if (auto e = backend->stateError()) {
-      return e;
+    auto e = backend->stateError();
+    if (!e) {
+      continue;
+    }
+    auto& slot = backend->stateCondition() == kLayer2ConditionType ? in.layer2_error : in.frr_error;
+    if (!slot || slot->empty()) {
+      slot = std::move(e);
     }
   }
-  return std::nullopt;
+  return in;
+}
+
+void Reconciler::stopBackends() {
+  for (const auto& backend : backends_) {
+    backend->stop();
+  }
 }
 
 ReconcileResult Reconciler::ensureState() {
@@ -44,7 +56,7 @@ ReconcileResult Reconciler::ensureState() {
 ReconcileResult Reconciler::writeState() {
   if (!config_parsed_) return ReconcileResult::done();
   const std::string name = stateName(options_.node);
-  const auto status = configurationStateStatus({config_errors_, backendError()}, now());
+  const auto status = configurationStateStatus(stateInputs(), now());
   const auto entry = caches_.states.entry(k8s::objectKey(options_.namespace_, name));
   // Forget the last write once the cache shows it, when it expired, or when the object is gone
   // from the cache (deleted by someone: recreate it; a create not seen yet only costs a retry).

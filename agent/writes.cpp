@@ -49,6 +49,52 @@ std::string bgpStatusPatch(const api::ServiceBGPStatusStatus& status) {
   return json::write(root);
 }
 
+api::ServiceL2StatusStatus l2Status(const std::string& node,
+                                    const std::string& service_namespace,
+                                    const std::string& service_name,
+                                    std::vector<std::string> interfaces) {
+  std::sort(interfaces.begin(), interfaces.end());
+  interfaces.erase(std::unique(interfaces.begin(), interfaces.end()), interfaces.end());
+  return api::ServiceL2StatusStatus{node, service_name, service_namespace, std::move(interfaces)};
+}
+
+std::string l2StatusObject(const std::string& ns,
+                           const api::ServiceL2StatusStatus& status,
+                           const api::OwnerReference& owner) {
+  api::ServiceL2Status obj;
+  obj.metadata.generate_name = "l2-";
+  obj.metadata.namespace_ = ns;
+  obj.metadata.labels[kNodeLabel] = status.node;
+  obj.metadata.labels[kServiceNameLabel] = status.service_name;
+  obj.metadata.labels[kServiceNamespaceLabel] = status.service_namespace;
+  if (!owner.uid.empty()) {
+    obj.metadata.owner_references.push_back(owner);
+  }
+  obj.status = status;
+  return api::encodeJson(obj);
+}
+
+std::string l2StatusPatch(const api::ServiceL2StatusStatus& status) {
+  json::Value s = json::Value::object();
+  s.set("node", json::Value::string(status.node));
+  s.set("serviceName", json::Value::string(status.service_name));
+  s.set("serviceNamespace", json::Value::string(status.service_namespace));
+  if (status.interfaces.empty()) {
+    s.set("interfaces", json::Value::null());
+  } else {
+    json::Value list = json::Value::array();
+    for (const auto& name : status.interfaces) {
+      json::Value e = json::Value::object();
+      e.set("name", json::Value::string(name));
+      list.push(std::move(e));
+    }
+    s.set("interfaces", std::move(list));
+  }
+  json::Value root = json::Value::object();
+  root.set("status", std::move(s));
+  return json::write(root);
+}
+
 api::ConfigurationStateStatus configurationStateStatus(const StateInputs& inputs,
                                                        const std::string& now) {
   api::ConfigurationStateStatus status;
@@ -70,6 +116,12 @@ api::ConfigurationStateStatus configurationStateStatus(const StateInputs& inputs
     status.conditions.push_back(api::Condition{kFrrConditionType, ok ? "True" : "False",
                                                ok ? "Reconciled" : "UnknownError",
                                                *inputs.frr_error, now, 0});
+  }
+  if (inputs.layer2_error) {
+    const bool ok = inputs.layer2_error->empty();
+    status.conditions.push_back(api::Condition{kLayer2ConditionType, ok ? "True" : "False",
+                                               ok ? "Reconciled" : "ResponderUnavailable",
+                                               *inputs.layer2_error, now, 0});
   }
   return status;
 }

@@ -23,6 +23,8 @@ inline constexpr const char* kNodeNameLabel = "metallb.io/node-name";
 inline constexpr const char* kConfigConditionType = "configReconcilerValid";
 /// kFrrConditionType is Ingot's condition for applying frr.conf to the node's FRR (frr mode).
 inline constexpr const char* kFrrConditionType = "frrReloadValid";
+/// kLayer2ConditionType is Ingot's condition for the ARP/NDP responder (it needs CAP_NET_RAW).
+inline constexpr const char* kLayer2ConditionType = "layer2ResponderValid";
 
 /// stateName returns the agent's ConfigurationState name: "speaker-<node>".
 std::string stateName(const std::string& node);
@@ -43,16 +45,38 @@ api::ServiceBGPStatusStatus bgpStatus(const std::string& node,
 /// bgpStatusPatch renders {"status": {...}} for servicebgpstatuses/status.
 std::string bgpStatusPatch(const api::ServiceBGPStatusStatus& status);
 
+/// l2Status builds the desired ServiceL2Status status: node, service name and namespace, and the
+/// interface names sorted (empty: every interface, and MetalLB then writes no list).
+api::ServiceL2StatusStatus l2Status(const std::string& node,
+                                    const std::string& service_namespace,
+                                    const std::string& service_name,
+                                    std::vector<std::string> interfaces);
+
+/// l2StatusObject renders the ServiceL2Status to create: generateName "l2-", the labels
+/// metallb.io/node, metallb.io/service-name and metallb.io/service-namespace, an ownerReference
+/// to owner when its uid is set, and the status (which l2StatusPatch writes).
+std::string l2StatusObject(const std::string& ns,
+                           const api::ServiceL2StatusStatus& status,
+                           const api::OwnerReference& owner);
+
+/// l2StatusPatch renders {"status": {...}} for servicel2statuses/status as a JSON merge patch
+/// (interfaces null when empty, which removes an earlier list).
+std::string l2StatusPatch(const api::ServiceL2StatusStatus& status);
+
 /// StateInputs are the agent's reconcilers' outcomes for ConfigurationState.
 struct StateInputs {
   std::vector<config::ConfigError> config_errors;
   /// frr_error: frr mode only; nullopt = no apply attempted yet (no condition), "" = applied.
   std::optional<std::string> frr_error;
+  /// layer2_error: nullopt = the responder was never needed, "" = it runs, else why not.
+  std::optional<std::string> layer2_error;
 };
 
 /// configurationStateStatus builds speaker-<node>'s status: condition configReconcilerValid
 /// True/Reconciled, or False/ConfigurationError "configuration error: <errors joined by \n>";
-/// in frr mode also frrReloadValid True/Reconciled or False/UnknownError <message>. result is
+/// in frr mode also frrReloadValid True/Reconciled or False/UnknownError <message>; once the
+/// Layer 2 responder was needed also layer2ResponderValid True/Reconciled or
+/// False/ResponderUnavailable <message>. result is
 /// Invalid when any condition is False with ConfigurationError, else Valid; errorSummary is the
 /// ConfigurationError messages joined by "\n". now is the lastTransitionTime.
 api::ConfigurationStateStatus configurationStateStatus(const StateInputs& inputs,

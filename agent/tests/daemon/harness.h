@@ -34,6 +34,7 @@ struct World {
   k8s::Store<api::FRRConfiguration> frr_configurations;
   k8s::Store<api::ServiceBGPStatus> bgp_statuses;
   k8s::Store<api::ConfigurationState> states;
+  k8s::Store<api::ServiceL2Status> l2_statuses;
 
   Caches caches() {
     return Caches{services,
@@ -49,7 +50,8 @@ struct World {
                   secrets,
                   frr_configurations,
                   bgp_statuses,
-                  states};
+                  states,
+                  l2_statuses};
   }
 
   template <typename T>
@@ -138,10 +140,13 @@ class NamingClient final : public k8s::ApiClient {
                              std::string_view body) override {
     auto out = inner_.create(r, ns, body);
     if (!out) return out;
-    const std::string gen = R"("generateName":"bgp-")";
-    if (auto at = out->find(gen); at != std::string::npos) {
-      const std::string n = std::to_string(++named_);
-      out->insert(at + gen.size(), R"(,"name":"bgp-)" + n + R"(","resourceVersion":"c)" + n + "\"");
+    for (const std::string prefix : {"bgp-", "l2-"}) {
+      const std::string gen = R"("generateName":")" + prefix + "\"";
+      if (auto at = out->find(gen); at != std::string::npos) {
+        const std::string n = std::to_string(++named_);
+        out->insert(at + gen.size(),
+                    R"(,"name":")" + prefix + n + R"(","resourceVersion":"c)" + n + "\"");
+      }
     }
     return out;
   }

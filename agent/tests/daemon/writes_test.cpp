@@ -38,6 +38,25 @@ BOOST_AUTO_TEST_CASE(service_bgp_status_patch_is_the_whole_status) {
              R"({"status":{"node":"n","serviceName":"svc","serviceNamespace":"ns","peers":[]}})");
 }
 
+BOOST_AUTO_TEST_CASE(service_l2_status_object_carries_labels_owner_and_sorted_interfaces) {
+  const auto status = l2Status("node1", "shop", "web", {"eth1", "eth0", "eth1"});
+  BOOST_TEST(status.interfaces == (std::vector<std::string>{"eth0", "eth1"}),
+             boost::test_tools::per_element());
+  api::OwnerReference owner{"v1", "Pod", "speaker-abc", "uid-1", true, std::nullopt};
+  auto obj = api::decodeJson<api::ServiceL2Status>(l2StatusObject("metallb-system", status, owner));
+  BOOST_REQUIRE(obj);
+  BOOST_TEST(obj->metadata.generate_name == "l2-");
+  BOOST_TEST(obj->metadata.name.empty());
+  BOOST_TEST(obj->metadata.labels.at("metallb.io/node") == "node1");
+  BOOST_TEST(obj->metadata.labels.at("metallb.io/service-name") == "web");
+  BOOST_TEST(obj->metadata.labels.at("metallb.io/service-namespace") == "shop");
+  BOOST_REQUIRE_EQUAL(obj->metadata.owner_references.size(), 1u);
+  BOOST_TEST((obj->status == status));
+  BOOST_TEST(l2StatusPatch(l2Status("n", "ns", "svc", {})) ==
+             R"({"status":{"node":"n","serviceName":"svc","serviceNamespace":"ns",)"
+             R"("interfaces":null}})");
+}
+
 struct StateCase {
   std::string desc;
   StateInputs in;
@@ -52,12 +71,12 @@ BOOST_AUTO_TEST_CASE(configuration_state_reflects_config_and_frr_outcomes) {
   const config::ConfigError e2{"BGPPeer", "metallb-system", "p", "spec.myASN", "missing", false};
   const std::vector<StateCase> cases = {
       {"valid_frr_k8s",
-       {{}, std::nullopt},
+       {{}, std::nullopt, std::nullopt},
        "Valid",
        {"configReconcilerValid True Reconciled "},
        ""},
       {"invalid_joins_every_error",
-       {{e1, e2}, std::nullopt},
+       {{e1, e2}, std::nullopt, std::nullopt},
        "Invalid",
        {"configReconcilerValid False ConfigurationError configuration error: IPAddressPool "
         "metallb-system/a spec.addresses[0]: overlaps\nBGPPeer metallb-system/p spec.myASN: "
@@ -65,14 +84,25 @@ BOOST_AUTO_TEST_CASE(configuration_state_reflects_config_and_frr_outcomes) {
        "configuration error: IPAddressPool metallb-system/a spec.addresses[0]: overlaps\nBGPPeer "
        "metallb-system/p spec.myASN: missing"},
       {"frr_applied",
-       {{}, std::string()},
+       {{}, std::string(), std::nullopt},
        "Valid",
        {"configReconcilerValid True Reconciled ", "frrReloadValid True Reconciled "},
        ""},
       {"frr_reload_failed_is_unknown_error_not_invalid",
-       {{}, std::string("boom")},
+       {{}, std::string("boom"), std::nullopt},
        "Valid",
        {"configReconcilerValid True Reconciled ", "frrReloadValid False UnknownError boom"},
+       ""},
+      {"layer2_responder_running",
+       {{}, std::nullopt, std::string()},
+       "Valid",
+       {"configReconcilerValid True Reconciled ", "layer2ResponderValid True Reconciled "},
+       ""},
+      {"layer2_responder_failed_next_to_bgp",
+       {{}, std::string(), std::string("no CAP_NET_RAW")},
+       "Valid",
+       {"configReconcilerValid True Reconciled ", "frrReloadValid True Reconciled ",
+        "layer2ResponderValid False ResponderUnavailable no CAP_NET_RAW"},
        ""},
   };
   for (const auto& c : cases) {

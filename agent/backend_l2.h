@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+// Layer2Backend: the Layer 2 part of the agent's decisions carried to the ARP/NDP responder
+// (agent/l2), plus what MetalLB's speaker reports about it: the ServiceL2Status objects, the
+// nodeAssigned and announceFailed Events and the metallb_speaker_announced{protocol="layer2"} and
+// metallb_layer2_* metrics.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "agent/backend.h"
+#include "agent/l2/responder.h"
+
+namespace ingot::agent {
+
+/// L2Responder is what Layer2Backend needs of the responder: l2::Responder in the daemon
+/// (startL2Responder), a fake in tests.
+class L2Responder {
+ public:
+  virtual ~L2Responder() = default;
+  /// announce makes owner one of the owners of ip, on the named interfaces (nullopt: all).
+  virtual void announce(const std::string& owner,
+                        const net::IpAddress& ip,
+                        const std::optional<std::set<std::string>>& interfaces) = 0;
+  /// withdraw removes owner from the owners of ip.
+  virtual void withdraw(const std::string& owner, const net::IpAddress& ip) = 0;
+  /// interfaces returns the interfaces the responder may answer on now.
+  virtual std::vector<l2::AnnounceInterface> interfaces() const = 0;
+  /// stats returns the responder's counters.
+  virtual l2::ResponderStats stats() const = 0;
+};
+
+/// L2ResponderStarter starts a responder; an error when it cannot (no CAP_NET_RAW, ...).
+using L2ResponderStarter = std::function<Result<std::unique_ptr<L2Responder>>()>;
+
+/// startL2Responder returns a starter of the real responder with options (the exclude list is
+/// read from exclude_path when it starts; a missing file excludes nothing).
+L2ResponderStarter startL2Responder(l2::ResponderOptions options, std::string exclude_path);
+
+/// Layer2Backend announces the Services this node wins over Layer 2.
+///
+/// The responder is started the first time a Service is to be announced; when it cannot start
+/// the error is logged and reported (ConfigurationState condition layer2ResponderValid False)
+/// and the start is retried after a growing delay, while BGP goes on. Per Service and address:
+/// a new or changed address is announced before a dropped one is withdrawn, an unchanged one is
+/// not touched (no gap); the responder counts owners of an address shared by Services. An
+/// address whose L2Advertisements name only interfaces this node does not have is not announced
+/// and gets MetalLB's Warning Event announceFailed (once, until it changes). A newly announced
+/// Service gets the Event nodeAssigned; its ServiceL2Status (MetalLB's names, labels and fields)
+/// is created or patched only when it differs from what is stored, the other nodes' objects for
+/// it are deleted, and this node's objects for Services it no longer announces are deleted.
+class Layer2Backend final : public Backend {
+ public:
+  /// Layer2Backend starts its responder with start.
+  Layer2Backend(const BackendContext& context, L2ResponderStarter start);
+  ~Layer2Backend() override;
+
+  std::string_view key() const override { return keys::kLayer2; }
+  ReconcileKind reconcileKind() const override { return ReconcileKind::Layer2; }
+  std::optional<k8s::Duration> update(const Desired& desired) override;
+  ReconcileResult apply() override;
+  std::optional<std::string> stateError() const override { return error_; }
+  std::string_view stateCondition() const override;
+  void stop() override;
+
+ private:
+  /// Applied is what the responder was told for one Service: address → interface restriction.
+  using Applied = std::map<net::IpAddress, std::optional<std::set<std::string>>>;
+  /// Written is a ServiceL2Status write the cache may not show yet (status nullopt = deleted).
+  struct Written {
+    std::optional<api::ServiceL2StatusStatus> status;
+    std::string rv;
+    k8s::TimePoint expires;
+  };
+  /// Seen is a stored ServiceL2Status: its name, the node of its metallb.io/node label and its
+  /// status (service name and namespace taken from its labels).
+  struct Seen {
+    std::string name;
+    std::string node;
+    api::ServiceL2StatusStatus status;
+  };
+  /// Shared is what the metrics endpoint reads from another thread.
+  struct Shared {
+    std::mutex mu;
+    std::shared_ptr<L2Responder> responder;
+  };
+
+  bool ensureResponder();
+  void applyResponder();
+  Applied plan(const L2Announcement& a, const std::vector<l2::AnnounceInterface>& usable);
+  void report(const L2Announcement& a, const Applied& now);
+  ReconcileResult syncStatuses();
+  bool statusesDiverge();
+  std::map<std::string, std::vector<Seen>> currentStatuses();
+  std::map<std::string, api::ServiceL2StatusStatus> wantedStatuses() const;
+  Result<void> createStatus(const api::ServiceL2StatusStatus& status);
+  Result<void> patchStatus(const std::string& name, const api::ServiceL2StatusStatus& status);
+  Result<void> removeStatus(const std::string& name);
+  k8s::ObjectReference serviceRef(const std::string& ns, const std::string& name) const;
+
+  BackendContext ctx_;
+  L2ResponderStarter start_;
+  std::shared_ptr<Shared> shared_;
+  int collector_ = -1;
+  bool stopped_ = false;
+  int start_failures_ = 0;
+  std::optional<std::string> error_;
+  std::map<std::string, L2Announcement> desired_;  ///< by service key
+  std::map<std::string, Applied> applied_;         ///< by service key: what the responder has
+  std::map<std::string, std::set<net::IpAddress>> failed_;  ///< announceFailed already recorded
+  std::map<std::string, Written> written_;                  ///< ServiceL2Status name → write
+};
+
+}  // namespace ingot::agent

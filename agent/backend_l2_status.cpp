@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+// Layer2Backend's ServiceL2Status objects, as MetalLB's speaker keeps them: one per Service, by
+// the node that answers for it, named l2-<random>, labelled with the node and the Service; the
+// answering node deletes the other nodes' objects for its Services and its own for Services it
+// no longer answers for. Written only when they differ from what is stored.
+#include "agent/backend_l2.h"
+#include "agent/writes.h"
+#include "common/json/scan.h"
+#include "kube/resources.h"
+
+namespace ingot::agent {
+namespace {
+
+std::string label(const api::ObjectMeta& meta, const char* key) {
+  auto it = meta.labels.find(key);
+  return it == meta.labels.end() ? std::string() : it->second;
+}
+
+}  // namespace
+
+/// currentStatuses returns every stored ServiceL2Status by "namespace/name" of its Service
+/// labels, sorted by object name, with this backend's writes the cache may not show yet laid over
+/// them.
+std::map<std::string, std::vector<Layer2Backend::Seen>> Layer2Backend::currentStatuses() {
+  std::map<std::string, Seen> by_name;
+  for (const auto& s : ctx_.caches.l2_statuses.list()) {
+    if (s->metadata.namespace_ != ctx_.options.namespace_) {
+      continue;
+    }
+    api::ServiceL2StatusStatus st = s->status;
+    st.service_name = label(s->metadata, kServiceNameLabel);
+    st.service_namespace = label(s->metadata, kServiceNamespaceLabel);
+    by_name[s->metadata.name] = Seen{s->metadata.name, label(s->metadata, kNodeLabel), st};
+  }
+  const auto now = ctx_.clock.now();
+  for (auto it = written_.begin(); it != written_.end();) {
+    auto cached = ctx_.caches.l2_statuses.entry(k8s::objectKey(ctx_.options.namespace_, it->first));
+    const bool caught_up = it->second.status ? cached.object != nullptr && !it->second.rv.empty() &&
+                                                   cached.resource_version == it->second.rv
+                                             : cached.object == nullptr;
+    if (caught_up || now >= it->second.expires) {
+      it = written_.erase(it);
+      continue;
+    }
+    if (it->second.status) {
+      by_name[it->first] = Seen{it->first, ctx_.options.node, *it->second.status};
+    } else {
+      by_name.erase(it->first);
+    }
+    ++it;
+  }
+  std::map<std::string, std::vector<Seen>> out;
+  for (auto& [name, seen] : by_name) {
+    const std::string key = seen.status.service_namespace + "/" + seen.status.service_name;
+    out[key].push_back(std::move(seen));
+  }
+  return out;
+}
+
+std::map<std::string, api::ServiceL2StatusStatus> Layer2Backend::wantedStatuses() const {
+  std::map<std::string, api::ServiceL2StatusStatus> out;
+  for (const auto& [key, applied] : applied_) {
+    const L2Announcement& a = desired_.at(key);
+    std::vector<std::string> ifs;
+    if (a.interfaces) {
+      ifs.assign(a.interfaces->begin(), a.interfaces->end());
+    }
+    out.emplace(key, l2Status(ctx_.options.node, a.service_namespace, a.service_name, ifs));
+  }
+  return out;
+}
+
+bool Layer2Backend::statusesDiverge() {
+  auto current = currentStatuses();
+  for (const auto& [key, want] : wantedStatuses()) {
+    auto it = current.find(key);
+    // Exactly one object for the Service, ours, with the wanted status.
+    if (it == current.end() || it->second.size() != 1 ||
+        it->second.front().node != ctx_.options.node || it->second.front().status != want) {
+      return true;
+    }
+    current.erase(it);
+  }
+  for (const auto& [key, objects] : current) {
+    for (const auto& seen : objects) {
+      if (seen.node == ctx_.options.node) {
+        return true;  // ours, for a Service this node does not answer for
+      }
+    }
+  }
+  return false;
+}
+
+ReconcileResult Layer2Backend::syncStatuses() {
+  auto current = currentStatuses();
+  Error first_error;
+  size_t failures = 0;
+  auto check = [&](Result<void> r) {
+    if (!r) {
+      if (failures++ == 0) {
+        first_error = r.error();
+      }
+      ctx_.log.warn("l2_status", "write_failed", r.error().message);
+    }
+  };
+  for (const auto& [key, want] : wantedStatuses()) {
+    bool kept = false;
+    for (const auto& seen : current[key]) {
+      if (!kept && seen.node == ctx_.options.node) {
+        kept = true;
+        if (seen.status != want) {
+          check(patchStatus(seen.name, want));
+        }
+        continue;
+      }
+      check(removeStatus(seen.name));  // another node's, or a duplicate of ours
+    }
+    if (!kept) {
+      check(createStatus(want));
+    }
+    current.erase(key);
+  }
+  for (const auto& [key, objects] : current) {
+    for (const auto& seen : objects) {
+      if (seen.node == ctx_.options.node) {
+        check(removeStatus(seen.name));
+      }
+    }
+  }
+  if (failures > 0) {
+    return ReconcileResult::retry(first_error);
+  }
+  return ReconcileResult::done();
+}
+
+Result<void> Layer2Backend::createStatus(const api::ServiceL2StatusStatus& status) {
+  ctx_.metrics.countUpdate();
+  auto created =
+      ctx_.api.create(k8s::resources::kServiceL2Statuses, ctx_.options.namespace_,
+                      l2StatusObject(ctx_.options.namespace_, status, ctx_.options.owner));
+  if (!created) {
+    ctx_.metrics.countUpdateError();
+    return created.error();
+  }
+  auto name = json::stringAt(*created, {"metadata", "name"});
+  if (!name) {
+    return Error{ErrorCode::Internal, "created ServiceL2Status has no name"};
+  }
+  // Until the status write lands the object exists with an empty status.
+  written_[*name] =
+      Written{l2Status("", status.service_namespace, status.service_name, {}),
+              k8s::resourceVersionOf(*created), ctx_.clock.now() + std::chrono::seconds(60)};
+  ctx_.log.info(
+      "l2_status", "created", "ServiceL2Status created",
+      {{"name", *name}, {"service", status.service_namespace + "/" + status.service_name}});
+  return patchStatus(*name, status);
+}
+
+Result<void> Layer2Backend::patchStatus(const std::string& name,
+                                        const api::ServiceL2StatusStatus& status) {
+  ctx_.metrics.countUpdate();
+  auto r = ctx_.api.patchStatus(k8s::resources::kServiceL2Statuses, ctx_.options.namespace_, name,
+                                k8s::PatchType::Merge, l2StatusPatch(status));
+  if (!r) {
+    ctx_.metrics.countUpdateError();
+    if (r.error().code == ErrorCode::NotFound) {
+      written_.erase(name);
+    }
+    return r.error();
+  }
+  written_[name] =
+      Written{status, k8s::resourceVersionOf(*r), ctx_.clock.now() + std::chrono::seconds(60)};
+  return {};
+}
+
+Result<void> Layer2Backend::removeStatus(const std::string& name) {
+  ctx_.metrics.countUpdate();
+  auto r = ctx_.api.remove(k8s::resources::kServiceL2Statuses, ctx_.options.namespace_, name);
+  if (!r && r.error().code != ErrorCode::NotFound) {
+    ctx_.metrics.countUpdateError();
+    return r.error();
+  }
+  written_[name] = Written{std::nullopt, "", ctx_.clock.now() + std::chrono::seconds(60)};
+  ctx_.log.info("l2_status", "deleted", "ServiceL2Status deleted", {{"name", name}});
+  return {};
+}
+
+}  // namespace ingot::agent
