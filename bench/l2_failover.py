@@ -5,7 +5,7 @@ and keepalived VRRP, side by side on the same lab namespaces in one run. Root; a
 ingot-agent, ingot-controller and ingotctl; keepalived, arping. Prints figures; asserts nothing.
 
     /usr/bin/python3 bench/l2_failover.py [--kills 20] [--nodes 3]
-        [--systems keepalived keepalived-0.1 ingot] [--scenarios daemon node]
+        [--systems keepalived keepalived-0.1 ingot ingot-pi50] [--scenarios daemon node]
         [--interval-ms 10] [--idle 10] [--ingot-args "--flag value …"]
 
 The cluster lab (frr-k8s mode, no FRR on the nodes, so a node namespace runs only the system
@@ -17,8 +17,10 @@ as kube-proxy's IPVS mode does: the kernel answers traffic for a VIP but never A
 Ingot's responder (or keepalived's VIP on eth0 of the VRRP master) answers ARP.
 
 Systems: keepalived (advert_int 1, priorities 150/100/50 in node order, preemption on),
-keepalived-0.1 (advert_int 0.1, which needs VRRP version 3), ingot (its defaults, plus --ingot-args if given: then the row
-is named ingot+args). Scenarios, each --kills times against the current owner:
+keepalived-0.1 (advert_int 0.1, which needs VRRP version 3), ingot (its defaults),
+ingot-pi50 (memberlist tuning file: 50 ms probe interval, 25 ms probe timeout and gossip
+interval); --ingot-args adds agent flags to both (the row is then named ingot+args).
+Scenarios, each --kills times against the current owner:
   daemon  SIGKILL of the announcing daemon (ingot-agent; keepalived's processes)
   node    the node dies: its switch port goes down and every process of its namespace is
           SIGKILLed at once
@@ -28,7 +30,8 @@ Gaps: for each probe kind, from the first probe after the kill that got no answe
 first probe answered by another node (ARP) or answered at all (ICMP, reply within 200 ms);
 0 when no probe was lost. The same for the take-back after the restore. "dup" counts rounds
 in which a probe got answers from two MACs. Idle: CPU of the node namespaces' processes and
-the frames the nodes send (tcpdump on the switch ports, API traffic excluded), over --idle
+the frames the nodes send (tcpdump on the switch ports; API traffic and the refusals of the
+lab ToR's BGP/BFD attempts excluded), over --idle
 seconds, 8 s after the VIP is owned (past the gratuitous bursts), with no probes running.
 """
 
@@ -56,6 +59,9 @@ NS = "failover"
 CLIENTS = {"client": 20, "arpclient": 21}
 ANSWER_WINDOW = 0.2  # an echo reply later than this counts as a lost probe
 TICKS = os.sysconf("SC_CLK_TCK")
+# Not counted at idle: the agents' API traffic, and the nodes' refusals (TCP reset, ICMP
+# unreachable) of the lab ToR's BGP and BFD attempts (nothing listens there on these nodes).
+IDLE_FILTER = "not (tcp port 6443 or tcp port 179 or icmp[icmptype] == icmp-unreach)"
 SETTLE = 8.0  # keepalived repeats its gratuitous ARPs 5 s after a transition, Ingot for 5 s
 
 
@@ -142,6 +148,7 @@ class Keepalived:
         self.name = "keepalived" if advert == 1.0 else f"keepalived-{advert:g}"
         self.vip = harness.vip(8 if advert == 1.0 else 9)
         self.procs = {}
+        self.starts = 0
 
     def config(self, node: str, priority: int) -> Path:
         path = self.h.cluster.workdir / f"{self.name}-{node}.conf"
@@ -162,9 +169,13 @@ class Keepalived:
         d = c.workdir / "keepalived"
         d.mkdir(exist_ok=True)
         conf = self.config(node, 150 - 50 * i if i < 3 else 10)
+        # Fresh pid files per start: a killed instance's pid may still be a zombie for a moment,
+        # and keepalived refuses to start while its pid file names a live process.
+        self.starts += 1
+        pidfile = d / f"{self.name}-{node}-{self.starts}"
         self.procs[node] = c.spawn(f"{self.name}-{node}", node, [
             "/usr/sbin/keepalived", "-n", "-l", "-D", "-P", "-f", str(conf), "-p",
-            str(d / f"{node}.pid"), "-r", str(d / f"{node}-vrrp.pid")])
+            f"{pidfile}.pid", "-r", f"{pidfile}-vrrp.pid"])
 
     def setup(self) -> str:
         for node in self.h.cluster.node_names:
@@ -191,12 +202,21 @@ class Keepalived:
             proc.wait(timeout=10)
 
 
+TUNINGS = {  # memberlist tuning files (MetalLB's format, Go field names) by system name
+    "ingot-pi50": {"ProbeInterval": "50ms", "ProbeTimeout": "25ms", "GossipInterval": "25ms"},
+}
+
+
 class Ingot:
-    def __init__(self, harness, extra: list):
+    def __init__(self, harness, name: str, extra: list):
         self.h = harness
-        self.extra = extra
-        self.name = "ingot" + ("+" + " ".join(extra) if extra else "")
+        self.extra = list(extra)
+        self.name = name + ("+" + " ".join(extra) if extra else "")
         self.vip = harness.vip(7)
+        if name in TUNINGS:
+            path = harness.cluster.workdir / f"{name}.json"
+            path.write_text(json.dumps(TUNINGS[name]))
+            self.extra += ["--ml-tuning-path", str(path)]
 
     def start(self, node: str) -> None:
         self.h.cluster.start_agent(node, self.extra)
@@ -317,7 +337,7 @@ class Harness:
         captures = [subprocess.Popen(
             ["ip", "netns", "exec", c.ns("sw"), "timeout", "-s", "INT", str(seconds), "tcpdump",
              "-i", f"p-{n}"[:15], "-Q", "in", "-n", "-p", "-w", "/dev/null",
-             "not tcp port 6443"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+             IDLE_FILTER], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             for n in c.node_names]
         pids = [p for n in c.node_names for p in namespace_pids(c.ns(n))]
         before = cpu_seconds(pids)
@@ -372,11 +392,10 @@ def measure(h: Harness, system, scenarios, kills: int, idle_s: float) -> list:
     rows = []
     for scenario in scenarios:
         probes = h.start_probes(system.vip)
-        rounds = []
-        for i in range(kills):
-            rounds.append(h.round(system, owner, scenario))
-            print(f"  {scenario} kill {i + 1}/{kills}", end="\r", flush=True)
+        start = time.monotonic()
+        rounds = [h.round(system, owner, scenario) for _ in range(kills)]
         data = h.stop_probes(probes)
+        print(f"  {scenario}: {kills} kills in {time.monotonic() - start:.0f} s", flush=True)
         rows.append(analyse(system.name, scenario, rounds, data, cpu, fps))
     system.stop()
     return rows
@@ -425,7 +444,7 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--nodes", type=int, default=3)
-    parser.add_argument("--systems", nargs="+", default=["keepalived", "keepalived-0.1", "ingot"])
+    parser.add_argument("--systems", nargs="+", default=["keepalived", "keepalived-0.1", "ingot", "ingot-pi50"])
     parser.add_argument("--scenarios", nargs="+", default=["daemon", "node"],
                         choices=["daemon", "node"])
     parser.add_argument("--interval-ms", type=float, default=10.0)
@@ -444,17 +463,17 @@ def main() -> int:
         for name in args.systems:
             if name.startswith("keepalived"):
                 system = Keepalived(h, float(name.partition("-")[2] or 1.0))
-            elif name == "ingot":
-                system = Ingot(h, shlex.split(args.ingot_args))
+            elif name == "ingot" or name in TUNINGS:
+                system = Ingot(h, name, shlex.split(args.ingot_args))
             else:
                 raise SystemExit(f"unknown system {name}")
             try:
                 rows += measure(h, system, args.scenarios, args.kills, args.idle)
+                print_table(rows[-len(args.scenarios):])
             except (LabError, RuntimeError):
                 for role in sorted(cluster.procs):
                     print(f"----- {role} -----\n{cluster.log_tail(role, 1500)}")
                 raise
-            print(" " * 40, end="\r")
     print_table(rows)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))

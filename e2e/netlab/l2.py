@@ -7,8 +7,9 @@ routes for them, who answers them on the wire, and who the cluster says owns the
 - add_onlink_routes(): L2 pools normally lie outside the lab subnet; a client reaches them only
   with an on-link route (`ip route replace <cidr> dev eth0`), as a host on the same VLAN would.
 - resolve(): asks the wire from a lab namespace: `arping -I eth0 -c 1` (iputils; it waits about
-  a second and prints every reply) or `ndisc6 -m` (every Neighbor Advertisement). Returns every
-  MAC that answered, so "exactly one node answers" is checkable.
+  a second and prints every reply) or one Neighbor Solicitation (nsprobe.py; every Neighbor
+  Advertisement within 0.7 s). Returns every MAC that answered, so "exactly one node answers"
+  is checkable.
 - l2_owners(): node(s) per address from the ServiceL2Status objects the agents write.
 - plan_winners(): the election's winner and candidates per address from `ingotctl plan`.
 """
@@ -23,8 +24,10 @@ from typing import Optional, Sequence
 
 from .proc import CommandError, LabError, run
 
-ARP_REPLY = re.compile(r"reply from (\S+) \[([0-9A-Fa-f:]{17})\]")
-NA_TARGET = re.compile(r"Target link-layer address: ([0-9A-Fa-f:]{17})")
+# Only unicast replies answer the request; broadcast ones are gratuitous announcements.
+ARP_REPLY = re.compile(r"Unicast reply from (\S+) \[([0-9A-Fa-f:]{17})\]")
+NA_TARGET = re.compile(r"^([0-9A-F:]{17})$", re.M)
+NSPROBE = Path(__file__).resolve().parent / "nsprobe.py"
 L2_KIND = "L2Advertisement"
 
 
@@ -99,7 +102,7 @@ def resolve(namespace: str, ip: str, device: str = "eth0") -> list:
     """Asks who has ip on the link (one ARP request, or one Neighbor Solicitation) and returns
     every MAC that answered (upper case, in arrival order; [] when nobody did)."""
     if ":" in ip:
-        argv = ["ndisc6", "-m", "-n", "-r", "1", "-w", "700", ip, device]
+        argv = ["/usr/bin/python3", str(NSPROBE), ip, device, "700"]
         pattern = NA_TARGET
     else:
         argv = ["arping", "-I", device, "-c", "1", ip]
