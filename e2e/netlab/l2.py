@@ -146,10 +146,11 @@ def plan_winners(ingotctl: Path, files: Sequence[Path]) -> dict:
 
 
 def describe_answers(macs: Sequence[str], node_by_mac: dict) -> str:
-    """Returns "node1 (AA:…)" for each MAC, or "no answer"."""
+    """Returns "node1 (AA:…)" for each distinct MAC, or "no answer"."""
     if not macs:
         return "no answer"
-    return ", ".join(f"{node_by_mac.get(mac, 'unknown host')} ({mac})" for mac in macs)
+    return ", ".join(f"{node_by_mac.get(mac, 'unknown host')} ({mac})"
+                     for mac in dict.fromkeys(macs))
 
 
 def single_owner(macs: Sequence[str], node_by_mac: dict) -> Optional[str]:

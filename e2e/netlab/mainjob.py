@@ -208,8 +208,10 @@ def l2_answers(cluster: Cluster, addresses: list, role: str = "tor") -> list:
     Neighbor Solicitation (asked in parallel)."""
     from concurrent.futures import ThreadPoolExecutor
 
+    ips = sorted({ip for _, ip in addresses})  # a shared address is asked once
     with ThreadPoolExecutor(8) as pool:
-        return list(pool.map(lambda a: l2.resolve(cluster.ns(role), a[1]), addresses))
+        found = dict(zip(ips, pool.map(lambda ip: l2.resolve(cluster.ns(role), ip), ips)))
+    return [found[ip] for _, ip in addresses]
 
 
 def wait_l2(cluster: Cluster, timeout: float = 20.0) -> Optional[str]:
