@@ -14,11 +14,13 @@ ingot_add_library(ingot_agent
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
     ${CMAKE_CURRENT_LIST_DIR}/frr_apply.cpp
     ${CMAKE_CURRENT_LIST_DIR}/manager.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/membership_source.cpp
     ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_state.cpp
     ${CMAKE_CURRENT_LIST_DIR}/writes.cpp
-  LIBRARIES ingot_agent_core ingot_agent_bgp ingot_agent_l2 ingot_frrgen ingot_config ingot_api
+  LIBRARIES ingot_agent_core ingot_agent_bgp ingot_agent_l2 ingot_memberlist ingot_frrgen
+            ingot_config ingot_api
             ingot_json ingot_kube ingot_daemon ingot_util)
 
 add_executable(ingot-agent ${CMAKE_CURRENT_LIST_DIR}/main.cpp)
@@ -30,6 +32,7 @@ ingot_add_test(ingot_agent_test
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/main_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/flags_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/membership_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/prefix_limit_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp
@@ -42,6 +45,7 @@ ingot_add_test(ingot_agent_integration_test
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/main_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/agent_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/integration/memberlist_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/support/agent_process.cpp
   LIBRARIES ingot_controller_testkit ingot_agent)
 target_compile_definitions(ingot_agent_integration_test PRIVATE

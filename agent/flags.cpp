@@ -86,16 +86,53 @@ void addAnnounceFlags(FlagSet& set, Flags& f) {
            "answered on; a missing file excludes nothing (default /etc/metallb/excludel2.yaml)"});
 }
 
+daemon::Setter bindPort(memberlist::MembershipOptions& m) {
+  return [&m](const std::string& v) {
+    int port = 0;
+    if (auto e = daemon::port(port)(v); !e.empty()) {
+      return e;
+    }
+    m.bind_port = static_cast<uint16_t>(port);
+    return std::string();
+  };
+}
+
+/// addMemberlistFlags adds MetalLB's speaker memberlist flags with their environment variables
+/// (--ml-wan-config has none in MetalLB either) and Ingot's --ml-tuning-path.
+void addMemberlistFlags(FlagSet& set, memberlist::MembershipOptions& m) {
+  set.add({"ml-bindaddr", false, daemon::text(m.bind_addr),
+           "memberlist bind address, normally the pod IP (env METALLB_ML_BIND_ADDR; memberlist "
+           "runs only with this and --ml-labels)",
+           "METALLB_ML_BIND_ADDR"});
+  set.add({"ml-bindport", false, bindPort(m),
+           "memberlist TCP and UDP port, also the port of every seed (env METALLB_ML_BIND_PORT; "
+           "default 7946)",
+           "METALLB_ML_BIND_PORT"});
+  set.add({"ml-labels", false, daemon::text(m.labels),
+           "label selector of the agent pods in --namespace whose IPs are the memberlist seeds "
+           "(env METALLB_ML_LABELS)",
+           "METALLB_ML_LABELS"});
+  set.add({"ml-secret-key-path", false, daemon::text(m.secret_key_path),
+           "directory holding the memberlist key file \"secretkey\" (env "
+           "METALLB_ML_SECRET_KEY_PATH; unset: gossip is not encrypted)",
+           "METALLB_ML_SECRET_KEY_PATH"});
+  set.add({"ml-wan-config", true, daemon::flag(m.wan_config),
+           "start from memberlist's WAN timing instead of Ingot's fast default"});
+  set.add({"ml-tuning-path", false, daemon::text(m.tuning_path),
+           "memberlist tuning JSON, used when the file exists (default "
+           "/etc/metallb/memberlist/config.json)"});
+}
+
 /// flagSet is ingot-agent's table over f.
 FlagSet flagSet(Flags& f) {
   FlagSet set;
   addConnectionFlags(set, f);
   addAnnounceFlags(set, f);
+  addMemberlistFlags(set, f.memberlist);
   set.ignore(f.ignored,
-             {"ml-bindaddr", "ml-bindport", "ml-labels", "ml-namespace", "ml-secret-key-path",
-              "host", "pprof-bind-address", "tls-min-version", "tls-cipher-suites",
+             {"ml-namespace", "host", "pprof-bind-address", "tls-min-version", "tls-cipher-suites",
               "tls-curve-preferences", "metrics-cert-dir"},
-             {"ml-wan-config", "enable-pprof"});
+             {"enable-pprof"});
   return set;
 }
 
@@ -126,17 +163,19 @@ std::string usage() {
   std::string out =
       "Usage: ingot-agent [flags]\n\n"
       "Announces the addresses of LoadBalancer Services from this node over BGP, through\n"
-      "frr-k8s (FRRConfiguration) or the node's FRR, and over Layer 2 (ARP/NDP answers; needs\n"
+      "frr-k8s (FRRConfiguration) or the node's FRR, and over Layer 2 (ARP/NDP answers for the\n"
+      "addresses this node wins among the live agents, memberlist gossip, see --ml-*; needs\n"
       "CAP_NET_RAW).\n\nFlags:\n";
   Flags unused;
   out += flagSet(unused).usage();
   out +=
-      "\nAccepted for MetalLB compatibility, without effect: --ml-bindaddr, --ml-bindport,\n"
-      "  --ml-labels, --ml-namespace, --ml-secret-key-path, --ml-wan-config, --host,\n"
+      "\nAccepted for MetalLB compatibility, without effect: --ml-namespace, --host,\n"
       "  --pprof-bind-address, --enable-pprof, --tls-min-version, --tls-cipher-suites,\n"
       "  --tls-curve-preferences, --metrics-cert-dir.\n"
       "\nEnvironment: METALLB_NODE_NAME, METALLB_POD_NAME, METALLB_NAMESPACE, FRRK8S_NAMESPACE,\n"
       "  METALLB_BGP_TYPE (frr-k8s|frr; native is refused), METALLB_BGP_DEBOUNCE_TIMEOUT,\n"
+      "  METALLB_ML_BIND_ADDR, METALLB_ML_BIND_PORT, METALLB_ML_LABELS,\n"
+      "  METALLB_ML_SECRET_KEY_PATH,\n"
       "  KUBECONFIG, KUBERNETES_SERVICE_HOST/PORT (in-cluster).\n";
   return out;
 }

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agent/memberlist/options.h"
 #include "common/daemon/flags.h"
 #include "common/util/log.h"
 #include "common/util/result.h"
@@ -46,8 +47,12 @@ struct Flags : daemon::CommonFlags {
   /// --excludel2-path: the announcedInterfacesToExclude file MetalLB reads from this fixed path
   /// (its chart mounts a ConfigMap there); a missing file excludes nothing.
   std::string excludel2_path = "/etc/metallb/excludel2.yaml";
-  /// ignored lists MetalLB flags that were given but have no effect in ingot-agent (memberlist,
-  /// --host, TLS metrics, pprof); main warns about each.
+  /// --ml-bindaddr, --ml-bindport, --ml-labels, --ml-secret-key-path, --ml-wan-config,
+  /// --ml-tuning-path and their METALLB_ML_* variables. Memberlist runs when enabled() (MetalLB's
+  /// rule: a bind address and labels); otherwise every Node object counts as a live agent.
+  memberlist::MembershipOptions memberlist;
+  /// ignored lists MetalLB flags that were given but have no effect in ingot-agent (--host, TLS
+  /// metrics, pprof); main warns about each.
   std::vector<std::string> ignored;
 };
 

@@ -59,8 +59,11 @@ Result<daemon::Endpoints> serve(const Flags& flags, Metrics& metrics, const Mana
       o, [&metrics] { return metrics.render(); }, [&manager] { return manager.ready(); });
 }
 
-ManagerOptions managerOptions(const Flags& flags, api::OwnerReference owner) {
+ManagerOptions managerOptions(const Flags& flags,
+                              api::OwnerReference owner,
+                              MembershipSource* membership) {
   ManagerOptions o;
+  o.membership = membership;
   auto& r = o.reconciler;
   r.node = flags.node_name;
   r.namespace_ = flags.namespace_;
@@ -144,8 +147,10 @@ int run(const Flags& flags, log::Logger& logger) {
   k8s::EventRecorder recorder(*clients->events,
                               k8s::EventSource{"metallb-speaker", flags.node_name}, ev);
   RecorderSink sink(recorder);
+  auto membership = startMembership(flags.node_name, flags.memberlist, logger);
+  if (!membership) return fail(logger, "memberlist", membership.error());
   Manager manager(*clients->main, sink, metrics, logger,
-                  managerOptions(flags, owner ? *owner : api::OwnerReference{}),
+                  managerOptions(flags, owner ? *owner : api::OwnerReference{}, membership->get()),
                   backends(flags, logger));
   auto servers = serve(flags, metrics, manager);
   if (!servers) return fail(logger, "listen", servers.error());
@@ -155,6 +160,7 @@ int run(const Flags& flags, log::Logger& logger) {
     return fail(logger, "cache_sync", started.error());
   }
   signals.wait();
+  if (*membership) (*membership)->stop();  // graceful leave first (bounded: 1 s), as MetalLB
   manager.stop();  // the FRRConfiguration stays as last written, as MetalLB leaves it
   if (!recorder.flush(std::chrono::seconds(5))) {
     logger.warn("main", "events_dropped", "some queued Events were not written before exit");

@@ -34,15 +34,21 @@ bool networkUnavailable(const api::Node& n) {
 }
 
 /// Nodes: labels feed the configuration (peer and advertisement node selectors); this node's
-/// NetworkUnavailable condition feeds the decision. Heartbeats change neither.
+/// NetworkUnavailable condition feeds the decision. Heartbeats change neither. With memberlist,
+/// a change of this node's Node object makes it join the missing agents (as MetalLB does).
 k8s::Informer<api::Node>::Handlers nodeHandlers(k8s::WorkQueue& q,
                                                 const std::string& own,
+                                                MembershipSource* membership,
                                                 ErrorHandler err) {
   using Ptr = k8s::Informer<api::Node>::Ptr;
   auto config = [&q](const Ptr&) { q.add(std::string(keys::kConfig)); };
   return {
       config,
-      [&q, own](const Ptr& o, const Ptr& n) {
+      [&q, own, membership](const Ptr& o, const Ptr& n) {
+        if (membership != nullptr && n->metadata.name == own &&
+            (o->metadata.labels != n->metadata.labels || o->conditions != n->conditions)) {
+          membership->rejoin();
+        }
         if (o->metadata.labels != n->metadata.labels) {
           q.add(std::string(keys::kConfig));
         } else if (n->metadata.name == own && networkUnavailable(*o) != networkUnavailable(*n)) {
@@ -100,7 +106,7 @@ Manager::Manager(k8s::ApiClient& api,
   const auto& slices =
       add(std::type_identity<api::EndpointSlice>{}, "endpointslices", r::kEndpointSlices, "", sync);
   const auto& nodes = set.add<api::Node>("nodes", api, r::kNodes, "", decoder<api::Node>(),
-                                         nodeHandlers(q, ro.node, err), io);
+                                         nodeHandlers(q, ro.node, options_.membership, err), io);
   const auto& namespaces =
       add(std::type_identity<api::Namespace>{}, "namespaces", r::kNamespaces, "", config);
   const auto& pools = add(std::type_identity<api::IPAddressPool>{}, "ipaddresspools",
@@ -133,13 +139,37 @@ Manager::Manager(k8s::ApiClient& api,
       enqueueOn<api::ConfigurationState>(q, keys::kState, err), own_state);
   const auto& l2_statuses = add(std::type_identity<api::ServiceL2Status>{}, "servicel2statuses",
                                 r::kServiceL2Statuses, ns, sync);
+  if (options_.membership != nullptr) watchMembership(api);
   const Caches caches{services, slices,      nodes,    namespaces, pools,
                       peers,    bgp_ads,     l2_ads,   bfd,        communities,
                       secrets,  frr_configs, statuses, states,     l2_statuses};
   const BackendContext context{
       caches, api, events, q, metrics, log_, backendOptions(ro), k8s::steadyClock()};
-  reconciler_ = std::make_unique<Reconciler>(caches, api, events, q, metrics, log_, ro,
+  ReconcilerOptions with_live = ro;
+  if (options_.membership != nullptr) with_live.live_nodes = &options_.membership->liveNodes();
+  reconciler_ = std::make_unique<Reconciler>(caches, api, events, q, metrics, log_, with_live,
                                              backends ? backends(context) : Backends{});
+}
+
+void Manager::watchMembership(k8s::ApiClient& api) {
+  using Ptr = k8s::Informer<api::Pod>::Ptr;
+  MembershipSource& ml = *options_.membership;
+  k8s::InformerOptions selected = options_.informer;
+  selected.reflector.label_selector = ml.labels();
+  // A new agent pod, or one whose IP changed, is joined at once; MetalLB re-lists every 5
+  // minutes and joins every minute, which the join thread still does.
+  auto added = [&ml](const Ptr& p) {
+    if (!p->pod_ip.empty()) ml.rejoin();
+  };
+  k8s::Informer<api::Pod>::Handlers handlers{
+      added,
+      [&ml](const Ptr& o, const Ptr& n) {
+        if (o->pod_ip != n->pod_ip && !n->pod_ip.empty()) ml.rejoin();
+      },
+      nullptr, [this](const Error& e) { log_.warn("informer", "error", e.message); }};
+  pods_ = &controller_.informers().add<api::Pod>(
+      "pods", api, k8s::resources::kPods, options_.reconciler.namespace_, decoder<api::Pod>(),
+      std::move(handlers), selected);
 }
 
 Manager::~Manager() {
@@ -150,10 +180,21 @@ Result<void> Manager::start(const std::stop_token& stop) {
   controller_.queue().add(std::string(keys::kConfig));  // parse first; the rest queues behind it
   k8s::Reconcile run;
   run.reconcile = [this](const std::string& key) { return reconciler_->reconcile(key); };
-  return controller_.start(std::move(run), stop);
+  auto started = controller_.start(std::move(run), stop);
+  if (started && options_.membership != nullptr) {
+    k8s::WorkQueue& q = controller_.queue();
+    options_.membership->attach([&q] { q.add(std::string(keys::kMembers)); },
+                                [pods = pods_] {
+                                  std::vector<std::string> ips;
+                                  for (const auto& p : pods->list()) ips.push_back(p->pod_ip);
+                                  return ips;
+                                });
+  }
+  return started;
 }
 
 void Manager::stop() {
+  if (options_.membership != nullptr) options_.membership->detach();  // before the caches go
   controller_.stop();           // what is still queued is dropped: FRR keeps what was last applied
   reconciler_->stopBackends();  // the Layer 2 responder stops answering
 }

@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "agent/membership_source.h"
 #include "agent/metrics.h"
 #include "agent/reconciler.h"
 #include "common/util/log.h"
@@ -23,6 +24,10 @@ struct ManagerOptions {
   k8s::Duration cache_sync_timeout = std::chrono::seconds(60);
   /// watch_frr_configurations: watch FRRConfiguration metallb-<node> (a backend writes it).
   bool watch_frr_configurations = true;
+  /// membership, when memberlist is on: the Manager watches the agent pods it selects (the
+  /// seeds), feeds its live set to the election and detaches it on stop. Must outlive the
+  /// Manager.
+  MembershipSource* membership = nullptr;
 };
 
 /// Manager owns the informers, the queue, the reconciler (with the backends `backends` builds)
@@ -54,8 +59,12 @@ class Manager {
 
  private:
   log::Logger& log_;
+  /// watchMembership adds the agent-pod informer and connects options_.membership.
+  void watchMembership(k8s::ApiClient& api);
+
   ManagerOptions options_;
   k8s::Controller controller_;
+  const k8s::Store<api::Pod>* pods_ = nullptr;
   std::unique_ptr<Reconciler> reconciler_;
 };
 

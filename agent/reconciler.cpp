@@ -106,6 +106,7 @@ Reconciler::Reconciler(Caches caches,
 
 ReconcileResult Reconciler::reconcile(const std::string& key) {
   if (key == keys::kConfig) return reconcileConfig();
+  if (key == keys::kMembers) return reconcileMembers();
   if (key == keys::kSync) {
     ReconcileResult r = sync();
     metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
@@ -163,6 +164,7 @@ ReconcileResult Reconciler::reconcileConfig() {
                log::num("peers", static_cast<long long>(parsed.config->peers.size()))});
   }
   config_ = parsed.config;
+  l2_elector_.clear();  // its subjects point into the Config it replaces
   ReconcileResult r = sync();
   metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
   if (!r.ok()) queue_.addRateLimited(std::string(keys::kSync));
@@ -194,31 +196,72 @@ std::vector<Reconciler::Decided> Reconciler::decideAll(const std::vector<api::Se
   return out;
 }
 
-std::vector<L2Announcement> Reconciler::decideLayer2(const std::vector<api::Service>& services,
-                                                     const SlicesByService& slices) {
-  std::vector<L2Announcement> won;
+L2Membership Reconciler::l2MembershipNow() const {
   std::vector<api::Node> nodes = values(caches_.nodes);
   std::set<std::string> live;
-  for (const auto& n : nodes) live.insert(n.metadata.name);
-  const L2Membership membership = l2Membership(nodes, live, options_.announce.ignore_exclude_lb);
+  if (options_.live_nodes != nullptr) {
+    live = options_.live_nodes->live();
+  } else {
+    for (const auto& n : nodes) live.insert(n.metadata.name);
+  }
+  return l2Membership(nodes, live, options_.announce.ignore_exclude_lb);
+}
+
+std::vector<L2Announcement> Reconciler::decideLayer2(const std::vector<api::Service>& services,
+                                                     const SlicesByService& slices) {
+  l2_elector_.setMembership(l2MembershipNow());  // every Service is decided below anyway
   static const std::vector<api::EndpointSlice> kNone;
-  std::map<std::string, std::string> logged;
+  std::vector<L2Announcement> won;
+  std::map<std::string, L2Decision> previous = std::move(l2_decisions_);
+  l2_decisions_.clear();
   for (const auto& svc : services) {
-    auto it = slices.find(serviceKey(svc));
-    const L2Decision d =
-        decideL2(*config_, options_.node, svc, it == slices.end() ? kNone : it->second, membership,
-                 options_.announce, l2_hasher_);
-    if (!d.l2_pool) continue;
     const std::string key = serviceKey(svc);
-    std::string sig = d.election.winner.value_or("") + "|" + std::string(d.reason()) + "|" +
-                      std::string(l2ReasonName(d.election.reason));
-    auto prev = l2_logged_.find(key);
-    if (prev == l2_logged_.end() || prev->second != sig) logL2Decision(log_, key, d);
-    logged.emplace(key, std::move(sig));
+    auto it = slices.find(key);
+    L2Decision d =
+        decideL2Cached(*config_, options_.node, svc, it == slices.end() ? kNone : it->second,
+                       options_.announce, l2_elector_);
+    ++l2_decisions_made_;
+    previous.erase(key);
+    if (!d.l2_pool) continue;
+    noteLayer2(key, d);
     if (d.announced()) won.push_back(l2Announcement(svc, d, options_.node));
   }
-  l2_logged_ = std::move(logged);
+  for (const auto& [key, gone] : previous) {  // deleted Services
+    l2_elector_.removeService(key);
+  }
+  std::erase_if(l2_logged_, [this](const auto& e) { return !l2_decisions_.contains(e.first); });
   return won;
+}
+
+ReconcileResult Reconciler::reconcileMembers() {
+  if (!config_) return ReconcileResult::done();  // nothing elected before a configuration
+  bool moved = false;
+  for (const auto& key : l2_elector_.setMembership(l2MembershipNow())) {
+    auto it = l2_decisions_.find(key);
+    if (it == l2_decisions_.end()) continue;
+    moved = true;
+    L2Decision d = it->second;
+    d.election.winner = l2_elector_.winner(key);
+    d.election.reason = l2_elector_.reason(key);
+    d.election.candidates = l2_elector_.head(key);
+    d.verdict = d.election.verdictFor(d.subject, options_.node);
+    ++l2_decisions_made_;
+    noteLayer2(key, d);
+  }
+  // The Layer 2 backend answers from the full desired state: recompute it when a winner moved.
+  if (moved) queue_.add(std::string(keys::kSync));
+  return ReconcileResult::done();
+}
+
+void Reconciler::noteLayer2(const std::string& key, const L2Decision& d) {
+  std::string sig = d.election.winner.value_or("") + "|" + std::string(d.reason()) + "|" +
+                    std::string(l2ReasonName(d.election.reason));
+  auto prev = l2_logged_.find(key);
+  if (prev == l2_logged_.end() || prev->second != sig) {
+    logL2Decision(log_, key, d);
+    l2_logged_[key] = std::move(sig);
+  }
+  l2_decisions_[key] = d;
 }
 
 ReconcileResult Reconciler::sync() {

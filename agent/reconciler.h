@@ -17,6 +17,8 @@
 #include "agent/backend.h"
 #include "agent/core/announce.h"
 #include "agent/core/election.h"
+#include "agent/core/election_engine.h"
+#include "agent/live_nodes.h"
 #include "agent/metrics.h"
 #include "agent/writes.h"
 #include "api/types.h"
@@ -47,6 +49,9 @@ struct ReconcilerOptions {
   /// in the next pass, queued behind a pending BGP write, so a burst of new Services does not hold
   /// back the FRRConfiguration (which is what moves traffic) for minutes of rate-limited writes.
   size_t status_writes_per_pass = 32;
+  /// live_nodes names the nodes with a live agent (memberlist); null when memberlist is off, and
+  /// then every Node object counts as live. Must outlive the reconciler.
+  const LiveNodes* live_nodes = nullptr;
 };
 
 /// backendOptions returns the part of options the backends need.
@@ -86,6 +91,10 @@ class Reconciler {
   /// backends returns the backends, in registration order.
   const Backends& backends() const { return backends_; }
 
+  /// l2Decisions counts the per-Service Layer 2 decisions made so far (a full pass makes one per
+  /// Service, a membership change one per Service whose winner it changed).
+  uint64_t l2Decisions() const { return l2_decisions_made_; }
+
  private:
   /// Pending is a ServiceBGPStatus write the cache may not show yet (status nullopt = deleted).
   struct Pending {
@@ -110,11 +119,20 @@ class Reconciler {
   std::vector<Decided> decideAll(const std::vector<api::Service>& services,
                                  const SlicesByService& slices);
   /// decideLayer2 runs the Layer 2 election for every Service in a pool with an
-  /// L2Advertisement, every Node object counted as a live agent (there is no membership yet),
-  /// logs each Service's decision when it changes (logL2Decision) and returns the Services this
-  /// node wins (the Layer 2 backend's part of Desired).
+  /// L2Advertisement over the live agents (l2MembershipNow), logs each Service's decision when
+  /// it changes (noteLayer2) and returns the Services this node wins (the Layer 2 backend's
+  /// part of Desired).
   std::vector<L2Announcement> decideLayer2(const std::vector<api::Service>& services,
                                            const SlicesByService& slices);
+  /// reconcileMembers re-elects after a membership change: only the Services whose winner the
+  /// change moves are decided again (the L2Elector finds them without rehashing the others);
+  /// when a winner moved it queues a sync, which hands the backends the new desired state.
+  ReconcileResult reconcileMembers();
+  /// l2MembershipNow is the election's eligible set: the live agents (every Node object when
+  /// memberlist is off), without excluded or network-unavailable nodes.
+  L2Membership l2MembershipNow() const;
+  /// noteLayer2 records a Service's decision and logs it when it changed.
+  void noteLayer2(const std::string& key, const L2Decision& decision);
   void reportAnnouncements(const std::vector<Decided>& decided);
   ReconcileResult syncBgpStatuses(const std::vector<Decided>& decided);
   std::map<std::string, std::vector<std::pair<std::string, api::ServiceBGPStatusStatus>>>
@@ -139,8 +157,10 @@ class Reconciler {
   bool config_parsed_ = false;
   std::atomic<bool> ready_{false};
   std::map<std::string, std::string> announced_;  ///< service key → announcement signature
-  L2Hasher l2_hasher_;                            ///< the worker thread's election hasher
-  std::map<std::string, std::string> l2_logged_;  ///< service key → last logged L2 decision
+  L2Elector l2_elector_;  ///< the incremental election; cleared when the Config is replaced
+  std::map<std::string, L2Decision> l2_decisions_;  ///< service key → last L2 decision
+  std::map<std::string, std::string> l2_logged_;    ///< service key → last logged L2 decision
+  uint64_t l2_decisions_made_ = 0;
   std::map<std::string, Pending> status_writes_;  ///< ServiceBGPStatus name → pending write
   // ConfigurationState: the status last written and the resourceVersion it got.
   std::optional<api::ConfigurationStateStatus> state_written_;

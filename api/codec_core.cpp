@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Core kinds (v1 Service, Node, Namespace, Secret; discovery.k8s.io/v1 EndpointSlice). Only the
-// fields Ingot uses are decoded; every other field is ignored, because real objects carry many
+// Core kinds (v1 Service, Node, Namespace, Secret, Pod; discovery.k8s.io/v1 EndpointSlice). Only
+// the fields Ingot uses are decoded; every other field is ignored, because real objects carry many
 // fields Ingot does not model. Type errors in the decoded fields are still reported.
 #include <charconv>
 
@@ -287,6 +287,42 @@ Value encodeKind(const Secret& in) {
   putMap(o, "data", in.data);
   putMap(o, "stringData", in.string_data);
   putString(o, "type", in.type);
+  return o;
+}
+
+void decodeKind(const Field& f, Pod& out) {
+  ObjectReader r(f, Unknown::Ignore);
+  readHeader(r, out);
+  {
+    ObjectReader spec(r["spec"], Unknown::Ignore);
+    (void)spec["nodeName"].read(out.node_name);
+  }
+  ObjectReader status(r["status"], Unknown::Ignore);
+  (void)status["phase"].read(out.phase);
+  (void)status["podIP"].read(out.pod_ip);
+  arrayOf(status["podIPs"], out.pod_ips, [](const Field& item, std::string& ip) {
+    ObjectReader ir(item, Unknown::Ignore);
+    (void)ir["ip"].read(ip);
+  });
+}
+
+Value encodeKind(const Pod& in) {
+  Value o = header(in);
+  Value spec = Value::object();
+  putString(spec, "nodeName", in.node_name);
+  putObject(o, "spec", std::move(spec));
+  Value status = Value::object();
+  putString(status, "phase", in.phase);
+  putString(status, "podIP", in.pod_ip);
+  if (!in.pod_ips.empty()) {
+    Value& list = status.set("podIPs", Value::array());
+    for (const auto& ip : in.pod_ips) {
+      Value v = Value::object();
+      putStringAlways(v, "ip", ip);
+      list.push(std::move(v));
+    }
+  }
+  putObject(o, "status", std::move(status));
   return o;
 }
 

@@ -89,6 +89,7 @@ void decodeKind(const Field& f, EndpointSlice& out);
 void decodeKind(const Field& f, Node& out);
 void decodeKind(const Field& f, Namespace& out);
 void decodeKind(const Field& f, Secret& out);
+void decodeKind(const Field& f, Pod& out);
 
 Value encodeKind(const IPAddressPool& in);
 Value encodeKind(const L2Advertisement& in);
@@ -106,5 +107,6 @@ Value encodeKind(const EndpointSlice& in);
 Value encodeKind(const Node& in);
 Value encodeKind(const Namespace& in);
 Value encodeKind(const Secret& in);
+Value encodeKind(const Pod& in);
 
 }  // namespace ingot::api::codec

@@ -55,6 +55,7 @@ INGOT_API_KIND(EndpointSlice, "discovery.k8s.io/v1", "EndpointSlice");
 INGOT_API_KIND(Node, "v1", "Node");
 INGOT_API_KIND(Namespace, "v1", "Namespace");
 INGOT_API_KIND(Secret, "v1", "Secret");
+INGOT_API_KIND(Pod, "v1", "Pod");
 
 #undef INGOT_API_KIND
 

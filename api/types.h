@@ -393,6 +393,17 @@ struct Namespace {
   friend bool operator==(const Namespace&, const Namespace&) = default;
 };
 
+/// Pod is the part of a v1 Pod the agent reads: where it runs and its addresses (the memberlist
+/// seeds are the pod IPs of the agents).
+struct Pod {
+  ObjectMeta metadata;
+  std::string node_name;             ///< spec.nodeName
+  std::string phase;                 ///< status.phase
+  std::string pod_ip;                ///< status.podIP
+  std::vector<std::string> pod_ips;  ///< status.podIPs[].ip
+  friend bool operator==(const Pod&, const Pod&) = default;
+};
+
 /// Secret keeps data base64-encoded as on the wire; api/secret.h decodes values on demand.
 struct Secret {
   ObjectMeta metadata;

@@ -12,6 +12,8 @@ inline const ResourceRef kNodes{"", "v1", "nodes", false};
 inline const ResourceRef kEvents{"", "v1", "events", true};
 inline const ResourceRef kSecrets{"", "v1", "secrets", true};
 inline const ResourceRef kConfigMaps{"", "v1", "configmaps", true};
+inline const ResourceRef kPods{"", "v1", "pods", true};
+inline const ResourceRef kDeployments{"apps", "v1", "deployments", true};
 inline const ResourceRef kEndpointSlices{"discovery.k8s.io", "v1", "endpointslices", true};
 
 inline const ResourceRef kIpAddressPools{"metallb.io", "v1beta1", "ipaddresspools", true};

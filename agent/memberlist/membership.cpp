@@ -123,7 +123,7 @@ void Membership::aliveNode(const Alive& a, TimePoint now, Outbox& out, bool boot
     probe_order_.insert(
         probe_order_.begin() + static_cast<long>(rng_() % (probe_order_.size() + 1)), a.node);
     queueBroadcast(a.node, a);
-    out.events.push_back({Outbox::Event::Kind::Join, a.node});
+    out.events.push_back({Outbox::Event::Kind::Join, a.node, addr});
     return;
   }
   Member& m = it->second;
@@ -161,9 +161,9 @@ void Membership::aliveNode(const Alive& a, TimePoint now, Outbox& out, bool boot
     m.state_change = now;
   }
   if (old == NodeState::Dead || old == NodeState::Left) {
-    out.events.push_back({Outbox::Event::Kind::Join, a.node});
+    out.events.push_back({Outbox::Event::Kind::Join, a.node, addr});
   } else if (old == NodeState::Alive && !bootstrap) {
-    out.events.push_back({Outbox::Event::Kind::Update, a.node});
+    out.events.push_back({Outbox::Event::Kind::Update, a.node, addr});
   }
 }
 
@@ -225,7 +225,7 @@ void Membership::deadNode(const Dead& d, TimePoint now, Outbox& out) {
   if (m.state == NodeState::Dead) {
     ++counters_.deaths;
   }
-  out.events.push_back({Outbox::Event::Kind::Leave, d.node});
+  out.events.push_back({Outbox::Event::Kind::Leave, d.node, m.addr});
 }
 
 // startSuspicion follows memberlist's suspicion: the timeout starts at max and shrinks

@@ -81,6 +81,7 @@ struct Outbox {
   struct Event {
     enum class Kind { Join, Leave, Update } kind = Kind::Join;
     std::string name;
+    Endpoint addr;  ///< the member's address as this node knows it
   };
   std::vector<Packet> packets;
   std::vector<Stream> streams;

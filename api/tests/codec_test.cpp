@@ -143,6 +143,29 @@ BOOST_AUTO_TEST_CASE(core_kinds_ignore_unknown_fields_but_check_known_ones) {
   BOOST_TEST(bad.error().message == "spec.unschedulable: expected boolean, got string");
 }
 
+// The agent's memberlist seeds come from status.podIP; a Pod round-trips those fields.
+BOOST_AUTO_TEST_CASE(pod_reads_node_phase_and_addresses) {
+  const auto pod = api::decodeJson<api::Pod>(
+      R"({"metadata": {"name": "speaker-a", "namespace": "metallb-system",
+          "labels": {"app": "metallb"}},
+          "spec": {"nodeName": "n1", "containers": []},
+          "status": {"phase": "Running", "podIP": "10.0.0.5",
+                     "podIPs": [{"ip": "10.0.0.5"}, {"ip": "fd00::5"}]}})");
+  BOOST_REQUIRE(pod.has_value());
+  BOOST_TEST(pod->node_name == "n1");
+  BOOST_TEST(pod->phase == "Running");
+  BOOST_TEST(pod->pod_ip == "10.0.0.5");
+  BOOST_TEST(pod->pod_ips == (std::vector<std::string>{"10.0.0.5", "fd00::5"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(pod->metadata.labels.at("app") == "metallb");
+  const auto back = api::decodeJson<api::Pod>(api::encodeJson(*pod));
+  BOOST_REQUIRE(back.has_value());
+  BOOST_TEST((*back == *pod));
+  const auto bad = api::decodeJson<api::Pod>(R"({"status": {"podIP": 5}})");
+  BOOST_REQUIRE(!bad.has_value());
+  BOOST_TEST(bad.error().message.find("status.podIP") != std::string::npos, bad.error().message);
+}
+
 BOOST_AUTO_TEST_CASE(decode_any_dispatches_on_api_version_and_kind) {
   struct Case {
     std::string json;

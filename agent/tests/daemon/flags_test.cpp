@@ -129,17 +129,97 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
          BOOST_TEST(f.frr_max_new_prefixes == 50);
        },
        ""},
-      {"memberlist_and_tls_flags_are_accepted_and_listed_as_ignored",
-       {"--node-name", "n", "--ml-bindport", "7946", "--ml-wan-config", "--host", "h",
+      {"tls_and_pprof_flags_are_accepted_and_listed_as_ignored",
+       {"--node-name", "n", "--ml-namespace", "x", "--enable-pprof", "--host", "h",
         "--tls-min-version=VersionTLS13"},
        {},
        "",
        [](const Flags& f) {
-         BOOST_TEST(f.ignored == (std::vector<std::string>{"ml-bindport", "ml-wan-config", "host",
+         BOOST_TEST(f.ignored == (std::vector<std::string>{"ml-namespace", "enable-pprof", "host",
                                                            "tls-min-version"}),
                     boost::test_tools::per_element());
        },
        ""},
+      {"memberlist_is_off_by_default_with_metallb_defaults",
+       {"--node-name", "n"},
+       {},
+       "",
+       [](const Flags& f) {
+         BOOST_TEST(!f.memberlist.enabled());
+         BOOST_TEST(f.memberlist.bind_port == 7946);
+         BOOST_TEST(!f.memberlist.wan_config);
+         BOOST_TEST(f.memberlist.secret_key_path.empty());
+         BOOST_TEST(f.memberlist.tuning_path == "/etc/metallb/memberlist/config.json");
+         BOOST_TEST(f.ignored.empty());
+       },
+       ""},
+      {"memberlist_flags_are_stored_and_enable_it",
+       {"--node-name", "n", "--ml-bindaddr", "10.0.0.1", "--ml-bindport", "7947", "--ml-labels",
+        "app=metallb,component=speaker", "--ml-secret-key-path", "/etc/ml_secret_key",
+        "--ml-wan-config", "--ml-tuning-path", "/t.json"},
+       {},
+       "",
+       [](const Flags& f) {
+         BOOST_TEST(f.memberlist.enabled());
+         BOOST_TEST(f.memberlist.bind_addr == "10.0.0.1");
+         BOOST_TEST(f.memberlist.bind_port == 7947);
+         BOOST_TEST(f.memberlist.labels == "app=metallb,component=speaker");
+         BOOST_TEST(f.memberlist.secretFile() == "/etc/ml_secret_key/secretkey");
+         BOOST_TEST(f.memberlist.wan_config);
+         BOOST_TEST(f.memberlist.tuning_path == "/t.json");
+         BOOST_TEST(f.ignored.empty());
+       },
+       ""},
+      {"memberlist_environment_as_metallb_chart_sets_it",
+       {"--node-name", "n"},
+       {{"METALLB_ML_BIND_ADDR", "10.0.0.2"},
+        {"METALLB_ML_BIND_PORT", "7950"},
+        {"METALLB_ML_LABELS", "app=metallb"},
+        {"METALLB_ML_SECRET_KEY_PATH", "/etc/ml_secret_key"}},
+       "",
+       [](const Flags& f) {
+         BOOST_TEST(f.memberlist.enabled());
+         BOOST_TEST(f.memberlist.bind_addr == "10.0.0.2");
+         BOOST_TEST(f.memberlist.bind_port == 7950);
+         BOOST_TEST(f.memberlist.labels == "app=metallb");
+         BOOST_TEST(f.memberlist.secret_key_path == "/etc/ml_secret_key");
+       },
+       ""},
+      {"memberlist_flags_win_over_the_environment",
+       {"--node-name", "n", "--ml-bindaddr=10.0.0.3", "--ml-bindport=0"},
+       {{"METALLB_ML_BIND_ADDR", "10.0.0.2"},
+        {"METALLB_ML_BIND_PORT", "7950"},
+        {"METALLB_ML_LABELS", "app=metallb"}},
+       "",
+       [](const Flags& f) {
+         BOOST_TEST(f.memberlist.bind_addr == "10.0.0.3");
+         BOOST_TEST(f.memberlist.bind_port == 0);
+       },
+       ""},
+      {"memberlist_needs_labels_as_well_as_the_bind_address",
+       {"--node-name", "n", "--ml-bindaddr", "10.0.0.1"},
+       {},
+       "",
+       [](const Flags& f) { BOOST_TEST(!f.memberlist.enabled()); },
+       ""},
+      {"memberlist_needs_the_bind_address_as_well_as_labels",
+       {"--node-name", "n"},
+       {{"METALLB_ML_LABELS", "app=metallb"}},
+       "",
+       [](const Flags& f) { BOOST_TEST(!f.memberlist.enabled()); },
+       ""},
+      {"bad_memberlist_port_flag_names_the_flag",
+       {"--node-name", "n", "--ml-bindport", "seventy"},
+       {},
+       "",
+       nullptr,
+       "--ml-bindport"},
+      {"bad_memberlist_port_variable_names_the_variable",
+       {"--node-name", "n"},
+       {{"METALLB_ML_BIND_PORT", "65536"}},
+       "",
+       nullptr,
+       "METALLB_ML_BIND_PORT"},
       {"help_needs_no_node_name",
        {"--help"},
        {},

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// LiveNodes: where the reconciler learns which nodes run a live agent (memberlist, when it is
+// on). Without it every Node object counts as live, as in MetalLB with memberlist disabled.
+#pragma once
+
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace ingot::agent {
+
+namespace keys {
+/// kMembers re-runs the Layer 2 election of the Services a membership change affects.
+inline constexpr std::string_view kMembers = "members";
+}  // namespace keys
+
+/// LiveNodes is the set of nodes with a live agent. Implementations are thread-safe: the
+/// reconcile worker reads it while the gossip thread updates it.
+class LiveNodes {
+ public:
+  virtual ~LiveNodes() = default;
+  /// live returns the names of the members that are alive or suspect, this node included.
+  virtual std::set<std::string> live() const = 0;
+};
+
+}  // namespace ingot::agent

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+// Three ingot-agent processes with memberlist on loopback (127.0.0.1-3, one port, as pods on
+// three nodes), encrypted with a key file, against the test API server: they find each other
+// through the agent Pods that --ml-labels selects, agree on the Layer 2 winner, and when the
+// winner's agent is killed (no leave) or stopped (graceful leave) the survivors move the address.
+#include <csignal>
+#include <map>
+#include <netinet/in.h>
+#include <optional>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+
+#include "agent/tests/support/agent_process.h"
+#include "controller/tests/integration/fixture.h"
+#include "kube/resources.h"
+
+using namespace ingot;
+using namespace ingot::controller::testing;
+using ingot::agent::testing::AgentProcess;
+
+namespace {
+
+namespace res = k8s::resources;
+
+constexpr int kAgents = 3;
+const std::string kKey = "web/frontend";
+
+/// freePort returns a TCP port free on 127.0.0.1 now (the agents bind it on three addresses).
+int freePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(a);
+  BOOST_REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&a), len) == 0);
+  BOOST_REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+std::string world() {
+  std::string y =
+      readWholeFile(std::string(std::getenv("INGOT_SOURCE_DIR")) + "/examples/l2/service.yaml") +
+      "\n---\n" +
+      readWholeFile(std::string(std::getenv("INGOT_SOURCE_DIR")) + "/examples/l2/pool.yaml");
+  for (int n = 1; n <= kAgents; ++n) {
+    const std::string name = "n" + std::to_string(n);
+    y += "\n---\napiVersion: v1\nkind: Node\nmetadata:\n  name: " + name +
+         "\n  labels: {ingot.example/l2-speaker: \"true\"}\n";
+    y += "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: agent-" + name +
+         "\n  namespace: metallb-system\n  labels: {app: ingot-agent}\n"
+         "spec:\n  nodeName: " +
+         name + "\n  containers: [{name: agent, image: ingot}]\n";
+  }
+  y += "---\napiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: fe\n"
+       "  namespace: web\n  labels: {kubernetes.io/service-name: frontend}\n"
+       "addressType: IPv4\nendpoints:\n  - addresses: [10.244.1.5]\n"
+       "    conditions: {ready: true}\n    nodeName: n1\n";
+  return y;
+}
+
+/// winner returns the winner in the agent's last Layer 2 line for kKey (nullopt: none yet).
+std::optional<std::string> winner(const AgentProcess& agent) {
+  const std::string log = agent.log();
+  std::optional<std::string> out;
+  size_t at = 0;
+  while ((at = log.find("\"op\":\"layer2\"", at)) != std::string::npos) {
+    const size_t end = log.find('\n', at);
+    const std::string line = log.substr(at, end - at);
+    at = end;
+    if (line.find("\"key\":\"" + kKey + "\"") == std::string::npos) continue;
+    const size_t w = line.find("\"winner\":\"") + 10;
+    out = line.substr(w, line.find('"', w) - w);
+  }
+  return out;
+}
+
+/// Lab is the cluster and one agent per node n1..n3, bound to 127.0.0.<n>.
+struct Lab {
+  Cluster cluster;
+  std::map<std::string, std::unique_ptr<AgentProcess>> agents;
+
+  Lab() {
+    const std::string dir = cluster.server->dir();
+    BOOST_REQUIRE(writeWholeFile(dir + "/world.yaml", world()).has_value());
+    cluster.kubectlOk("apply -f " + dir + "/world.yaml");
+    patch(res::kServices, "web", "frontend",
+          R"({"status":{"loadBalancer":{"ingress":[{"ip":"192.168.10.1"}]}}})");
+    for (int n = 1; n <= kAgents; ++n) {
+      patch(res::kPods, "metallb-system", "agent-n" + std::to_string(n),
+            R"({"status":{"phase":"Running","podIP":"127.0.0.)" + std::to_string(n) + "\"}}");
+    }
+    BOOST_REQUIRE(writeWholeFile(dir + "/secretkey", "0123456789abcdefghijkl").has_value());
+    const std::string port = std::to_string(freePort());
+    for (int n = 1; n <= kAgents; ++n) {
+      const std::string name = "n" + std::to_string(n);
+      auto a = AgentProcess::start(
+          cluster.server->kubeconfig(), dir,
+          {"--node-name=" + name, "--ml-bindaddr=127.0.0." + std::to_string(n),
+           "--ml-bindport=" + port, "--ml-labels=app=ingot-agent", "--ml-secret-key-path=" + dir,
+           "--ml-tuning-path=" + dir + "/none.json"});
+      BOOST_REQUIRE_MESSAGE(a.has_value(), why(a));
+      agents[name] = std::move(*a);
+    }
+  }
+
+  void patch(const k8s::ResourceRef& ref,
+             const std::string& ns,
+             const std::string& name,
+             const std::string& body) {
+    auto r = cluster.api->patchStatus(ref, ns, name, k8s::PatchType::Merge, body);
+    BOOST_REQUIRE_MESSAGE(r.has_value(), why(r));
+  }
+
+  /// agreed waits until every running agent names the same winner, and returns it.
+  std::string agreed(Millis timeout) {
+    std::string common;
+    const bool ok = waitFor(timeout, [&] {
+      std::optional<std::string> first;
+      for (auto& [name, a] : agents) {
+        auto w = winner(*a);
+        if (!w || w->empty() || (first && *first != *w)) return false;
+        first = w;
+      }
+      common = *first;
+      return true;
+    });
+    BOOST_REQUIRE_MESSAGE(ok, logs());
+    return common;
+  }
+
+  std::string logs() const {
+    std::string out;
+    for (const auto& [name, a] : agents) out += "--- " + name + "\n" + a->log();
+    return out;
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(memberlist)
+
+BOOST_AUTO_TEST_CASE(agents_gossip_and_move_the_l2_winner_when_a_member_stops) {
+  Lab lab;
+  // Every agent joined the other two (through the Pods' IPs) and they agree on one winner.
+  for (auto& [name, a] : lab.agents) {
+    BOOST_REQUIRE_MESSAGE(waitFor(Millis(20000),
+                                  [&a] {
+                                    const std::string log = a->log();
+                                    size_t joins = 0;
+                                    for (size_t at = 0;
+                                         (at = log.find("\"NodeJoin\"", at)) != std::string::npos;
+                                         ++at) {
+                                      ++joins;
+                                    }
+                                    return joins >= kAgents - 1;
+                                  }),
+                          lab.logs());
+  }
+  const std::string first = lab.agreed(Millis(20000));
+
+  // The winner's agent dies without leaving: the survivors declare it dead and move the address.
+  auto& dead = lab.agents.at(first);
+  kill(dead->process().pid(), SIGKILL);
+  BOOST_REQUIRE(dead->process().waitExit(Millis(10000)).has_value());
+  lab.agents.erase(first);
+  const std::string second = lab.agreed(Millis(20000));
+  BOOST_TEST(second != first);
+  for (auto& [name, a] : lab.agents) {
+    BOOST_TEST(a->log().find("\"node name\":\"" + first + "\",\"node event\":\"NodeLeave\"") !=
+                   std::string::npos,
+               a->log());
+  }
+
+  // The new winner stops gracefully: it leaves (bounded) and exits 0; the last agent takes over.
+  auto& leaving = lab.agents.at(second);
+  const auto code = leaving->process().terminate(Millis(15000));
+  BOOST_REQUIRE_MESSAGE(code.has_value(), leaving->log());
+  BOOST_TEST(*code == 0);
+  BOOST_TEST(leaving->log().find("left memberlist cluster") != std::string::npos, leaving->log());
+  lab.agents.erase(second);
+  const std::string last = lab.agreed(Millis(20000));
+  BOOST_TEST(last == lab.agents.begin()->first);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
