@@ -35,6 +35,7 @@ RESOURCES = {
     "Service": ("/api/v1", "services", True),
     "Secret": ("/api/v1", "secrets", True),
     "Pod": ("/api/v1", "pods", True),
+    "Event": ("/api/v1", "events", True),
     "EndpointSlice": ("/apis/discovery.k8s.io/v1", "endpointslices", True),
     "IPAddressPool": ("/apis/metallb.io/v1beta1", "ipaddresspools", True),
     "BGPAdvertisement": ("/apis/metallb.io/v1beta1", "bgpadvertisements", True),
