@@ -3,7 +3,8 @@
 
     up [--nodes 2] [--mode frr|frr-k8s]   bring the cluster lab up in slot 0 (the addresses of
                                           examples/), apply examples/, print the Services'
-                                          addresses and the ToR's routes; the lab keeps running
+                                          addresses, the ToR's routes and, for L2 addresses,
+                                          the node that answers ARP/NDP; the lab keeps running
     status                                the same, plus whether every daemon is alive
     down                                  stop and remove the lab `up` started
     list                                  every lab run on this machine (tests, benchmarks, up)
@@ -62,7 +63,7 @@ def cmd_cleanup(args) -> int:
 
 
 def _print_status(cluster: Cluster, processes: bool) -> int:
-    from .mainjob import describe
+    from .mainjob import describe, describe_l2
 
     info = cluster.ledger.info
     print(f"lab {cluster.run_name}: slot {cluster.ledger.slot}, mode {info['mode']}, "
@@ -81,6 +82,7 @@ def _print_status(cluster: Cluster, processes: bool) -> int:
             if not alive:
                 dead.append(role)
     describe(cluster, sys.stdout)
+    describe_l2(cluster, sys.stdout)
     if dead:
         print(f"DEAD: {', '.join(dead)} (logs in {cluster.workdir / 'logs'})")
     return 1 if dead else 0
@@ -95,8 +97,8 @@ def cmd_status(_args) -> int:
 
 
 def cmd_up(args) -> int:
-    from .mainjob import apply_examples, bgp_ranges, in_ranges, ingress_ips, wait_addresses, \
-        wait_routes
+    from .mainjob import add_l2_routes, apply_examples, bgp_ranges, in_ranges, ingress_ips, \
+        wait_addresses, wait_l2, wait_routes
 
     if _up_runs():
         print("the lab is already up:")
@@ -116,9 +118,11 @@ def cmd_up(args) -> int:
         services = wait_addresses(cluster)
         ranges = bgp_ranges(cluster)
         ips = [ip for s in services for ip in ingress_ips(s) if in_ranges(ip, ranges)]
+        routes = add_l2_routes(cluster)
+        print(f"tor: on-link routes for the L2 pools: {', '.join(routes) or '(none)'}")
         if cluster.agent is not None:
-            problem = wait_routes(cluster, ips)
-            if problem:
+            problems = [wait_routes(cluster, ips), wait_l2(cluster)]
+            for problem in filter(None, problems):
                 print(f"WARNING: {problem} (logs in {cluster.workdir / 'logs'})")
     except BaseException:
         print("e2e/lab up failed; removing what was started", file=sys.stderr)

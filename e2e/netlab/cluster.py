@@ -10,7 +10,9 @@
 
 Every daemon runs under `ip netns exec` with its PID in the run ledger and its log in
 <run dir>/logs/. kubectl runs inside the api namespace (Cluster.kubectl). Nodes are Node
-objects labelled as in examples/cluster/nodes.yaml, with their lab address as InternalIP.
+objects labelled as in examples/cluster/nodes.yaml, with their lab address as InternalIP; each
+has a speaker Pod (labels app=metallb, component=speaker; podIP = the node's address), from
+which the agents' memberlist takes its seeds. The agents share the run's memberlist key.
 
 Modes: "frr" — each agent renders frr.conf and runs frr-reload.py against its node's FRR;
 "frr-k8s" — each agent only writes its FRRConfiguration, and the per-node frr-k8s shim
@@ -22,6 +24,7 @@ A Cluster is either built here (up()) or attached to a running persistent one fr
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
@@ -33,7 +36,8 @@ from typing import Optional, Sequence
 from . import ledger as ledger_mod
 from .frr import VTYSH, FrrRouter
 from .kubeclient import KubeClient
-from .manifests import METALLB_NS, node as node_manifest, to_yaml
+from .manifests import METALLB_NS, SPEAKER_LABELS, node as node_manifest, pod_status, \
+    speaker_pod, to_yaml
 from .proc import LabError, kill_pid, pid_alive, run, wait_until
 from .topology import Lab
 from .torconf import TorConfig
@@ -103,12 +107,18 @@ class ClusterSpec:
     controller_args: tuple = ()     # extra ingot-controller flags
     bfd_interval_ms: int = 100      # the ToRs' BFD timers (the examples' profile is 100 ms)
     start_agents: bool = True       # False: no agent (tests of the lab itself)
+    memberlist: bool = True         # agents gossip (encrypted with the lab's secret)
+    node_frr: bool = True           # FRR (and in frr-k8s mode the shim) on every node; False
+                                    # (frr-k8s mode only): the nodes run nothing but the agent
 
     def __post_init__(self):
         if self.mode not in MODES:
             raise LabError(f"mode {self.mode!r}: must be one of {', '.join(MODES)}")
         if not 1 <= self.nodes <= 20:
             raise LabError(f"nodes {self.nodes}: must be 1..20")
+        if not self.node_frr and self.mode != "frr-k8s":
+            raise LabError("node_frr=False needs mode frr-k8s (the agent then writes "
+                           "FRRConfigurations only)")
 
 
 class AttachedRouter:
@@ -221,7 +231,7 @@ class Cluster:
         if self.spec.start_agents and self.agent is not None:
             for node in self.node_names:
                 self.start_agent(node)
-        if self.spec.mode == "frr-k8s":
+        if self.spec.mode == "frr-k8s" and self.spec.node_frr:
             for node in self.node_names:
                 self._start_shim(node)
         self._save_info()
@@ -240,7 +250,7 @@ class Cluster:
             conf = TorConfig(asn, self.addresses[role], NODE_ASN, nodes,
                              bfd_interval_ms=self.spec.bfd_interval_ms, bgp_multipath=16)
             self.routers[role] = FrrRouter(self.lab, self.lab.hosts[role]).start(conf.render())
-        for node in self.node_names:
+        for node in self.node_names if self.spec.node_frr else []:
             self.routers[node] = FrrRouter(self.lab, self.lab.hosts[node]).start()
 
     def _spawn(self, role: str, host: str, argv: Sequence[str], env: Optional[dict] = None,
@@ -256,6 +266,11 @@ class Cluster:
         self.procs[role] = proc
         self._save_info()
         return proc
+
+    def spawn(self, role: str, host: str, argv: Sequence[str]) -> subprocess.Popen:
+        """Starts argv inside host's namespace as role (log <run dir>/logs/<role>.log, PID in
+        the ledger, so the run's teardown stops it); for benchmarks' own processes."""
+        return self._spawn(role, host, argv)
 
     def _start_daemon(self, role: str, host: str, argv: Sequence[str],
                       env: Optional[dict] = None) -> None:
@@ -292,9 +307,37 @@ class Cluster:
         return {"kubernetes.io/hostname": node, **labels}
 
     def _create_cluster_objects(self) -> None:
+        """Nodes, and the agents' Pods as the speaker DaemonSet would have them (the agents'
+        memberlist finds its seeds by these Pods' labels and IPs)."""
         nodes = [node_manifest(n, self.addresses[n], self._node_labels(n))
                  for n in self.node_names]
-        self.kubectl("apply", "-f", "-", stdin=to_yaml(nodes))
+        pods = [speaker_pod(n, self.addresses[n]) for n in self.node_names]
+        self.kubectl("apply", "-f", "-", stdin=to_yaml(nodes + pods))
+        for n in self.node_names:
+            self.client.merge_patch("Pod", f"speaker-{n}", METALLB_NS,
+                                    {"status": pod_status(self.addresses[n])}, "status")
+
+    @property
+    def memberlist_secret_dir(self) -> Path:
+        """The directory holding the lab's memberlist key (file `secretkey`, as MetalLB's
+        `memberlist` Secret is mounted); written once per run."""
+        path = self.workdir / "memberlist"
+        key = path / "secretkey"
+        if not key.exists():
+            path.mkdir(mode=0o700, exist_ok=True)
+            key.write_text(base64.b64encode(os.urandom(128)).decode())
+            key.chmod(0o600)
+        return path
+
+    def memberlist_args(self, node: str) -> list:
+        """The agent's memberlist flags (MetalLB's names): bind to the node's lab address,
+        seeds by the speaker Pods' labels, the lab's key. [] when the spec turns memberlist
+        off (then every Node counts as live)."""
+        if not self.spec.memberlist:
+            return []
+        labels = ",".join(f"{k}={v}" for k, v in sorted(SPEAKER_LABELS.items()))
+        return ["--ml-bindaddr", self.addresses[node], "--ml-labels", labels,
+                "--ml-secret-key-path", str(self.memberlist_secret_dir)]
 
     def start_agent(self, node: str, extra: Sequence[str] = ()) -> None:
         """Starts ingot-agent on node (stopping a running one first) with the spec's and extra
@@ -306,7 +349,7 @@ class Cluster:
         argv = [str(self.agent), "--node-name", node, "--namespace", METALLB_NS,
                 "--kubeconfig", str(self.kubeconfig), "--bgp-mode", self.spec.mode,
                 "--log-level", "info", "--port", "0", "--health-probe-port", "0",
-                *self.spec.agent_args, *extra]
+                *self.memberlist_args(node), *self.spec.agent_args, *extra]
         if self.spec.mode == "frr":
             router = self.routers[node]
             argv += ["--frr-pathspace", router.namespace, "--frr-workdir", str(router.dir)]

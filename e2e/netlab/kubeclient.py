@@ -34,9 +34,13 @@ RESOURCES = {
     "Namespace": ("/api/v1", "namespaces", False),
     "Service": ("/api/v1", "services", True),
     "Secret": ("/api/v1", "secrets", True),
+    "Pod": ("/api/v1", "pods", True),
+    "Event": ("/api/v1", "events", True),
     "EndpointSlice": ("/apis/discovery.k8s.io/v1", "endpointslices", True),
     "IPAddressPool": ("/apis/metallb.io/v1beta1", "ipaddresspools", True),
     "BGPAdvertisement": ("/apis/metallb.io/v1beta1", "bgpadvertisements", True),
+    "L2Advertisement": ("/apis/metallb.io/v1beta1", "l2advertisements", True),
+    "ServiceL2Status": ("/apis/metallb.io/v1beta1", "servicel2statuses", True),
     "BFDProfile": ("/apis/metallb.io/v1beta1", "bfdprofiles", True),
     "Community": ("/apis/metallb.io/v1beta1", "communities", True),
     "BGPPeer": ("/apis/metallb.io/v1beta2", "bgppeers", True),
@@ -173,6 +177,7 @@ class KubeClient:
                 return False
             raise
 
-    def merge_patch(self, kind: str, name: str, namespace: str, patch: dict) -> dict:
-        return self.request("PATCH", resource_path(kind, namespace, name), patch,
-                            "application/merge-patch+json")
+    def merge_patch(self, kind: str, name: str, namespace: str, patch: dict,
+                    subresource: str = "") -> dict:
+        path = resource_path(kind, namespace, name) + (f"/{subresource}" if subresource else "")
+        return self.request("PATCH", path, patch, "application/merge-patch+json")

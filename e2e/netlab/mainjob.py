@@ -1,16 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """The main job on a cluster lab: apply examples/, wait for the controller's addresses and the
 ToR's routes, and describe them (Service → address → the ToR's route and its ECMP next hops,
-with the BGP attributes the ToR received)."""
+with the BGP attributes the ToR received; for Layer 2 addresses, the elected node, the
+ServiceL2Status and who answers ARP/NDP on the lab bridge)."""
 
 from __future__ import annotations
 
-import ipaddress
 import time
 from pathlib import Path
 from typing import Optional
 
-from . import bgp
+from . import bgp, l2
 from .cluster import EXAMPLES, Cluster
 from .proc import LabError, wait_until
 
@@ -69,38 +69,12 @@ def wait_addresses(cluster: Cluster, timeout: float = 30.0) -> list:
         time.sleep(0.2)
 
 
-def _pool_ranges(pool: dict) -> list:
-    out = []
-    for entry in pool.get("spec", {}).get("addresses", []):
-        if "-" in entry:
-            lo, hi = (ipaddress.ip_address(x.strip()) for x in entry.split("-", 1))
-            out.append((lo, hi))
-        else:
-            net = ipaddress.ip_network(entry, strict=False)
-            out.append((net[0], net[-1]))
-    return out
-
-
 def bgp_ranges(cluster: Cluster) -> list:
-    """Returns the (first, last) address ranges of the pools some BGPAdvertisement selects
-    (by name, by matchLabels, or all pools when it names none)."""
-    pools = cluster.client.list("IPAddressPool")
-    chosen = {}
-    for adv in cluster.client.list("BGPAdvertisement"):
-        spec = adv.get("spec", {})
-        names = set(spec.get("ipAddressPools", []))
-        selectors = [s.get("matchLabels", {}) for s in spec.get("ipAddressPoolSelectors", [])]
-        for pool in pools:
-            labels = pool["metadata"].get("labels", {})
-            if ((not names and not selectors) or pool["metadata"]["name"] in names or
-                    any(all(labels.get(k) == v for k, v in sel.items()) for sel in selectors)):
-                chosen[pool["metadata"]["name"]] = pool
-    return [r for pool in chosen.values() for r in _pool_ranges(pool)]
+    """Returns the (first, last) address ranges of the pools some BGPAdvertisement selects."""
+    return l2.advertised_ranges(cluster.client, "BGPAdvertisement")
 
 
-def in_ranges(ip: str, ranges: list) -> bool:
-    addr = ipaddress.ip_address(ip)
-    return any(lo.version == addr.version and lo <= addr <= hi for lo, hi in ranges)
+in_ranges = l2.in_ranges
 
 
 def tor_route(router, ip: str) -> tuple:
@@ -168,6 +142,7 @@ def _attributes(router, prefix: str) -> str:
 def describe(cluster: Cluster, out) -> None:
     """Prints every LoadBalancer Service's addresses and each ToR's route to them."""
     ranges = bgp_ranges(cluster)
+    l2_ranges = l2.advertised_ranges(cluster.client, l2.L2_KIND)
     services = lb_services(cluster)
     print("Services (LoadBalancer):", file=out)
     for svc in services:
@@ -178,7 +153,9 @@ def describe(cluster: Cluster, out) -> None:
               file=out)
         for ip in ips:
             if not in_ranges(ip, ranges):
-                print(f"    {ip}: not in a BGP-advertised pool", file=out)
+                where = "Layer 2, see below" if in_ranges(ip, l2_ranges) else \
+                    "not in an advertised pool"
+                print(f"    {ip}: {where}", file=out)
                 continue
             for role in cluster.tor_roles:
                 prefix, hops = tor_route(cluster.tor(role), ip)
@@ -194,3 +171,88 @@ def describe(cluster: Cluster, out) -> None:
         for prefix, hops in sorted(routes.items()):
             print(f"  {prefix} via {', '.join(hops)}", file=out)
             print(f"    paths: {_attributes(router, prefix)}", file=out)
+
+
+def l2_addresses(cluster: Cluster) -> list:
+    """Returns ("namespace/name", ip) for every address of a LoadBalancer Service that lies
+    in a pool some L2Advertisement selects."""
+    ranges = l2.advertised_ranges(cluster.client, l2.L2_KIND)
+    return [(f"{s['metadata']['namespace']}/{s['metadata']['name']}", ip)
+            for s in lb_services(cluster) for ip in ingress_ips(s) if l2.in_ranges(ip, ranges)]
+
+
+def add_l2_routes(cluster: Cluster, role: str = "tor") -> list:
+    """Gives role (the ToR, the lab's client) an on-link route on eth0 for every pool an
+    L2Advertisement selects, except what a BGPAdvertisement also selects (the ToR learns
+    those by BGP). Returns the CIDRs."""
+    bgp_ranges_ = bgp_ranges(cluster)
+    ranges = [r for r in l2.advertised_ranges(cluster.client, l2.L2_KIND)
+              if not (l2.in_ranges(str(r[0]), bgp_ranges_) or l2.in_ranges(str(r[1]), bgp_ranges_))]
+    return l2.add_onlink_routes(cluster.ns(role), l2.range_cidrs(ranges))
+
+
+def _plan_or_reason(cluster: Cluster):
+    from .ingotctl import find_ingotctl
+
+    ingotctl = find_ingotctl("render")
+    if ingotctl is None:
+        return None, "no ingotctl built"
+    try:
+        return l2.plan_cluster(cluster.client, ingotctl, cluster.workdir), ""
+    except LabError as e:
+        return None, str(e)
+
+
+def l2_answers(cluster: Cluster, addresses: list, role: str = "tor") -> list:
+    """Returns, per ("namespace/name", ip), every MAC that answered role's ARP request or
+    Neighbor Solicitation (asked in parallel)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    ips = sorted({ip for _, ip in addresses})  # a shared address is asked once
+    with ThreadPoolExecutor(8) as pool:
+        found = dict(zip(ips, pool.map(lambda ip: l2.resolve(cluster.ns(role), ip), ips)))
+    return [found[ip] for _, ip in addresses]
+
+
+def wait_l2(cluster: Cluster, timeout: float = 20.0) -> Optional[str]:
+    """Waits until exactly one MAC answers each L2 address from the ToR; returns None, or
+    which addresses did not have exactly one answer at the timeout."""
+    addresses = l2_addresses(cluster)
+    last: list = []
+
+    def settled() -> bool:
+        nonlocal last
+        last = l2_answers(cluster, addresses)
+        return all(len(set(macs)) == 1 for macs in last)
+    try:
+        wait_until("one ARP/NDP answer per L2 address", settled, timeout, interval=0.2)
+        return None
+    except LabError:
+        bad = [f"{ip} ({len(set(macs))} answers)" for (_, ip), macs in zip(addresses, last)
+               if len(set(macs)) != 1]
+        return f"after {timeout:.0f} s not exactly one answer for {', '.join(bad)}"
+
+
+def describe_l2(cluster: Cluster, out, role: str = "tor") -> None:
+    """Prints, for every L2 address, the node the election names (ingotctl plan on the
+    cluster's objects), the node(s) whose ServiceL2Status claims the Service, and every MAC
+    that answered the ToR's ARP request / Neighbor Solicitation on the lab bridge."""
+    addresses = l2_addresses(cluster)
+    print(f"Layer 2 (who answers ARP/NDP on the lab bridge, asked from {role}):", file=out)
+    if not addresses:
+        print("  (no Service address in an L2-advertised pool)", file=out)
+        return
+    node_by_mac = {l2.link_mac(cluster.ns(n)): n for n in cluster.node_names}
+    plan, why = _plan_or_reason(cluster)
+    owners = l2.l2_owners(cluster.client)
+    answers = l2_answers(cluster, addresses, role)
+    for (svc, ip), macs in zip(addresses, answers):
+        elected = plan.get(svc, {}) if plan is not None else {}
+        winner = elected.get("winner") or (f"none ({elected.get('reason')})" if elected
+                                           else f"unknown ({why})")
+        status = ", ".join(owners.get(svc, [])) or "none"
+        verdict = "no node answered" if not macs else l2.describe_answers(macs, node_by_mac)
+        if len(set(macs)) > 1:
+            verdict += "  [MORE THAN ONE ANSWER]"
+        print(f"  {svc} {ip}: elected {winner}; ServiceL2Status {status}; on the wire: "
+              f"{verdict}", file=out)

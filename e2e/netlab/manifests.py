@@ -33,6 +33,25 @@ def node(name: str, address: str, labels: Optional[dict] = None) -> dict:
                        "conditions": [{"type": "Ready", "status": "True"}]}}
 
 
+SPEAKER_LABELS = {"app": "metallb", "component": "speaker"}  # MetalLB's speaker DaemonSet
+
+
+def speaker_pod(node_name: str, address: str) -> dict:
+    """The agent's Pod on node_name as the DaemonSet would create it (host network, so its
+    IP is the node's); the status is written separately (the server resets it on create)."""
+    return {"apiVersion": "v1", "kind": "Pod",
+            "metadata": _meta(f"speaker-{node_name}", METALLB_NS, SPEAKER_LABELS),
+            "spec": {"nodeName": node_name, "hostNetwork": True,
+                     "containers": [{"name": "speaker", "image": "ingot-agent"}]},
+            "status": pod_status(address)}
+
+
+def pod_status(address: str) -> dict:
+    return {"phase": "Running", "hostIP": address, "podIP": address,
+            "podIPs": [{"ip": address}],
+            "conditions": [{"type": "Ready", "status": "True"}]}
+
+
 def namespace(name: str) -> dict:
     return {"apiVersion": "v1", "kind": "Namespace", "metadata": _meta(name, None)}
 
@@ -75,6 +94,18 @@ def bgp_advertisement(name: str, pools: Sequence[str], *, communities: Sequence[
     if service_selector:
         spec["serviceSelectors"] = [{"matchLabels": dict(service_selector)}]
     return {"apiVersion": "metallb.io/v1beta1", "kind": "BGPAdvertisement",
+            "metadata": _meta(name), "spec": spec}
+
+
+def l2_advertisement(name: str, pools: Sequence[str], *, node_selector: Optional[dict] = None,
+                     interfaces: Sequence[str] = (), extra: Optional[dict] = None) -> dict:
+    """extra: further spec fields (serviceSelectors, …)."""
+    spec: dict = {"ipAddressPools": list(pools), **(extra or {})}
+    if node_selector:
+        spec["nodeSelectors"] = [{"matchLabels": dict(node_selector)}]
+    if interfaces:
+        spec["interfaces"] = list(interfaces)
+    return {"apiVersion": "metallb.io/v1beta1", "kind": "L2Advertisement",
             "metadata": _meta(name), "spec": spec}
 
 

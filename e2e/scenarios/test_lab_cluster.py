@@ -35,7 +35,34 @@ def test_nodes_carry_the_example_labels_and_their_lab_address(cluster):
         assert labels["ingot.example/bgp-speaker"] == "true"
         assert node["status"]["addresses"] == [{"type": "InternalIP",
                                                 "address": cluster.address(name)}]
-    assert "ingot.example/l2-speaker" in nodes["node1"]["metadata"]["labels"]
+    assert all("ingot.example/l2-speaker" in n["metadata"]["labels"] for n in nodes.values())
+
+
+def test_speaker_pods_are_the_memberlist_seeds(cluster):
+    """One speaker Pod per node, found by MetalLB's speaker labels, with the node's address as
+    its podIP (what the agents' memberlist joins); one key file shared by the agents."""
+    out = cluster.kubectl("get", "pods", "-n", m.METALLB_NS, "-l", "app=metallb,component=speaker",
+                          "-o", "json").stdout
+    pods = {p["spec"]["nodeName"]: p for p in json.loads(out)["items"]}
+    assert sorted(pods) == cluster.node_names
+    for node, pod in pods.items():
+        assert pod["status"]["podIP"] == cluster.address(node)
+        assert pod["status"]["phase"] == "Running"
+    key = cluster.memberlist_secret_dir / "secretkey"
+    assert len(key.read_text()) >= 128 and key.stat().st_mode & 0o077 == 0
+
+
+def test_tor_gets_on_link_routes_for_the_l2_pools_only(cluster, objects):
+    from netlab.mainjob import add_l2_routes
+
+    objects.apply(m.ip_address_pool("l2-only", ["192.0.2.0/28", "2001:db8:5::/124"]),
+                  m.ip_address_pool("both", ["198.18.0.0/30"]),
+                  m.l2_advertisement("l2", ["l2-only", "both"]),
+                  m.bgp_advertisement("bgp", ["both"]))
+    assert add_l2_routes(cluster) == ["192.0.2.0/28", "2001:db8:5::/124"]
+    routes = subprocess.run(["ip", "-n", cluster.ns("tor"), "route", "show", "192.0.2.0/28"],
+                            capture_output=True, text=True, check=True).stdout
+    assert "dev eth0" in routes and "via" not in routes
 
 
 def test_api_server_listens_only_on_its_lab_address(cluster):

@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Building blocks of the Layer 2 scenarios: a lab whose nodes run only ingot-agent (no FRR),
+whose ToR has on-link routes for the lab's IPv4 and IPv6 VIP blocks, Services (IPv4 or IPv6)
+in an L2-advertised pool, and bounded waits on who answers ARP/NDP on the lab bridge.
+
+The expected owner always comes from `ingotctl plan` on the cluster's current objects (the
+election MetalLB runs), never from the test: l2_plan(). Answers come from the wire, asked from
+the ToR namespace (arping / ndisc6, every answer counted): wait_owner() requires exactly one
+MAC, the winner's."""
+
+from __future__ import annotations
+
+import time
+import zlib
+from typing import Optional, Sequence
+
+from scenario import NS, endpoints
+from netlab import l2, manifests as m
+from netlab.cluster import Cluster, ClusterSpec
+from netlab.ingotctl import find_ingotctl
+from netlab.proc import LabError, wait_until
+
+L2_POOL = "l2-pool"
+CONVERGE = 45.0  # seconds a scenario waits for the wire (bounded polling; never asserted)
+
+
+def l2_spec(nodes: int = 3, node_labels: Optional[dict] = None) -> ClusterSpec:
+    return ClusterSpec(nodes=nodes, mode="frr-k8s", node_frr=False,
+                       node_labels=node_labels or {})
+
+
+def prepare(cluster: Cluster) -> None:
+    """On-link routes for the VIP blocks on the ToR; the node MACs; the base objects."""
+    addressing = cluster.lab.addressing
+    l2.add_onlink_routes(cluster.ns("tor"), [str(addressing.vip_v4), str(addressing.vip_v6)])
+    cluster.apply([m.namespace(NS),
+                   m.ip_address_pool(L2_POOL, [str(addressing.vip_v4), str(addressing.vip_v6)])])
+
+
+def vip4(cluster: Cluster, index: int) -> str:
+    return cluster.lab.addressing.vip(index)
+
+
+def vip6(cluster: Cluster, index: int) -> str:
+    return str(cluster.lab.addressing.vip_v6.network_address + index)
+
+
+def l2_service(cluster: Cluster, name: str, ip: str, policy: str = "Cluster",
+               annotations: Optional[dict] = None, port: int = 80) -> dict:
+    """A LoadBalancer Service asking for ip (IPv4 or IPv6) in the L2 pool."""
+    index = zlib.crc32(name.encode()) % 4000
+    if ":" in ip:
+        cluster_ip, family = f"fd00:10:96::{index + 1:x}", "IPv6"
+    else:
+        cluster_ip, family = f"10.96.{200 + index // 250}.{1 + index % 250}", "IPv4"
+    svc = m.service(name, NS, ip, cluster_ip=cluster_ip, policy=policy, annotations={
+        "metallb.io/loadBalancerIPs": ip, **(annotations or {})})
+    svc["spec"]["ipFamilies"] = [family]
+    svc["spec"]["ports"][0]["port"] = port
+    svc.pop("status")
+    return svc
+
+
+def with_endpoints(cluster: Cluster, name: str, ip: str, nodes: Sequence[str],
+                   **kwargs) -> list:
+    return [l2_service(cluster, name, ip, **kwargs), endpoints(name, nodes)]
+
+
+def l2_plan(cluster: Cluster) -> dict:
+    """"namespace/name" → {"winner", "reason", "candidates"} from ingotctl plan."""
+    return l2.plan_cluster(cluster.client, find_ingotctl("render"), cluster.workdir)
+
+
+def expected(cluster: Cluster, name: str, live: Optional[Sequence[str]] = None) -> str:
+    """The node the election names for Service name (NS): the first of plan's candidates
+    that is in live (default: all nodes). Raises when plan names no candidate."""
+    entry = l2_plan(cluster).get(f"{NS}/{name}")
+    if not entry or not entry.get("candidates"):
+        raise LabError(f"ingotctl plan has no L2 candidate for {NS}/{name}: {entry}")
+    alive = set(live if live is not None else cluster.node_names)
+    for node in entry["candidates"]:
+        if node in alive:
+            return node
+    raise LabError(f"{NS}/{name}: no live candidate among {entry['candidates']}")
+
+
+def answers(cluster: Cluster, ip: str) -> list:
+    return l2.resolve(cluster.ns("tor"), ip)
+
+
+_MACS: dict = {}  # run name → {MAC: node}
+
+
+def _names(cluster: Cluster, macs: Sequence[str]) -> list:
+    by_mac = _MACS.get(cluster.run_name)
+    if by_mac is None:
+        by_mac = {l2.link_mac(cluster.ns(n)): n for n in cluster.node_names}
+        _MACS[cluster.run_name] = by_mac
+    return sorted(by_mac.get(mac, mac) for mac in set(macs))
+
+
+def wait_owner(cluster: Cluster, ip: str, node: Optional[str],
+               timeout: float = CONVERGE) -> float:
+    """Waits until exactly node answers ip on the wire (node None: nobody answers); returns
+    the seconds it took. Raises LabError naming who answered last."""
+    want = [] if node is None else [node]
+    last: list = []
+    start = time.monotonic()
+
+    def probe() -> bool:
+        nonlocal last
+        last = _names(cluster, answers(cluster, ip))
+        return last == want
+    try:
+        wait_until(f"{ip} answered by {want or 'nobody'}", probe, timeout, interval=0.1)
+    except LabError:
+        raise LabError(f"{ip}: expected {want or 'no answer'} on the wire within {timeout:.0f} s;"
+                       f" answering: {last or 'nobody'}; ServiceL2Status: "
+                       f"{l2.l2_owners(cluster.client)}") from None
+    return time.monotonic() - start
+
+
+def hold_owner(cluster: Cluster, ip: str, node: Optional[str], rounds: int = 2) -> None:
+    """Checks that exactly node (None: nobody) keeps answering ip for rounds more asks."""
+    want = [] if node is None else [node]
+    for _ in range(rounds):
+        have = _names(cluster, answers(cluster, ip))
+        if have != want:
+            raise LabError(f"{ip}: answered by {have or 'nobody'}, expected {want or 'nobody'}")
+
+
+def status_node(cluster: Cluster, name: str) -> list:
+    """The nodes whose ServiceL2Status names Service name (NS)."""
+    return l2.l2_owners(cluster.client).get(f"{NS}/{name}", [])

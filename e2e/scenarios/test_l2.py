@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Layer 2 on the wire, one lab of three nodes running only ingot-agent (memberlist + ARP/NDP
+responder). Every expectation is the election `ingotctl plan` computes on the cluster's
+objects; every observation is who answers ARP (IPv4) or Neighbor Solicitations (IPv6) on the
+lab bridge, asked from the ToR, where exactly one MAC must answer: the winner's.
+
+Covered: the winner for several IPv4 and IPv6 addresses (and its ServiceL2Status); a killed
+agent's addresses move to the next candidate and come back only where the returning node wins;
+L2Advertisement node selectors, the exclude-from-external-load-balancers label and the
+NetworkUnavailable condition; externalTrafficPolicy Local following its endpoints; a shared
+address; the interfaces list (a missing interface: no answer, and the winner's announceFailed
+Warning); a deleted Service is no longer answered."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections import Counter
+
+import pytest
+
+# scenario first: it puts e2e/ on sys.path for netlab
+from scenario import objects, show_logs_on_failure, start_cluster  # noqa: F401
+from scenario import NS, endpoints
+from l2scenario import (CONVERGE, L2_POOL, expected, hold_owner, l2_spec, prepare, status_node, vip4,
+                        vip6, wait_owner, with_endpoints)
+from netlab import manifests as m
+from netlab.proc import wait_until
+
+EXCLUDE = "node.kubernetes.io/exclude-from-external-load-balancers"
+RACKS = {"node1": {"rack": "r1"}, "node2": {"rack": "r1"}, "node3": {"rack": "r2"}}
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    for c in start_cluster(l2_spec(3, RACKS)):
+        prepare(c)
+        yield c
+
+
+def _apply_services(cluster, objects, services, nodes=None) -> dict:
+    """Applies an all-node advertisement and one Service (endpoints on nodes, default all)
+    per (name, ip); returns name → the elected node."""
+    objects.apply(m.l2_advertisement("all", [L2_POOL]))
+    for name, ip in services:
+        objects.apply(*with_endpoints(cluster, name, ip, nodes or cluster.node_names))
+    return {name: expected(cluster, name) for name, _ in services}
+
+
+def test_each_address_is_answered_by_the_elected_node_only(cluster, objects,
+                                                           show_logs_on_failure):
+    services = [(f"win{i}", vip4(cluster, 10 + i)) for i in range(4)]
+    services += [(f"win6-{i}", vip6(cluster, 0x10 + i)) for i in range(2)]
+    winners = _apply_services(cluster, objects, services)
+    assert len(set(winners.values())) > 1, f"the election put every address on one node: {winners}"
+    for name, ip in services:
+        wait_owner(cluster, ip, winners[name])
+    for name, _ in services:
+        assert status_node(cluster, name) == [winners[name]], f"ServiceL2Status of {name}"
+    objects.delete("Service", "win0")
+    wait_owner(cluster, services[0][1], None)
+    hold_owner(cluster, services[0][1], None)
+    assert status_node(cluster, "win0") == []
+
+
+def test_killed_agent_hands_over_and_takes_back_only_what_it_wins(cluster, objects,
+                                                                  show_logs_on_failure):
+    services = [(f"ha{i}", vip4(cluster, 20 + i)) for i in range(6)]
+    winners = _apply_services(cluster, objects, services)
+    victim = Counter(winners.values()).most_common(1)[0][0]
+    survivors = [n for n in cluster.node_names if n != victim]
+    for name, ip in services:
+        wait_owner(cluster, ip, winners[name])
+    os.kill(cluster.procs[f"agent-{victim}"].pid, signal.SIGKILL)
+    cluster.procs[f"agent-{victim}"].wait(timeout=10)
+    try:
+        for name, ip in services:
+            wait_owner(cluster, ip, expected(cluster, name, live=survivors))
+    finally:
+        cluster.start_agent(victim)
+    for name, ip in services:
+        wait_owner(cluster, ip, winners[name])
+
+
+def test_node_selectors_and_the_exclude_label_choose_the_candidates(cluster, objects,
+                                                                     show_logs_on_failure):
+    ip = vip4(cluster, 30)
+    objects.apply(m.l2_advertisement("rack2", [L2_POOL], node_selector={"rack": "r2"}),
+                  *with_endpoints(cluster, "sel", ip, cluster.node_names))
+    assert expected(cluster, "sel") == "node3"
+    wait_owner(cluster, ip, "node3")
+    cluster.kubectl("label", "node", "node3", f"{EXCLUDE}=")
+    try:
+        wait_owner(cluster, ip, None)
+        hold_owner(cluster, ip, None)
+    finally:
+        cluster.kubectl("label", "node", "node3", f"{EXCLUDE}-")
+    wait_owner(cluster, ip, "node3")
+
+
+def _set_network_unavailable(cluster, node: str, unavailable: bool) -> None:
+    conditions = [{"type": "Ready", "status": "True"}]
+    if unavailable:
+        conditions.append({"type": "NetworkUnavailable", "status": "True"})
+    cluster.client.merge_patch("Node", node, "", {"status": {"conditions": conditions}},
+                               "status")
+
+
+def test_network_unavailable_node_is_no_candidate(cluster, objects, show_logs_on_failure):
+    ip = vip4(cluster, 40)
+    winner = _apply_services(cluster, objects, [("netu", ip)])["netu"]
+    wait_owner(cluster, ip, winner)
+    _set_network_unavailable(cluster, winner, True)
+    try:
+        other = expected(cluster, "netu")
+        assert other != winner, "ingotctl plan still elects the NetworkUnavailable node"
+        wait_owner(cluster, ip, other)
+    finally:
+        _set_network_unavailable(cluster, winner, False)
+    wait_owner(cluster, ip, winner)
+
+
+def test_etp_local_follows_the_endpoints(cluster, objects, show_logs_on_failure):
+    ip = vip4(cluster, 50)
+    objects.apply(m.l2_advertisement("all", [L2_POOL]),
+                  *with_endpoints(cluster, "local", ip, ["node2"], policy="Local"))
+    for nodes in (["node2"], ["node3"], ["node1", "node3"], ["node1"]):
+        objects.apply(endpoints("local", nodes))
+        want = expected(cluster, "local")
+        assert want in nodes
+        wait_owner(cluster, ip, want)
+    slice_ = endpoints("local", ["node1"])
+    slice_["endpoints"][0]["conditions"] = {"ready": False, "serving": False,
+                                            "terminating": False}
+    objects.apply(slice_)
+    wait_owner(cluster, ip, None)
+
+
+def test_shared_address_has_one_owner_until_its_last_service_goes(cluster, objects,
+                                                                   show_logs_on_failure):
+    ip = vip4(cluster, 60)
+    share = {"metallb.io/allow-shared-ip": "pair"}
+    objects.apply(m.l2_advertisement("all", [L2_POOL]),
+                  *with_endpoints(cluster, "share-a", ip, cluster.node_names,
+                                  annotations=share, port=80),
+                  *with_endpoints(cluster, "share-b", ip, cluster.node_names,
+                                  annotations=share, port=443))
+    winner = expected(cluster, "share-a")
+    assert expected(cluster, "share-b") == winner
+    wait_owner(cluster, ip, winner)
+    objects.delete("Service", "share-a")
+    hold_owner(cluster, ip, winner)
+    objects.delete("Service", "share-b")
+    wait_owner(cluster, ip, None)
+
+
+def test_interfaces_list_restricts_where_the_address_is_answered(cluster, objects,
+                                                                  show_logs_on_failure):
+    ip, ip6 = vip4(cluster, 70), vip6(cluster, 0x70)
+    objects.apply(m.l2_advertisement("eth0-only", [L2_POOL], interfaces=["eth0"]),
+                  *with_endpoints(cluster, "ifv4", ip, cluster.node_names),
+                  *with_endpoints(cluster, "ifv6", ip6, cluster.node_names))
+    wait_owner(cluster, ip, expected(cluster, "ifv4"))
+    wait_owner(cluster, ip6, expected(cluster, "ifv6"))
+    objects.apply(m.l2_advertisement("eth0-only", [L2_POOL], interfaces=["nosuch0"]))
+    wait_owner(cluster, ip, None)
+    wait_owner(cluster, ip6, None)
+    winner = expected(cluster, "ifv4")
+    wait_until("the announceFailed Warning on ifv4", lambda: [
+        e for e in cluster.client.list("Event", NS)
+        if e.get("reason") == "announceFailed" and e.get("type") == "Warning"
+        and e.get("involvedObject", {}).get("name") == "ifv4" and winner in e.get("message", "")],
+        CONVERGE)
