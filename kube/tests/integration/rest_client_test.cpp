@@ -166,7 +166,7 @@ BOOST_AUTO_TEST_CASE(status_subresource_is_written_separately_from_the_object) {
 
   const std::string status = must(api->patchStatus(
       resources::kIpAddressPools, "metallb-system", "p1", PatchType::Merge,
-      R"({"status":{"availableIPv4":254,"assignedIPv4":0},"spec":{"addresses":["10.0.0.0/8"]}})"));
+      R"({"status":{"availableIPv4":254,"assignedIPv4":0,"availableIPv6":0,"assignedIPv6":0},"spec":{"addresses":["10.0.0.0/8"]}})"));
   BOOST_TEST(**json::rawAt(status, {"status", "availableIPv4"}) == "254");
   const std::string after = must(api->get(resources::kIpAddressPools, "metallb-system", "p1"));
   BOOST_TEST(**json::rawAt(after, {"spec", "addresses"}) == R"(["192.0.2.0/24"])");
