@@ -34,28 +34,28 @@ bool networkUnavailable(const api::Node& n) {
 }
 
 /// Nodes: labels feed the configuration (peer and advertisement node selectors); this node's
-/// NetworkUnavailable condition feeds the decision. Heartbeats change neither. With memberlist,
-/// a change of this node's Node object makes it join the missing agents (as MetalLB does).
+/// NetworkUnavailable condition feeds the BGP decision and every node's the Layer 2 election.
+/// Heartbeats change neither. With memberlist, a change of this node's Node object makes it join
+/// the missing agents (as MetalLB does).
 k8s::Informer<api::Node>::Handlers nodeHandlers(k8s::WorkQueue& q,
                                                 const std::string& own,
                                                 MembershipSource* membership,
                                                 ErrorHandler err) {
   using Ptr = k8s::Informer<api::Node>::Ptr;
   auto config = [&q](const Ptr&) { q.add(std::string(keys::kConfig)); };
-  return {
-      config,
-      [&q, own, membership](const Ptr& o, const Ptr& n) {
-        if (membership != nullptr && n->metadata.name == own &&
-            (o->metadata.labels != n->metadata.labels || o->conditions != n->conditions)) {
-          membership->rejoin();
-        }
-        if (o->metadata.labels != n->metadata.labels) {
-          q.add(std::string(keys::kConfig));
-        } else if (n->metadata.name == own && networkUnavailable(*o) != networkUnavailable(*n)) {
-          q.add(std::string(keys::kSync));
-        }
-      },
-      config, std::move(err)};
+  return {config,
+          [&q, own, membership](const Ptr& o, const Ptr& n) {
+            if (membership != nullptr && n->metadata.name == own &&
+                (o->metadata.labels != n->metadata.labels || o->conditions != n->conditions)) {
+              membership->rejoin();
+            }
+            if (o->metadata.labels != n->metadata.labels) {
+              q.add(std::string(keys::kConfig));
+            } else if (networkUnavailable(*o) != networkUnavailable(*n)) {
+              q.add(std::string(keys::kSync));
+            }
+          },
+          config, std::move(err)};
 }
 
 /// The own FRRConfiguration: any change (ours echoing back, or someone's edit or delete) is
