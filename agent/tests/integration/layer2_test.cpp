@@ -17,7 +17,9 @@
 
 using namespace ingot;
 using namespace ingot::controller::testing;
+using ingot::agent::l2::test::count;
 using ingot::agent::l2::test::InNetns;
+using ingot::agent::l2::test::lower;
 using ingot::agent::l2::test::VethLab;
 using ingot::agent::testing::AgentProcess;
 
@@ -79,19 +81,6 @@ endpoints:
     nodeName: node1
 ports: [{name: http, protocol: TCP, port: 8080}]
 )";
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-size_t count(const std::string& text, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
-    ++n;
-  }
-  return n;
-}
 
 std::vector<api::ServiceL2Status> l2Statuses(k8s::ApiClient& api) {
   std::vector<api::ServiceL2Status> out;

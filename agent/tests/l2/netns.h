@@ -2,7 +2,9 @@
 // A two-namespace veth lab for the responder's integration tests.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
@@ -12,6 +14,21 @@
 #include <unistd.h>
 
 namespace ingot::agent::l2::test {
+
+/// lower returns s in ASCII lower case (MAC addresses from arping and sysfs differ in case).
+inline std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+/// count returns how often needle occurs in text (overlapping occurrences included).
+inline size_t count(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+    ++n;
+  }
+  return n;
+}
 
 /// sh runs a command; returns its stdout. Throws if `check` and it exits non-zero.
 inline std::string sh(const std::string& cmd, bool check = true, int* status = nullptr) {

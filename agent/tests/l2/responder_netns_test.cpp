@@ -19,7 +19,9 @@
 
 namespace l2 = ingot::agent::l2;
 namespace net = ingot::net;
+using l2::test::count;
 using l2::test::InNetns;
+using l2::test::lower;
 using l2::test::VethLab;
 
 namespace {
@@ -49,19 +51,6 @@ bool waitFor(const std::function<bool()>& cond) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   return cond();
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-size_t count(const std::string& text, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
-    ++n;
-  }
-  return n;
 }
 
 // Lab is the namespaces plus a responder running in `node`.
