@@ -4,9 +4,9 @@
 #include <openssl/rand.h>
 
 #include "api/codec.h"
-#include "common/json/scan.h"
 #include "common/util/base64.h"
 #include "kube/resources.h"
+#include "kube/startup.h"
 
 namespace ingot::controller {
 namespace {
@@ -28,21 +28,8 @@ Result<api::OwnerReference> deploymentOwner(k8s::ApiClient& api,
         "--ml-secret-name needs --deployment (or METALLB_DEPLOYMENT): the memberlist Secret is "
         "owned by the controller's Deployment");
   }
-  auto got = api.get(k8s::resources::kDeployments, ns, deployment);
-  if (!got) {
-    return Error{got.error().code,
-                 "read Deployment " + ns + "/" + deployment + ": " + got.error().message};
-  }
-  auto uid = json::stringAt(*got, {"metadata", "uid"});
-  if (!uid || uid->empty()) {
-    return invalidArgument("Deployment " + ns + "/" + deployment + " has no metadata.uid");
-  }
-  api::OwnerReference owner;
-  owner.api_version = "apps/v1";
-  owner.kind = "Deployment";
-  owner.name = deployment;
-  owner.uid = *uid;
-  return owner;
+  return k8s::objectOwner(
+      api, {k8s::resources::kDeployments, "apps/v1", "Deployment", "Deployment"}, ns, deployment);
 }
 
 }  // namespace

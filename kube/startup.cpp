@@ -69,24 +69,33 @@ Result<void> preflight(ApiClient& api,
   return {};
 }
 
+Result<api::OwnerReference> objectOwner(ApiClient& api,
+                                        const OwnerTarget& target,
+                                        const std::string& ns,
+                                        const std::string& name) {
+  auto got = api.get(target.resource, ns, name);
+  if (!got) {
+    return Error{got.error().code,
+                 "read " + target.label + " " + ns + "/" + name + ": " + got.error().message};
+  }
+  auto uid = json::stringAt(*got, {"metadata", "uid"});
+  if (!uid || uid->empty()) {
+    return invalidArgument(target.label + " " + ns + "/" + name + " has no metadata.uid");
+  }
+  api::OwnerReference owner;
+  owner.api_version = target.api_version;
+  owner.kind = target.kind;
+  owner.name = name;
+  owner.uid = *uid;
+  return owner;
+}
+
 Result<api::OwnerReference> podOwner(ApiClient& api,
                                      const std::string& ns,
                                      const std::string& pod_name) {
   if (pod_name.empty()) return api::OwnerReference{};
-  static const ResourceRef kPods{"", "v1", "pods", true};
-  auto pod = api.get(kPods, ns, pod_name);
-  if (!pod)
-    return Error{pod.error().code, "read pod " + ns + "/" + pod_name + ": " + pod.error().message};
-  auto uid = json::stringAt(*pod, {"metadata", "uid"});
-  if (!uid || uid->empty()) {
-    return invalidArgument("pod " + ns + "/" + pod_name + " has no metadata.uid");
-  }
-  api::OwnerReference owner;
-  owner.api_version = "v1";
-  owner.kind = "Pod";
-  owner.name = pod_name;
-  owner.uid = *uid;
-  owner.controller = true;
+  auto owner = objectOwner(api, {resources::kPods, "v1", "Pod", "pod"}, ns, pod_name);
+  if (owner) owner->controller = true;
   return owner;
 }
 

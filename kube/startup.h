@@ -57,6 +57,21 @@ Result<void> preflight(ApiClient& api,
                        log::Logger& logger,
                        const PreflightOptions& options = {});
 
+/// OwnerTarget names the object an ownerReference points at.
+struct OwnerTarget {
+  const ResourceRef& resource;  ///< where to read it
+  std::string api_version;      ///< ownerReference apiVersion ("v1", "apps/v1")
+  std::string kind;             ///< ownerReference kind ("Pod", "Deployment")
+  std::string label;            ///< how errors name it ("pod", "Deployment")
+};
+
+/// objectOwner reads ns/name of target.resource and returns an ownerReference to it (its uid).
+/// Errors read "read <label> ns/name: …" or "<label> ns/name has no metadata.uid".
+Result<api::OwnerReference> objectOwner(ApiClient& api,
+                                        const OwnerTarget& target,
+                                        const std::string& ns,
+                                        const std::string& name);
+
 /// podOwner reads the pod `pod_name` in ns and returns an ownerReference to it (controller
 /// true), for the ConfigurationState. An empty pod_name yields an empty reference (no owner).
 Result<api::OwnerReference> podOwner(ApiClient& api,
