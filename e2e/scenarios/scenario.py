@@ -144,6 +144,18 @@ def wait_established(cluster: Cluster, peers: Sequence[str], tor: str = "tor",
                lambda: want <= bgp.query_established(router), timeout, interval=0.2)
 
 
+def wait_bfd_up(cluster: Cluster, peers: Sequence[str], tor: str = "tor",
+                timeout: float = CONVERGE) -> None:
+    """Waits until the ToR's BFD sessions with peers are up (BGP can be Established first)."""
+    router = cluster.tor(tor)
+
+    def up() -> bool:
+        state = bgp.query_bfd(router)
+        return all(state.get(p, {}).get("status") == "up" for p in peers)
+
+    wait_until(f"{tor}: BFD up with {sorted(peers)}", up, timeout, interval=0.2)
+
+
 def delete_scenario_objects(cluster: Cluster) -> None:
     """Removes the scenario namespace's Services and EndpointSlices and the MetalLB objects,
     so that the next test of the module starts clean."""

@@ -16,7 +16,7 @@ import pytest
 
 # scenario first: it puts e2e/ on sys.path for netlab
 from scenario import record_figure, show_logs_on_failure, start_cluster  # noqa: F401
-from scenario import wait_established
+from scenario import wait_bfd_up, wait_established
 from netlab import bgp, manifests as m
 from netlab.bulk import BULK_POOL, BulkServices, last_seen
 from netlab.cluster import NODE_ASN, TOR_ASN, ClusterSpec
@@ -42,7 +42,10 @@ def cluster():
                  m.bgp_peer("tor", NODE_ASN, TOR_ASN, c.address("tor"),
                             bfd_profile_name="bulk-bfd"),
                  m.bgp_advertisement("bulk", ["bulk"])])
-        wait_established(c, sorted(c.address(n) for n in c.node_names))
+        peers = sorted(c.address(n) for n in c.node_names)
+        wait_established(c, peers)
+        # BFD comes up after BGP: a first session-up inside a test would read as a flap.
+        wait_bfd_up(c, peers)
         yield c
 
 
