@@ -159,6 +159,7 @@ class Cluster:
         self.agent = find_agent()
         self.controller = find_controller()
         self._client: Optional[KubeClient] = None
+        self._controller_env: dict = {}  # the chart's controller environment (rbac.py)
 
     # Naming ---------------------------------------------------------------------------------
 
@@ -245,7 +246,7 @@ class Cluster:
             "--namespace",
             METALLB_NS, "--port", "0", "--health-probe-port", "0", "--log-level", "info",
             *self.spec.controller_args],
-            env={"METALLB_BGP_TYPE": self.spec.mode})
+            env=dict(self._controller_env, METALLB_BGP_TYPE=self.spec.mode))
         if self.spec.start_agents and self.agent is not None:
             for node in self.node_names:
                 self.start_agent(node)
@@ -324,6 +325,11 @@ class Cluster:
         writes each daemon's kubeconfig with its ServiceAccount's token (rbac.py)."""
         objects, accounts = rbac.chart_rbac(self.spec.mode)
         self.apply(objects + [rbac.token_secret(ns, sa) for ns, sa in accounts.values()])
+        workload, self._controller_env = rbac.controller_workload(self.spec.mode)
+        if not self.spec.memberlist:  # as the chart with speaker.memberlist.enabled=false
+            for name in ("METALLB_ML_SECRET_NAME", "METALLB_DEPLOYMENT"):
+                self._controller_env.pop(name, None)
+        self.apply(workload)
         admin = self.kubeconfig.read_text()
         for daemon, (ns, sa) in accounts.items():
             token = rbac.wait_token(self.client.get, ns, sa)
@@ -387,7 +393,10 @@ class Cluster:
             argv += ["--frr-pathspace", router.namespace, "--frr-workdir", str(router.dir)]
         else:
             argv += ["--frrk8s-namespace", FRRK8S_NS]
-        self._start_daemon(f"agent-{node}", node, argv)
+        # Its speaker Pod (the owner of its ConfigurationState), as the DaemonSet's Downward API
+        # tells it.
+        self._start_daemon(f"agent-{node}", node, argv,
+                           env={"METALLB_POD_NAME": f"speaker-{node}"})
 
     def stop_agent(self, node: str) -> None:
         proc = self.procs.pop(f"agent-{node}", None)

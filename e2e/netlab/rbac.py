@@ -34,11 +34,15 @@ def manifest_path(mode: str) -> Path:
     return MANIFESTS / f"ingot-{mode}.yaml"
 
 
+def _docs(mode: str) -> list:
+    return [d for d in yaml.safe_load_all(manifest_path(mode).read_text()) if isinstance(d, dict)]
+
+
 def chart_rbac(mode: str) -> tuple:
     """(RBAC objects in apply order, {daemon: (namespace, ServiceAccount name)}) of the mode's
     plain manifest."""
     path = manifest_path(mode)
-    docs = [d for d in yaml.safe_load_all(path.read_text()) if isinstance(d, dict)]
+    docs = _docs(mode)
     objects = sorted((d for d in docs if d.get("kind") in RBAC_KINDS),
                      key=lambda d: RBAC_KINDS.index(d["kind"]))
     accounts = {}
@@ -52,6 +56,24 @@ def chart_rbac(mode: str) -> tuple:
                            "spec.template.spec.serviceAccountName is empty")
         accounts[daemon] = (workload["metadata"]["namespace"], name)
     return objects, accounts
+
+
+def controller_workload(mode: str) -> tuple:
+    """([the chart's controller Deployment, a Pod of it], the environment its container gets:
+    the plain values (e.g. the memberlist Secret's name and owning Deployment) and
+    METALLB_POD_NAME). The lab applies the objects and runs the controller with that
+    environment, so it reads its Pod and Deployment and creates the memberlist Secret as in a
+    cluster."""
+    deployment = next(d for d in _docs(mode) if d.get("kind") == "Deployment")
+    meta, template = deployment["metadata"], deployment["spec"]["template"]
+    container = template["spec"]["containers"][0]
+    pod = {"apiVersion": "v1", "kind": "Pod",
+           "metadata": {"name": f"{meta['name']}-lab", "namespace": meta["namespace"],
+                        "labels": template["metadata"].get("labels", {})},
+           "spec": {"containers": [{"name": container["name"], "image": container["image"]}]}}
+    env = {e["name"]: e["value"] for e in container.get("env", []) if "value" in e}
+    env["METALLB_POD_NAME"] = pod["metadata"]["name"]
+    return [deployment, pod], env
 
 
 def token_secret(namespace: str, account: str) -> dict:
