@@ -324,12 +324,13 @@ class Cluster:
         """Applies the chart's ServiceAccounts and RBAC (the plain manifest of the mode) and
         writes each daemon's kubeconfig with its ServiceAccount's token (rbac.py)."""
         objects, accounts = rbac.chart_rbac(self.spec.mode)
-        self.apply(objects + [rbac.token_secret(ns, sa) for ns, sa in accounts.values()])
         workload, self._controller_env = rbac.controller_workload(self.spec.mode)
         if not self.spec.memberlist:  # as the chart with speaker.memberlist.enabled=false
             for name in ("METALLB_ML_SECRET_NAME", "METALLB_DEPLOYMENT"):
                 self._controller_env.pop(name, None)
-        self.apply(workload)
+        # One kubectl run, in order: the ServiceAccounts come first, then their token Secrets.
+        self.apply(objects + [rbac.token_secret(ns, sa) for ns, sa in accounts.values()] +
+                   workload)
         admin = self.kubeconfig.read_text()
         for daemon, (ns, sa) in accounts.items():
             token = rbac.wait_token(self.client.get, ns, sa)
