@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from . import ledger as ledger_mod
+from . import rbac
 from .frr import VTYSH, FrrRouter
 from .kubeclient import KubeClient
 from .manifests import METALLB_NS, SPEAKER_LABELS, node as node_manifest, pod_status, \
@@ -110,6 +111,8 @@ class ClusterSpec:
     memberlist: bool = True         # agents gossip (encrypted with the lab's secret)
     node_frr: bool = True           # FRR (and in frr-k8s mode the shim) on every node; False
                                     # (frr-k8s mode only): the nodes run nothing but the agent
+    authz_log: Optional[str] = None  # the API server's RBAC decision record (rbac.py); None:
+                                     # <run dir>/api/authz.jsonl
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -156,6 +159,7 @@ class Cluster:
         self.agent = find_agent()
         self.controller = find_controller()
         self._client: Optional[KubeClient] = None
+        self._controller_env: dict = {}  # the chart's controller environment (rbac.py)
 
     # Naming ---------------------------------------------------------------------------------
 
@@ -184,7 +188,20 @@ class Cluster:
 
     @property
     def kubeconfig(self) -> Path:
+        """kubectl's and the test's kubeconfig (admin token)."""
         return self.workdir / "api" / "kubeconfig"
+
+    def daemon_kubeconfig(self, daemon: str) -> Path:
+        """The kubeconfig of the controller or the agents: their ServiceAccount's token."""
+        return self.workdir / "api" / f"kubeconfig-{daemon}"
+
+    @property
+    def authz_log(self) -> Path:
+        return Path(self.spec.authz_log or self.workdir / "api" / "authz.jsonl")
+
+    def authz_denials(self) -> list:
+        """Every request of a daemon the chart's RBAC refused so far."""
+        return [d for d in rbac.read_record(self.authz_log) if not d["allowed"]]
 
     @property
     def ca_file(self) -> Path:
@@ -222,12 +239,14 @@ class Cluster:
         self._save_info()
         self._start_frr()
         self._start_api()
+        self._apply_chart_rbac()
         self._create_cluster_objects()
         self._start_daemon("controller", "api", [
-            str(self.controller), "--kubeconfig", str(self.kubeconfig), "--namespace",
+            str(self.controller), "--kubeconfig", str(self.daemon_kubeconfig("controller")),
+            "--namespace",
             METALLB_NS, "--port", "0", "--health-probe-port", "0", "--log-level", "info",
             *self.spec.controller_args],
-            env={"METALLB_BGP_TYPE": self.spec.mode})
+            env=dict(self._controller_env, METALLB_BGP_TYPE=self.spec.mode))
         if self.spec.start_agents and self.agent is not None:
             for node in self.node_names:
                 self.start_agent(node)
@@ -285,7 +304,8 @@ class Cluster:
         argv = [PYTHON, str(KUBEAPI_SERVER), "--address", self.addresses["api"], "--port",
                 str(API_PORT), "--port-file", str(apidir / "port"), "--kubeconfig-out",
                 str(self.kubeconfig), "--cert-dir", str(apidir / "certs"), "--token", TOKEN,
-                "--namespace", FRRK8S_NS, "--history", "200000"]
+                "--namespace", FRRK8S_NS, "--history", "200000", "--authz-log",
+                str(self.authz_log)]
         for cidr in SERVICE_CIDRS:
             argv += ["--service-cidr", cidr]
         proc = self._spawn("api", "api", argv)
@@ -299,6 +319,24 @@ class Cluster:
             wait_until("the test API server's port file", ready, 30)
         except _Fatal as e:
             raise LabError(str(e)) from None
+
+    def _apply_chart_rbac(self) -> None:
+        """Applies the chart's ServiceAccounts and RBAC (the plain manifest of the mode) and
+        writes each daemon's kubeconfig with its ServiceAccount's token (rbac.py)."""
+        objects, accounts = rbac.chart_rbac(self.spec.mode)
+        workload, self._controller_env = rbac.controller_workload(self.spec.mode)
+        if not self.spec.memberlist:  # as the chart with speaker.memberlist.enabled=false
+            for name in ("METALLB_ML_SECRET_NAME", "METALLB_DEPLOYMENT"):
+                self._controller_env.pop(name, None)
+        # One kubectl run, in order: the ServiceAccounts come first, then their token Secrets.
+        self.apply(objects + [rbac.token_secret(ns, sa) for ns, sa in accounts.values()] +
+                   workload)
+        admin = self.kubeconfig.read_text()
+        for daemon, (ns, sa) in accounts.items():
+            token = rbac.wait_token(self.client.get, ns, sa)
+            path = self.daemon_kubeconfig(daemon)
+            path.write_text(rbac.daemon_kubeconfig(admin, TOKEN, token))
+            path.chmod(0o600)
 
     def _node_labels(self, node: str) -> dict:
         labels = self.spec.node_labels.get(node)
@@ -347,7 +385,8 @@ class Cluster:
                            "INGOT_AGENT)")
         self.stop_agent(node)
         argv = [str(self.agent), "--node-name", node, "--namespace", METALLB_NS,
-                "--kubeconfig", str(self.kubeconfig), "--bgp-mode", self.spec.mode,
+                "--kubeconfig", str(self.daemon_kubeconfig("agent")), "--bgp-mode",
+                self.spec.mode,
                 "--log-level", "info", "--port", "0", "--health-probe-port", "0",
                 *self.memberlist_args(node), *self.spec.agent_args, *extra]
         if self.spec.mode == "frr":
@@ -355,7 +394,10 @@ class Cluster:
             argv += ["--frr-pathspace", router.namespace, "--frr-workdir", str(router.dir)]
         else:
             argv += ["--frrk8s-namespace", FRRK8S_NS]
-        self._start_daemon(f"agent-{node}", node, argv)
+        # Its speaker Pod (the owner of its ConfigurationState), as the DaemonSet's Downward API
+        # tells it.
+        self._start_daemon(f"agent-{node}", node, argv,
+                           env={"METALLB_POD_NAME": f"speaker-{node}"})
 
     def stop_agent(self, node: str) -> None:
         proc = self.procs.pop(f"agent-{node}", None)
