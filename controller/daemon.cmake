@@ -11,7 +11,7 @@ ingot_add_library(ingot_controller
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_status.cpp
     ${CMAKE_CURRENT_LIST_DIR}/status_writes.cpp
     ${CMAKE_CURRENT_LIST_DIR}/write_pool.cpp
-  LIBRARIES ingot_controller_core ingot_config ingot_api ingot_json ingot_kube ingot_daemon ingot_util
+  LIBRARIES ingot_controller_core ingot_config ingot_api ingot_json ingot_kube_daemon ingot_kube ingot_daemon ingot_util
             OpenSSL::Crypto)
 
 add_executable(ingot-controller ${CMAKE_CURRENT_LIST_DIR}/main.cpp)
