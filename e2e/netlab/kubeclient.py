@@ -45,6 +45,7 @@ RESOURCES = {
     "Community": ("/apis/metallb.io/v1beta1", "communities", True),
     "BGPPeer": ("/apis/metallb.io/v1beta2", "bgppeers", True),
     "FRRConfiguration": ("/apis/frrk8s.metallb.io/v1beta1", "frrconfigurations", True),
+    "FRRNodeState": ("/apis/frrk8s.metallb.io/v1beta1", "frrnodestates", False),
 }
 
 
