@@ -8,7 +8,9 @@
 namespace ingot::ingotfrr {
 namespace {
 
-const std::string kNs = "frr-k8s-system";
+std::string frrNs() {
+  return "frr-k8s-system";
+}
 
 /// config returns an FRRConfiguration's JSON selecting `node` (none: every node).
 std::string config(const std::string& name,
@@ -21,7 +23,7 @@ std::string config(const std::string& name,
           : R"("nodeSelector":{"matchLabels":{"kubernetes.io/hostname":")" + node + R"("}},)";
   return R"({"apiVersion":"frrk8s.metallb.io/v1beta1","kind":"FRRConfiguration",)"
          R"("metadata":{"name":")" +
-         name + R"(","namespace":")" + kNs + R"("},"spec":{)" + selector + extra_spec +
+         name + R"(","namespace":")" + frrNs() + R"("},"spec":{)" + selector + extra_spec +
          R"("bgp":)" + bgp + "}}";
 }
 
@@ -41,7 +43,7 @@ std::string neighbor(const std::string& fields) {
 api::Secret secret(const std::string& name, const std::string& type) {
   api::Secret s;
   s.metadata.name = name;
-  s.metadata.namespace_ = kNs;
+  s.metadata.namespace_ = frrNs();
   s.type = type;
   s.data["password"] = "c2VjcmV0";  // "secret"
   return s;
@@ -63,7 +65,7 @@ std::vector<Case> cases() {
        {metallb("node1", "192.0.2.1/32")},
        {},
        "",
-       {kNs + "/metallb-node1"},
+       {frrNs() + "/metallb-node1"},
        [](const frrgen::Model& m) {
          BOOST_TEST_REQUIRE(m.routers.size() == 1u);
          BOOST_TEST(m.routers[0].prefixes_v4 == std::vector<std::string>{"192.0.2.1/32"});
@@ -84,7 +86,7 @@ std::vector<Case> cases() {
                neighbor(R"("asn":64512,"toReceive":{"allowed":{"mode":"all"}})"))},
        {},
        "",
-       {kNs + "/metallb-node1", kNs + "/user", kNs + "/user-all"},
+       {frrNs() + "/metallb-node1", frrNs() + "/user", frrNs() + "/user-all"},
        [](const frrgen::Model& m) {
          BOOST_TEST_REQUIRE(m.routers.at(0).neighbors.size() == 1u);
          BOOST_TEST(m.routers[0].neighbors[0].receive_all);
@@ -124,7 +126,7 @@ std::vector<Case> cases() {
        {metallb("node1", "192.0.2.1/32"), config("bad", "node2", R"({"routers":"x"})")},
        {},
        "",
-       {kNs + "/metallb-node1"},
+       {frrNs() + "/metallb-node1"},
        nullptr},
       {"undecodable object with an unreadable selector counts as selecting",
        {R"({"metadata":{"name":"odd","namespace":"frr-k8s-system"},"spec":{"nodeSelector":)"
@@ -150,7 +152,7 @@ std::vector<Case> cases() {
        {config("pw", "", neighbor(basic + R"(,"passwordSecret":{"name":"s"})"))},
        {secret("s", "kubernetes.io/basic-auth")},
        "",
-       {kNs + "/pw"},
+       {frrNs() + "/pw"},
        [](const frrgen::Model& m) {
          BOOST_TEST(m.routers.at(0).neighbors.at(0).password == "secret");
        }},
@@ -160,7 +162,7 @@ std::vector<Case> cases() {
                                 R"("connectTime":"60s")"))},
        {},
        "",
-       {kNs + "/t"},
+       {frrNs() + "/t"},
        [](const frrgen::Model& m) {
          const auto& n = m.routers.at(0).neighbors.at(0);
          BOOST_TEST(n.hold_time.value_or(0) == 90u);
@@ -182,7 +184,7 @@ BOOST_AUTO_TEST_CASE(select_refuse_and_merge) {
       for (const auto& o : c.objects) {
         entries.push_back(decodeEntry(o));
       }
-      auto got = desiredFor(entries, c.secrets, kNs, labels);
+      auto got = desiredFor(entries, c.secrets, frrNs(), labels);
       if (!c.error.empty()) {
         BOOST_TEST_REQUIRE(!got.has_value());
         BOOST_TEST(got.error().message.find(c.error) != std::string::npos, got.error().message);
@@ -199,7 +201,7 @@ BOOST_AUTO_TEST_CASE(select_refuse_and_merge) {
 
 BOOST_AUTO_TEST_CASE(a_missing_secret_is_transient) {
   auto e = decodeEntry(config("pw", "", neighbor(R"("asn":64512,"passwordSecret":{"name":"s"})")));
-  auto got = desiredFor({e}, {}, kNs, {});
+  auto got = desiredFor({e}, {}, frrNs(), {});
   BOOST_TEST_REQUIRE(!got.has_value());
   BOOST_TEST(static_cast<int>(got.error().code) == static_cast<int>(ErrorCode::Transient));
 }
