@@ -8,7 +8,7 @@
 namespace ingot::ingotfrr {
 namespace {
 
-daemon::Environment env(std::map<std::string, std::string> vars) {
+daemon::Environment env(const std::map<std::string, std::string>& vars) {
   return [vars](std::string_view name) -> std::optional<std::string> {
     auto it = vars.find(std::string(name));
     return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);

@@ -50,6 +50,7 @@ BOOST_AUTO_TEST_CASE(families_use_frr_k8s_names_and_labels) {
   auto families = sessionFamilies({{"192.168.1.1", "default", true, 5, 4, 7}},
                                   {{"192.168.1.1", "default", false}});
   std::vector<std::string> names;
+  names.reserve(families.size());
   for (const auto& f : families) {
     names.push_back(f.name);
   }
