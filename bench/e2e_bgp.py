@@ -140,16 +140,24 @@ class Bench:
         agents' logs (serviceAnnounced, frr_applied with send_ms / verify_ms)."""
         totals, parts = [], {"API+controller": [], "agent": [], "FRR": [], "BGP": []}
         logs = {node: self.c.logdir / f"agent-{node}.log" for node in self.c.node_names}
+        # frr-k8s mode: FRR is applied by ingot-frr (event "applied" with the same send_ms /
+        # verify_ms), so "agent" also holds the FRRConfiguration write and ingot-frr's watch.
+        frrk8s = self.c.spec.mode == "frr-k8s"
+        appliers = {node: self.c.logdir / f"frr-k8s-{node}.log" for node in self.c.node_names} \
+            if frrk8s else logs
+        event = "applied" if frrk8s else "frr_applied"
         base = 15000  # inside the /18 pool, clear of the bulk phase's range
         for i in range(base, base + n):
             prefix = f"{self.vip(i)}/32"
             offsets = {node: log.stat().st_size for node, log in logs.items()}
+            applier_offsets = {node: log.stat().st_size for node, log in appliers.items()}
             t0 = time.time()
             self.create_one(i)
             self.wait(lambda r: list(r.get(prefix, ())) == self.nodes, 60)
             t_tor = time.time()
             totals.append(t_tor - t0)
-            split = self.split(logs, offsets, f"{NS}/s{i}", t0, t_tor)
+            split = self.split((logs, offsets), (appliers, applier_offsets, event),
+                               f"{NS}/s{i}", t0, t_tor)
             for k, v in split.items():
                 parts[k].append(v)
         summary(f"[{label}] create → route at ToR (both next hops)", totals)
@@ -161,10 +169,13 @@ class Bench:
         self.wait(lambda r: not any(f"{self.vip(i)}/32" in r for i in range(base, base + n)), 300)
 
     @staticmethod
-    def split(logs: dict, offsets: dict, service: str, t0: float, t_tor: float) -> dict:
+    def split(agents: tuple, appliers: tuple, service: str, t0: float, t_tor: float) -> dict:
         """Splits one create → ToR interval at the slower node: API+controller until its agent
-        logged the Service as announced, agent until it started sending to FRR, FRR while the
-        delta (or frr-reload.py) ran, BGP from then until the ToR had the route."""
+        logged the Service as announced, agent until it (or ingot-frr, in frr-k8s mode) started
+        sending to FRR, FRR while the delta (or frr-reload.py) ran, BGP from then until the ToR
+        had the route. agents = (logs, offsets); appliers = (logs, offsets, apply event)."""
+        logs, offsets = agents
+        applier_logs, applier_offsets, event = appliers
         seen = applied_start = applied_end = 0.0
         for node, log in logs.items():
             announced = [e for e in agent_events(log, "serviceAnnounced", offsets[node])
@@ -172,7 +183,7 @@ class Bench:
             if not announced:
                 continue
             t_seen = log_time(announced[0]["ts"])
-            applied = [e for e in agent_events(log, "frr_applied", offsets[node])
+            applied = [e for e in agent_events(applier_logs[node], event, applier_offsets[node])
                        if log_time(e["ts"]) >= t_seen - 0.002]
             if not applied:
                 continue

@@ -251,3 +251,20 @@ def test_the_memberlist_secret_is_random_and_is_the_one_the_pods_use(harness):
     assert controller_env["METALLB_ML_SECRET_NAME"] == "ingot-memberlist"
     assert ("Secret", "ingot-memberlist") not in rendered(
         harness, "speaker.memberlist.generateSecret=false")
+
+
+def test_ingot_frr_replaces_frr_k8s_when_chosen(harness):
+    objs = rendered(harness, "frrk8s.ingotFrr.enabled=true", "frrk8s.namespace=frr-k8s-system")
+    ds = objs[("DaemonSet", "ingot-frr")]
+    assert ds["metadata"]["namespace"] == "frr-k8s-system"
+    spec = ds["spec"]["template"]["spec"]
+    assert [c["name"] for c in spec["containers"]] == ["frr", "ingot-frr"]
+    args = spec["containers"][1]["args"]
+    assert "--namespace=frr-k8s-system" in args
+    rules = objs[("ClusterRole", "ingot:ingot-frr")]["rules"]
+    assert any("frrnodestates/status" in r["resources"] for r in rules)
+    assert ("DaemonSet", "ingot-frr") not in rendered(harness)  # default: an external frr-k8s
+    binary = daemon_binary("INGOT_FRR", "ingotfrr/ingot-frr")
+    done = subprocess.run([str(binary), *args, "--help"], capture_output=True, text=True,
+                          env={"PATH": os.environ.get("PATH", "")}, timeout=30)
+    assert done.returncode == 0, done.stderr

@@ -6,7 +6,7 @@
                        ── <run>-api   test API server (e2e/kubeapi/server.py) + ingot-controller,
                                       octet 5
                        ── <run>-nodeK FRR (empty; configured only by Ingot) + ingot-agent,
-                                      octet 10+K; in frr-k8s mode also the frr-k8s shim
+                                      octet 10+K; in frr-k8s mode also ingot-frr
 
 Every daemon runs under `ip netns exec` with its PID in the run ledger and its log in
 <run dir>/logs/. kubectl runs inside the api namespace (Cluster.kubectl). Nodes are Node
@@ -15,8 +15,9 @@ has a speaker Pod (labels app=metallb, component=speaker; podIP = the node's add
 which the agents' memberlist takes its seeds. The agents share the run's memberlist key.
 
 Modes: "frr" — each agent renders frr.conf and runs frr-reload.py against its node's FRR;
-"frr-k8s" — each agent only writes its FRRConfiguration, and the per-node frr-k8s shim
-(frrk8s_shim.py) applies the FRRConfigurations to the node's FRR with `ingotctl frr-k8s`.
+"frr-k8s" — each agent only writes its FRRConfiguration, and ingot-frr (the frr-k8s-compatible
+daemon, role `frr-k8s-nodeK`) applies the FRRConfigurations of the frr-k8s namespace that select
+its node to the node's FRR, incrementally, and writes FRRNodeState <node>.
 
 A Cluster is either built here (up()) or attached to a running persistent one from its ledger
 (attach(); used by `e2e/lab status`), which can query but not change processes.
@@ -81,6 +82,10 @@ def find_agent() -> Optional[Path]:
     return find_binary("INGOT_AGENT", "agent/ingot-agent")
 
 
+def find_ingot_frr() -> Optional[Path]:
+    return find_binary("INGOT_FRR", "ingotfrr/ingot-frr")
+
+
 def find_controller() -> Optional[Path]:
     return find_binary("INGOT_CONTROLLER", "controller/ingot-controller")
 
@@ -109,7 +114,7 @@ class ClusterSpec:
     bfd_interval_ms: int = 100      # the ToRs' BFD timers (the examples' profile is 100 ms)
     start_agents: bool = True       # False: no agent (tests of the lab itself)
     memberlist: bool = True         # agents gossip (encrypted with the lab's secret)
-    node_frr: bool = True           # FRR (and in frr-k8s mode the shim) on every node; False
+    node_frr: bool = True           # FRR (and in frr-k8s mode ingot-frr) on every node; False
                                     # (frr-k8s mode only): the nodes run nothing but the agent
     authz_log: Optional[str] = None  # the API server's RBAC decision record (rbac.py); None:
                                      # <run dir>/api/authz.jsonl
@@ -252,7 +257,7 @@ class Cluster:
                 self.start_agent(node)
         if self.spec.mode == "frr-k8s" and self.spec.node_frr:
             for node in self.node_names:
-                self._start_shim(node)
+                self.start_frrk8s(node)
         self._save_info()
 
     def _add_hosts(self) -> None:
@@ -404,22 +409,25 @@ class Cluster:
         if proc is not None and proc.poll() is None:
             kill_pid(proc.pid)
 
-    def _start_shim(self, node: str) -> None:
-        from .ingotctl import find_ingotctl
-
-        ingotctl = find_ingotctl("frr-k8s")
-        if ingotctl is None:
-            raise LabError("frr-k8s mode needs a built ingotctl with the frr-k8s subcommand "
-                           "(cmake --build build --target ingotctl, or set INGOT_INGOTCTL)")
+    def start_frrk8s(self, node: str, extra: Sequence[str] = ()) -> None:
+        """Starts ingot-frr on node as role frr-k8s-<node> (stopping a running one first), on the
+        node's FRR, reading the frr-k8s namespace. Raises LabError when it is not built."""
+        binary = find_ingot_frr()
+        if binary is None:
+            raise LabError("frr-k8s mode needs ingot-frr (cmake --build build --target "
+                           "ingot-frr, or set INGOT_FRR)")
+        self.stop_frrk8s(node)
         router = self.routers[node]
-        argv = [PYTHON, "-m", "netlab.frrk8s_shim", "--node", node, "--url", self.api_url,
-                "--token", TOKEN, "--ca", str(self.ca_file), "--namespace", FRRK8S_NS,
-                "--ingotctl", str(ingotctl), "--router-dir", str(router.dir), "--pathspace",
-                router.namespace]
-        proc = self._spawn(f"shim-{node}", node, argv, cwd=E2E)
-        time.sleep(0.2)
-        if proc.poll() is not None:
-            raise LabError(f"frr-k8s shim of {node} exited: {self.log_tail(f'shim-{node}')}")
+        argv = [str(binary), "--node-name", node, "--namespace", FRRK8S_NS, "--kubeconfig",
+                str(self.kubeconfig), "--log-level", "info", "--metrics-bind-address", "0",
+                "--health-probe-bind-address", "0", "--frr-pathspace", router.namespace,
+                "--frr-workdir", str(router.dir / "ingot-frr"), *extra]
+        self._start_daemon(f"frr-k8s-{node}", node, argv)
+
+    def stop_frrk8s(self, node: str) -> None:
+        proc = self.procs.pop(f"frr-k8s-{node}", None)
+        if proc is not None and proc.poll() is None:
+            kill_pid(proc.pid)
 
     def _save_info(self) -> None:
         self.ledger.set_info(

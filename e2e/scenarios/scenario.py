@@ -27,7 +27,8 @@ if str(E2E) not in sys.path:
     sys.path.insert(0, str(E2E))
 
 from netlab import bgp, manifests as m  # noqa: E402
-from netlab.cluster import NODE_ASN, TOR_ASN, Cluster, ClusterSpec, find_agent, find_controller
+from netlab.cluster import NODE_ASN, TOR_ASN, Cluster, ClusterSpec, find_agent, find_controller, \
+    find_ingot_frr
 from netlab.frr import frr_missing
 from netlab.ingotctl import find_ingotctl
 from netlab.proc import LabError, wait_until
@@ -54,6 +55,9 @@ def lab_skip_reason(need_agent: bool = True):
     if find_ingotctl("frr-k8s") is None:
         return ("cluster lab tests need a built ingotctl with the frr-k8s subcommand "
                 "(build/cli/ingotctl or $INGOT_INGOTCTL)")
+    if find_ingot_frr() is None:
+        return ("cluster lab tests need a built ingot-frr (the frr-k8s mode's daemon: "
+                "build/ingotfrr/ingot-frr or $INGOT_FRR)")
     if need_agent and find_agent() is None:
         return ("BGP scenarios need a built ingot-agent (build/agent/ingot-agent, "
                 "build*/agent/ingot-agent or $INGOT_AGENT); not faked")

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The cluster lab itself, without ingot-agent (so it runs before the agent exists): the API
 server inside the lab, the controller assigning addresses, the Nodes as the lab created them,
-and the frr-k8s shim applying FRRConfigurations to a node's FRR (the FRRConfiguration is the
+and ingot-frr applying FRRConfigurations to a node's FRR (the FRRConfiguration is the
 one `ingotctl render` computes, i.e. what the agent would write), seen at the ToR."""
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def test_controller_assigns_the_requested_address(cluster):
     assert ledger.all_ledgers() and any(l.run == cluster.run_name for l in ledger.all_ledgers())
 
 
-def test_frrk8s_shim_applies_the_frrconfiguration_to_the_node_frr(cluster, tmp_path):
+def test_ingot_frr_applies_the_frrconfiguration_to_the_node_frr(cluster, tmp_path):
     ingotctl = find_ingotctl("frr-k8s")
     objs = base_objects(cluster) + [
         m.bgp_advertisement("adv", ["lab-pool"], communities=["64512:7"]),
@@ -102,6 +102,6 @@ def test_frrk8s_shim_applies_the_frrconfiguration_to_the_node_frr(cluster, tmp_p
     cluster.kubectl("apply", "-f", "-", stdin=rendered.stdout)
     wait_established(cluster, node_ips(cluster, ["node1"]))
     wait_nexthops(cluster, vip_prefix(cluster, 3), node_ips(cluster, ["node1"]))
-    # Deleting the FRRConfiguration withdraws the route: the shim follows the API.
+    # Deleting the FRRConfiguration withdraws the route: ingot-frr follows the API.
     cluster.kubectl("delete", "frrconfigurations", "-n", FRRK8S_NS, "--all")
     wait_nexthops(cluster, vip_prefix(cluster, 3), [])
