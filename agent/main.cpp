@@ -14,6 +14,7 @@
 #include "agent/manager.h"
 #include "agent/metrics.h"
 #include "common/daemon/endpoints.h"
+#include "common/daemon/memory.h"
 #include "common/daemon/signals.h"
 #include "kube/events.h"
 #include "kube/kubeconfig.h"
@@ -173,6 +174,7 @@ int run(const Flags& flags, log::Logger& logger) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  daemon::tuneMalloc();               // before any thread allocates
   daemon::blockTerminationSignals();  // before any thread exists: all inherit it
   const std::vector<std::string> args(argv + 1, argv + argc);
   auto flags = parseFlags(args, processEnvironment(), podNamespace());

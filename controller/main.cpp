@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/daemon/endpoints.h"
+#include "common/daemon/memory.h"
 #include "common/daemon/signals.h"
 #include "controller/flags.h"
 #include "controller/manager.h"
@@ -124,6 +125,7 @@ int run(const Flags& flags, log::Logger& logger) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  daemon::tuneMalloc();               // before any thread allocates
   daemon::blockTerminationSignals();  // before any thread exists: all inherit it
   const std::vector<std::string> args(argv + 1, argv + argc);
   auto flags = parseFlags(args, processEnvironment(), podNamespace());
