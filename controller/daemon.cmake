@@ -48,6 +48,7 @@ ingot_add_test(ingot_controller_integration_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/main_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/kubectl_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/restart_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/integration/economy_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/faults_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/config_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/startup_test.cpp

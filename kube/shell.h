@@ -17,6 +17,7 @@
 
 #include "api/types.h"
 #include "common/daemon/flags.h"
+#include "common/daemon/memory.h"
 #include "common/daemon/signals.h"
 #include "common/util/log.h"
 #include "common/util/result.h"
@@ -85,10 +86,11 @@ using FlagParser = Result<Flags> (*)(const std::vector<std::string>&,
                                      const daemon::Environment&,
                                      const std::string&);
 
-/// daemonMain is a daemon's main(): it blocks the termination signals before any thread starts,
-/// parses the command line (from argv, the environment and podNamespace()), prints usage() for
-/// --help, and otherwise calls run with the flags and a logger at --log-level. An invalid
-/// command line exits with kExitUsage and "<name>: <reason>" on stderr.
+/// daemonMain is a daemon's main(): it limits malloc's arenas and blocks the termination signals
+/// before any thread starts, parses the command line (from argv, the environment and
+/// podNamespace()), prints usage() for --help, and otherwise calls run with the flags and a
+/// logger at --log-level. An invalid command line exits with kExitUsage and "<name>: <reason>" on
+/// stderr.
 template <typename Flags>
 int daemonMain(int argc,
                char** argv,
@@ -96,6 +98,7 @@ int daemonMain(int argc,
                FlagParser<Flags> parse,
                std::string (*usage)(),
                int (*run)(const Flags&, log::Logger&)) {
+  daemon::tuneMalloc();               // before any thread allocates
   daemon::blockTerminationSignals();  // before any thread exists: all inherit it
   const std::vector<std::string> args(argv + 1, argv + argc);
   auto flags = parse(args, daemon::processEnvironment(), podNamespace());
