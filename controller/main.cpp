@@ -12,6 +12,7 @@
 #include "controller/manager.h"
 #include "controller/metrics.h"
 #include "controller/ml_secret.h"
+#include "controller/webhooks.h"
 #include "kube/events.h"
 #include "kube/kubeconfig.h"
 #include "kube/startup.h"
@@ -40,15 +41,22 @@ Result<k8s::Clients> connect(const Flags& flags, Metrics& metrics, log::Logger& 
   return k8s::connect(flags.kubeconfig, flags.context, options, metrics, logger);
 }
 
-Result<daemon::Endpoints> serve(const Flags& flags, Metrics& metrics, const Manager& manager) {
+Result<daemon::Endpoints> serve(const Flags& flags,
+                                Metrics& metrics,
+                                const Manager& manager,
+                                const Webhooks* hooks) {
   daemon::EndpointOptions o;
   o.metrics_port = flags.port;
   o.health_port = flags.health_probe_port;
   o.health_address = "";
   o.not_ready_message = "the first full pass has not succeeded yet\n";
   o.ports_file = flags.ports_file;
+  const bool only_webhook = flags.webhook.mode == WebhookMode::OnlyWebhook;
   return daemon::serveEndpoints(
-      o, [&metrics] { return metrics.render(); }, [&manager] { return manager.ready(); });
+      o, [&metrics, hooks] { return metrics.render() + (hooks ? hooks->renderMetrics() : ""); },
+      [&manager, hooks, only_webhook] {
+        return (hooks == nullptr || hooks->ready()) && (only_webhook || manager.ready());
+      });
 }
 
 ManagerOptions managerOptions(const Flags& flags, api::OwnerReference owner) {
@@ -105,9 +113,13 @@ int run(const Flags& flags, log::Logger& logger) {
   RecorderSink sink(recorder);
   Manager manager(*clients->main, sink, metrics, logger,
                   managerOptions(flags, owner ? *owner : api::OwnerReference{}));
-  auto servers = serve(flags, metrics, manager);
+  auto hooks = startWebhooks(flags, *clients->main, sink, logger);
+  if (!hooks) return fail(logger, "webhook", hooks.error());
+  auto servers = serve(flags, metrics, manager, hooks->get());
   if (!servers) return fail(logger, "listen", servers.error());
-  if (auto started = manager.start(signals.token()); !started) {
+  if (flags.webhook.mode == WebhookMode::OnlyWebhook) {
+    logger.info("main", "only_webhook", "--webhook-mode=onlywebhook: no reconcilers run");
+  } else if (auto started = manager.start(signals.token()); !started) {
     manager.stop();
     if (signals.token().stop_requested()) return 0;
     return fail(logger, "cache_sync", started.error());

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from . import ledger as ledger_mod
+from . import webhooks
 from .frr import VTYSH, FrrRouter
 from .kubeclient import KubeClient
 from .manifests import METALLB_NS, SPEAKER_LABELS, node as node_manifest, pod_status, \
@@ -110,6 +111,8 @@ class ClusterSpec:
     memberlist: bool = True         # agents gossip (encrypted with the lab's secret)
     node_frr: bool = True           # FRR (and in frr-k8s mode the shim) on every node; False
                                     # (frr-k8s mode only): the nodes run nothing but the agent
+    webhooks: bool = True           # register the controller's webhooks (netlab/webhooks.py)
+                                    # and convert BGPPeers through it (--conversion-webhooks)
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -223,11 +226,17 @@ class Cluster:
         self._start_frr()
         self._start_api()
         self._create_cluster_objects()
+        if self.spec.webhooks:
+            self.apply(webhooks.webhook_objects(self.addresses["api"]))
         self._start_daemon("controller", "api", [
             str(self.controller), "--kubeconfig", str(self.kubeconfig), "--namespace",
             METALLB_NS, "--port", "0", "--health-probe-port", "0", "--log-level", "info",
             *self.spec.controller_args],
             env={"METALLB_BGP_TYPE": self.spec.mode})
+        if self.spec.webhooks:
+            wait_until("the controller's webhook CA bundles",
+                       lambda: self._controller_alive() and
+                       webhooks.ca_bundles_published(self.client), 60)
         if self.spec.start_agents and self.agent is not None:
             for node in self.node_names:
                 self.start_agent(node)
@@ -235,6 +244,12 @@ class Cluster:
             for node in self.node_names:
                 self._start_shim(node)
         self._save_info()
+
+    def _controller_alive(self) -> bool:
+        proc = self.procs["controller"]
+        if proc.poll() is not None:
+            raise LabError(f"controller exited {proc.returncode}: {self.log_tail('controller')}")
+        return True
 
     def _add_hosts(self) -> None:
         octets = {"tor": 1, "tor2": 2, "api": API_OCTET}
@@ -286,6 +301,8 @@ class Cluster:
                 str(API_PORT), "--port-file", str(apidir / "port"), "--kubeconfig-out",
                 str(self.kubeconfig), "--cert-dir", str(apidir / "certs"), "--token", TOKEN,
                 "--namespace", FRRK8S_NS, "--history", "200000"]
+        if self.spec.webhooks:
+            argv.append("--conversion-webhooks")
         for cidr in SERVICE_CIDRS:
             argv += ["--service-cidr", cidr]
         proc = self._spawn("api", "api", argv)

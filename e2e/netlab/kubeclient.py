@@ -45,6 +45,10 @@ RESOURCES = {
     "Community": ("/apis/metallb.io/v1beta1", "communities", True),
     "BGPPeer": ("/apis/metallb.io/v1beta2", "bgppeers", True),
     "FRRConfiguration": ("/apis/frrk8s.metallb.io/v1beta1", "frrconfigurations", True),
+    "ValidatingWebhookConfiguration": ("/apis/admissionregistration.k8s.io/v1",
+                                       "validatingwebhookconfigurations", False),
+    "CustomResourceDefinition": ("/apis/apiextensions.k8s.io/v1", "customresourcedefinitions",
+                                 False),
 }
 
 
