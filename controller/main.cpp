@@ -8,6 +8,7 @@
 #include "controller/manager.h"
 #include "controller/metrics.h"
 #include "controller/ml_secret.h"
+#include "controller/webhooks.h"
 #include "kube/shell.h"
 
 namespace {
@@ -34,8 +35,46 @@ void logStart(const Flags& flags, log::Logger& logger) {
                log::num("health_probe_port", flags.health_probe_port)});
 }
 
+/// ControllerWorkload is the Manager (none with --webhook-mode=onlywebhook) and the webhooks
+/// (none with --webhook-mode=disabled).
+class ControllerWorkload final : public k8s::Workload {
+ public:
+  ControllerWorkload(std::unique_ptr<Manager> manager,
+                     std::unique_ptr<Webhooks> hooks,
+                     log::Logger& logger)
+      : manager_(std::move(manager)), hooks_(std::move(hooks)), logger_(logger) {}
+
+  Result<void> start(const std::stop_token& stop) override {
+    if (manager_ == nullptr) {
+      logger_.info("main", "only_webhook", "--webhook-mode=onlywebhook: no reconcilers run");
+      return {};
+    }
+    return manager_->start(stop);
+  }
+  void stop() override {
+    if (manager_ != nullptr) {
+      manager_->stop();
+    }
+    if (hooks_ != nullptr) {
+      hooks_->stop();
+    }
+  }
+  bool ready() const override {
+    return (hooks_ == nullptr || hooks_->ready()) && (manager_ == nullptr || manager_->ready());
+  }
+  std::string extraMetrics() const override {
+    return hooks_ == nullptr ? std::string() : hooks_->renderMetrics();
+  }
+
+ private:
+  std::unique_ptr<Manager> manager_;
+  std::unique_ptr<Webhooks> hooks_;
+  log::Logger& logger_;
+};
+
 /// start ensures the memberlist Secret when --ml-secret-name is set (as MetalLB: a failure here
-/// stops the controller) and builds the Manager.
+/// stops the controller), starts the webhooks unless disabled and builds the Manager unless
+/// --webhook-mode=onlywebhook.
 Result<std::unique_ptr<k8s::Workload>> start(const Flags& flags,
                                              const k8s::ShellContext& c,
                                              Metrics& metrics,
@@ -47,8 +86,17 @@ Result<std::unique_ptr<k8s::Workload>> start(const Flags& flags,
       return ml.error();
     }
   }
+  auto hooks = startWebhooks(flags, c.api, c.events, logger);
+  if (!hooks) {
+    return hooks.error();
+  }
+  std::unique_ptr<Manager> manager;
+  if (flags.webhook.mode != WebhookMode::OnlyWebhook) {
+    manager =
+        std::make_unique<Manager>(c.api, c.events, metrics, logger, managerOptions(flags, c.owner));
+  }
   return std::unique_ptr<k8s::Workload>(
-      std::make_unique<Manager>(c.api, c.events, metrics, logger, managerOptions(flags, c.owner)));
+      std::make_unique<ControllerWorkload>(std::move(manager), std::move(*hooks), logger));
 }
 
 int run(const Flags& flags, log::Logger& logger) {

@@ -41,7 +41,8 @@ Result<daemon::Endpoints> serve(const daemon::CommonFlags& flags,
   o.not_ready_message = options.not_ready_message;
   o.ports_file = flags.ports_file;
   return daemon::serveEndpoints(
-      o, [&metrics] { return metrics.render(); }, [&workload] { return workload.ready(); });
+      o, [&metrics, &workload] { return metrics.render() + workload.extraMetrics(); },
+      [&workload] { return workload.ready(); });
 }
 
 EventRecorderOptions recorderOptions(const ShellOptions& options, log::Logger& logger) {

@@ -42,6 +42,9 @@ class Workload {
   virtual void stop() = 0;
   /// ready answers /readyz. Thread-safe.
   virtual bool ready() const = 0;
+  /// extraMetrics returns metric families in the Prometheus text format that /metrics appends
+  /// to the daemon's own (none by default). Thread-safe.
+  virtual std::string extraMetrics() const { return {}; }
 };
 
 /// ShellContext is what the shell hands the daemon to build its Workload once connected.

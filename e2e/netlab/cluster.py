@@ -36,6 +36,7 @@ from typing import Optional, Sequence
 
 from . import ledger as ledger_mod
 from . import rbac
+from . import webhooks
 from .frr import VTYSH, FrrRouter
 from .kubeclient import KubeClient
 from .manifests import METALLB_NS, SPEAKER_LABELS, node as node_manifest, pod_status, \
@@ -118,6 +119,8 @@ class ClusterSpec:
                                     # (frr-k8s mode only): the nodes run nothing but the agent
     authz_log: Optional[str] = None  # the API server's RBAC decision record (rbac.py); None:
                                      # <run dir>/api/authz.jsonl
+    webhooks: bool = True           # register the controller's webhooks (netlab/webhooks.py)
+                                    # and convert BGPPeers through it (--conversion-webhooks)
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -246,12 +249,18 @@ class Cluster:
         self._start_api()
         self._apply_chart_rbac()
         self._create_cluster_objects()
+        if self.spec.webhooks:
+            self.apply(webhooks.webhook_objects(self.addresses["api"]))
         self._start_daemon("controller", "api", [
             str(self.controller), "--kubeconfig", str(self.daemon_kubeconfig("controller")),
             "--namespace",
             METALLB_NS, "--port", "0", "--health-probe-port", "0", "--log-level", "info",
             *self.spec.controller_args],
             env=dict(self._controller_env, METALLB_BGP_TYPE=self.spec.mode))
+        if self.spec.webhooks:
+            wait_until("the controller's webhook CA bundles",
+                       lambda: self._controller_alive() and
+                       webhooks.ca_bundles_published(self.client), 60)
         if self.spec.start_agents and self.agent is not None:
             for node in self.node_names:
                 self.start_agent(node)
@@ -259,6 +268,12 @@ class Cluster:
             for node in self.node_names:
                 self.start_frrk8s(node)
         self._save_info()
+
+    def _controller_alive(self) -> bool:
+        proc = self.procs["controller"]
+        if proc.poll() is not None:
+            raise LabError(f"controller exited {proc.returncode}: {self.log_tail('controller')}")
+        return True
 
     def _add_hosts(self) -> None:
         octets = {"tor": 1, "tor2": 2, "api": API_OCTET}
@@ -311,6 +326,8 @@ class Cluster:
                 str(self.kubeconfig), "--cert-dir", str(apidir / "certs"), "--token", TOKEN,
                 "--namespace", FRRK8S_NS, "--history", "200000", "--authz-log",
                 str(self.authz_log)]
+        if self.spec.webhooks:
+            argv.append("--conversion-webhooks")
         for cidr in SERVICE_CIDRS:
             argv += ["--service-cidr", cidr]
         proc = self._spawn("api", "api", argv)

@@ -46,6 +46,10 @@ RESOURCES = {
     "BGPPeer": ("/apis/metallb.io/v1beta2", "bgppeers", True),
     "FRRConfiguration": ("/apis/frrk8s.metallb.io/v1beta1", "frrconfigurations", True),
     "FRRNodeState": ("/apis/frrk8s.metallb.io/v1beta1", "frrnodestates", False),
+    "ValidatingWebhookConfiguration": ("/apis/admissionregistration.k8s.io/v1",
+                                       "validatingwebhookconfigurations", False),
+    "CustomResourceDefinition": ("/apis/apiextensions.k8s.io/v1", "customresourcedefinitions",
+                                 False),
 }
 
 

@@ -105,3 +105,33 @@ def test_ingot_frr_applies_the_frrconfiguration_to_the_node_frr(cluster, tmp_pat
     # Deleting the FRRConfiguration withdraws the route: ingot-frr follows the API.
     cluster.kubectl("delete", "frrconfigurations", "-n", FRRK8S_NS, "--all")
     wait_nexthops(cluster, vip_prefix(cluster, 3), [])
+
+
+# The controller's webhooks, registered by the lab as the chart registers them
+# (netlab/webhooks.py).
+
+def test_an_invalid_pool_is_denied_at_apply_time(cluster, objects, show_logs_on_failure):
+    objects.apply(m.ip_address_pool("wide", ["198.51.100.0/24"]))
+    denied = cluster.kubectl("apply", "-f", "-", check=False,
+                             stdin=m.to_yaml([m.ip_address_pool("inside", ["198.51.100.64/26"])]))
+    assert denied.returncode != 0
+    assert ('admission webhook "ipaddresspoolvalidationwebhook.metallb.io" denied the request: '
+            'CIDR "198.51.100.64/26" in pool "inside" overlaps with already defined CIDR '
+            '"198.51.100.0/24"') in denied.stderr
+    assert cluster.client.get("IPAddressPool", "inside", m.METALLB_NS) is None
+
+
+def test_a_v1beta1_peer_is_stored_as_v1beta2_and_read_back(cluster, objects,
+                                                           show_logs_on_failure):
+    peer = {"apiVersion": "metallb.io/v1beta1", "kind": "BGPPeer",
+            "metadata": {"name": "old-style", "namespace": m.METALLB_NS},
+            "spec": {"myASN": 64513, "peerASN": 64512, "peerAddress": cluster.address("tor"),
+                     "holdTime": "90s"}}
+    objects.apply(peer)
+    stored = cluster.client.get("BGPPeer", "old-style", m.METALLB_NS)  # v1beta2, the storage
+    assert stored["apiVersion"] == "metallb.io/v1beta2"
+    assert stored["spec"]["peerAddress"] == cluster.address("tor")
+    assert stored["spec"]["holdTime"] == "90s"
+    down = json.loads(cluster.kubectl("get", "bgppeers.v1beta1.metallb.io", "old-style", "-n",
+                                      m.METALLB_NS, "-o", "json").stdout)
+    assert down["apiVersion"] == "metallb.io/v1beta1" and down["spec"]["peerASN"] == 64512
