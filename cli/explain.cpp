@@ -115,6 +115,17 @@ void explainL2Node(const ExplainInputs& in,
   n.l2_reason = n.live ? std::string(agent::l2VerdictReason(verdict)) : "agentNotAlive";
 }
 
+/// sortedNodes returns the nodes in name order.
+std::vector<const api::Node*> sortedNodes(const std::vector<api::Node>& nodes) {
+  std::vector<const api::Node*> out;
+  for (const auto& n : nodes) {
+    out.push_back(&n);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const auto* a, const auto* b) { return a->metadata.name < b->metadata.name; });
+  return out;
+}
+
 }  // namespace
 
 Explanation explainService(const ExplainInputs& in) {
@@ -140,13 +151,7 @@ Explanation explainService(const ExplainInputs& in) {
   if (e.l2_pool) {
     e.l2 = l2.election;
   }
-  std::vector<const api::Node*> nodes;
-  for (const auto& n : *in.nodes) {
-    nodes.push_back(&n);
-  }
-  std::sort(nodes.begin(), nodes.end(),
-            [](const auto* a, const auto* b) { return a->metadata.name < b->metadata.name; });
-  for (const auto* node : nodes) {
+  for (const auto* node : sortedNodes(*in.nodes)) {
     NodeExplanation n;
     n.node = node->metadata.name;
     n.live = live.contains(n.node);

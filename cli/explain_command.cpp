@@ -73,6 +73,36 @@ int fail(std::ostream& err, const std::string& message, int code) {
   return code;
 }
 
+/// explainLoaded runs the controller over the loaded Services and explains the one asked for.
+Result<Explanation> explainLoaded(const Workspace& ws, const ExplainWords& w, const Args& args) {
+  auto index = findService(ws.services, w.service);
+  if (auto dead = checkDeadNodes(w.dead, ws.inputs.nodes); !index || !dead) {
+    return invalidArgument(!index ? index.error().message : dead.error().message);
+  }
+  std::vector<api::Service> services = ws.services;
+  const controller::Options copts{args.option("lb-class")};
+  auto plan = convergeServices(*ws.parsed.config, services, copts);
+  if (!plan) {
+    return plan.error();
+  }
+  const auto outcome =
+      std::find_if(plan->services.begin(), plan->services.end(),
+                   [&](const auto& s) { return s.namespace_ + "/" + s.name == w.service; });
+  if (outcome == plan->services.end()) {
+    return invalidArgument("Service " + w.service + " has no controller outcome");
+  }
+  ExplainInputs in{
+      &*ws.parsed.config,
+      &ws.inputs.nodes,
+      &ws.endpoint_slices,
+      &ws.services[*index],
+      &services[*index],
+      &*outcome,
+      agent::AnnounceOptions{args.hasSwitch("ignore-exclude-lb"), args.option("lb-class")},
+      w.dead};
+  return explainService(in);
+}
+
 }  // namespace
 
 int runExplain(const std::vector<std::string>& words, std::ostream& out, std::ostream& err) {
@@ -99,36 +129,14 @@ int runExplain(const std::vector<std::string>& words, std::ostream& out, std::os
     }
     return kExitInvalid;
   }
-  auto index = findService(ws.services, w->service);
-  if (auto dead = checkDeadNodes(w->dead, ws.inputs.nodes); !index || !dead) {
-    return fail(err, !index ? index.error().message : dead.error().message, kExitInvalid);
+  auto e = explainLoaded(ws, *w, *args);
+  if (!e) {
+    return fail(err, e.error().message, kExitInvalid);
   }
-  std::vector<api::Service> services = ws.services;
-  const controller::Options copts{args->option("lb-class")};
-  auto plan = convergeServices(*ws.parsed.config, services, copts);
-  if (!plan) {
-    return fail(err, plan.error().message, kExitInvalid);
-  }
-  const auto outcome =
-      std::find_if(plan->services.begin(), plan->services.end(),
-                   [&](const auto& s) { return s.namespace_ + "/" + s.name == w->service; });
-  if (outcome == plan->services.end()) {
-    return fail(err, "Service " + w->service + " has no controller outcome", kExitInvalid);
-  }
-  ExplainInputs in{
-      &*ws.parsed.config,
-      &ws.inputs.nodes,
-      &ws.endpoint_slices,
-      &ws.services[*index],
-      &services[*index],
-      &*outcome,
-      agent::AnnounceOptions{args->hasSwitch("ignore-exclude-lb"), args->option("lb-class")},
-      w->dead};
-  const Explanation e = explainService(in);
   if (output == "json") {
-    out << explainJson(e) << "\n";
+    out << explainJson(*e) << "\n";
   } else {
-    explainText(out, e);
+    explainText(out, *e);
   }
   return kExitOk;
 }
