@@ -118,6 +118,7 @@ void explainL2Node(const ExplainInputs& in,
 /// sortedNodes returns the nodes in name order.
 std::vector<const api::Node*> sortedNodes(const std::vector<api::Node>& nodes) {
   std::vector<const api::Node*> out;
+  out.reserve(nodes.size());
   for (const auto& n : nodes) {
     out.push_back(&n);
   }
