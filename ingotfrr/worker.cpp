@@ -40,15 +40,6 @@ int64_t steadyNanos() {
       .count();
 }
 
-template <typename T>
-std::vector<T> values(const k8s::Store<T>& store) {
-  std::vector<T> out;
-  for (const auto& p : store.list()) {
-    out.push_back(*p);
-  }
-  return out;
-}
-
 }  // namespace
 
 Worker::Worker(Inputs inputs,
@@ -89,7 +80,7 @@ k8s::ReconcileResult Worker::applyDesired() {
     entries.push_back(*e);
   }
   auto desired =
-      desiredFor(entries, values(in_.secrets), options_.namespace_, node->metadata.labels);
+      desiredFor(entries, k8s::values(in_.secrets), options_.namespace_, node->metadata.labels);
   if (!desired) {
     return conversionFailed(desired.error());
   }
