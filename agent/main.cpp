@@ -15,6 +15,7 @@
 #include "agent/metrics.h"
 #include "common/daemon/endpoints.h"
 #include "common/daemon/signals.h"
+#include "common/version/version.h"
 #include "kube/events.h"
 #include "kube/kubeconfig.h"
 #include "kube/startup.h"
@@ -182,6 +183,10 @@ int main(int argc, char** argv) {
   }
   if (flags->help) {
     std::fputs(usage().c_str(), stdout);
+    return 0;
+  }
+  if (flags->version) {
+    std::fputs(version::versionText("ingot-agent").c_str(), stdout);
     return 0;
   }
   log::Logger logger(flags->log_level);

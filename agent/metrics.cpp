@@ -165,6 +165,7 @@ std::vector<MetricFamily> Metrics::families() const {
   out.push_back(single("ingot_agent_workqueue_depth",
                        "Keys waiting in the work queue or being reconciled.", MetricType::Gauge,
                        static_cast<double>(queue_depth_.load())));
+  out.push_back(daemon::buildInfoFamily());
   return out;
 }
 

@@ -25,7 +25,8 @@ constexpr const char* kUsage =
     "             [--backend frr-k8s|frr: with frr, --format frr.conf is the compact file\n"
     "             the agent applies in --bgp-mode frr]\n"
     "  frr-k8s    show the frr.conf frr-k8s would apply on a node from FRRConfigurations\n"
-    "             --node NODE [--frrk8s-namespace NS] [--log-level LEVEL]\n";
+    "             --node NODE [--frrk8s-namespace NS] [--log-level LEVEL]\n"
+    "  version    print the version and git revision (also --version)\n";
 
 }  // namespace
 

@@ -77,7 +77,7 @@ Result<Flags> parseFlags(const std::vector<std::string>& args,
   if (auto ok = flagSet(flags).parse(args, env); !ok) {
     return ok.error();
   }
-  if (flags.help) return flags;
+  if (flags.help || flags.version) return flags;
   auto backend = backendFromEnv(env);
   if (!backend) return backend.error();
   flags.backend = *backend;

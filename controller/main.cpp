@@ -8,6 +8,7 @@
 
 #include "common/daemon/endpoints.h"
 #include "common/daemon/signals.h"
+#include "common/version/version.h"
 #include "controller/flags.h"
 #include "controller/manager.h"
 #include "controller/metrics.h"
@@ -133,6 +134,10 @@ int main(int argc, char** argv) {
   }
   if (flags->help) {
     std::fputs(usage().c_str(), stdout);
+    return 0;
+  }
+  if (flags->version) {
+    std::fputs(version::versionText("ingot-controller").c_str(), stdout);
     return 0;
   }
   log::Logger logger(flags->log_level);

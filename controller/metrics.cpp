@@ -111,6 +111,7 @@ std::vector<MetricFamily> Metrics::families() const {
   out.push_back(gaugeFamily("ingot_controller_workqueue_depth",
                             "Keys waiting in the work queue or being reconciled.",
                             static_cast<double>(queue_depth_.load())));
+  out.push_back(daemon::buildInfoFamily());
   return out;
 }
 

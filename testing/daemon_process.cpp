@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "common/daemon/endpoints.h"
+#include "common/version/version.h"
 
 namespace ingot::testing {
 
@@ -77,6 +78,12 @@ std::string DaemonProcess::metrics() const {
   }
   auto r = httpGet(port, "/metrics");
   return r.has_value() && r->status == 200 ? r->body : std::string();
+}
+
+double DaemonProcess::buildInfo() const {
+  const version::BuildInfo info = version::buildInfo();
+  return metric("ingot_build_info{version=\"" + std::string(info.version) + "\",revision=\"" +
+                std::string(info.revision) + "\"}");
 }
 
 }  // namespace ingot::testing

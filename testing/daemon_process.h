@@ -41,6 +41,10 @@ class DaemonProcess {
     return metricValue(metrics(), series).value_or(-1);
   }
 
+  /// buildInfo reads ingot_build_info for this test binary's own version and revision (the
+  /// daemon under test is built from the same tree): 1 when the daemon exports it, else -1.
+  double buildInfo() const;
+
  protected:
   DaemonProcess() = default;
 
