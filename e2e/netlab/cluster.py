@@ -223,11 +223,7 @@ class Cluster:
         self._start_frr()
         self._start_api()
         self._create_cluster_objects()
-        self._start_daemon("controller", "api", [
-            str(self.controller), "--kubeconfig", str(self.kubeconfig), "--namespace",
-            METALLB_NS, "--port", "0", "--health-probe-port", "0", "--log-level", "info",
-            *self.spec.controller_args],
-            env={"METALLB_BGP_TYPE": self.spec.mode})
+        self.start_controller()
         if self.spec.start_agents and self.agent is not None:
             for node in self.node_names:
                 self.start_agent(node)
@@ -356,6 +352,18 @@ class Cluster:
         else:
             argv += ["--frrk8s-namespace", FRRK8S_NS]
         self._start_daemon(f"agent-{node}", node, argv)
+
+    def start_controller(self) -> None:
+        """Starts self.controller (stopping a running one first, as stop_agent does) with the
+        spec's flags."""
+        proc = self.procs.pop("controller", None)
+        if proc is not None and proc.poll() is None:
+            kill_pid(proc.pid)
+        self._start_daemon("controller", "api", [
+            str(self.controller), "--kubeconfig", str(self.kubeconfig), "--namespace",
+            METALLB_NS, "--port", "0", "--health-probe-port", "0", "--log-level", "info",
+            *self.spec.controller_args],
+            env={"METALLB_BGP_TYPE": self.spec.mode})
 
     def stop_agent(self, node: str) -> None:
         proc = self.procs.pop(f"agent-{node}", None)
