@@ -87,14 +87,35 @@ def test_agent_image_runs_the_agent_and_the_frr_mode_tools(tmp_path):
                              capture_output=True, text=True, timeout=60)
     assert version.returncode == 0, version.stderr
     assert version.stdout == version_of(built)
-    # frr mode runs these two from the agent's container.
+    # frr mode runs these two from the agent's container; vtysh passes its PAM check (with no
+    # FRR to talk to, it says so instead of refusing the user).
     vtysh = subprocess.run(["chroot", str(rootfs), "/usr/bin/vtysh", "--help"],
                            capture_output=True, text=True, timeout=60)
     assert vtysh.returncode == 0 and "Integrated shell for FRR" in vtysh.stdout, vtysh.stderr
+    shell = subprocess.run(["chroot", str(rootfs), "/usr/bin/vtysh", "-c", "show version"],
+                           capture_output=True, text=True, timeout=60)
+    assert "pam" not in (shell.stdout + shell.stderr).lower(), shell
     reload = subprocess.run(["chroot", str(rootfs), "/usr/bin/python3",
                              "/usr/lib/frr/frr-reload.py", "--help"], capture_output=True,
                             text=True, timeout=60)
     assert reload.returncode == 0 and "--reload" in reload.stdout, reload.stderr
+
+
+def test_frr_image_runs_tini_frr_and_the_init_containers_copy(tmp_path):
+    if subprocess.run(["dpkg-query", "-W", "frr", "tini"], capture_output=True).returncode:
+        pytest.skip("frr or tini is not installed (scripts/setup installs both)")
+    context = assemble(tmp_path, "frr")
+    rootfs = context / "rootfs"
+    entrypoint, user = containerfile(context)
+    assert entrypoint == ["/sbin/tini", "--", "/usr/lib/frr/docker-start"] and user == "0:0"
+    for argv, expected in ((["/sbin/tini", "--version"], "tini version"),
+                           (["/usr/lib/frr/bgpd", "--version"], "bgpd version"),
+                           (["/usr/lib/frr/watchfrr", "--version"], "watchfrr"),
+                           (["/bin/sh", "-c", "cp --version"], "GNU coreutils")):
+        done = subprocess.run(["chroot", str(rootfs), *argv], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0 and expected in done.stdout + done.stderr, (argv, done)
+    assert os.access(rootfs / "usr/lib/frr/docker-start", os.X_OK)
 
 
 def podman() -> list[str]:
