@@ -4,7 +4,6 @@
 #include <atomic>
 
 #include "common/daemon/endpoints.h"
-#include "common/version/version.h"
 
 namespace ingot::testing {
 
@@ -15,6 +14,7 @@ Result<void> DaemonProcess::launch(const std::string& binary,
                                    const std::vector<std::string>& extra) {
   static std::atomic<int> counter{0};
   const std::string base = dir + "/" + name + "-" + std::to_string(++counter);
+  binary_ = binary;
   log_path_ = base + ".log";
   ports_path_ = base + ".ports";
   std::vector<std::string> argv = {binary, "--kubeconfig=" + kubeconfig,
@@ -81,9 +81,17 @@ std::string DaemonProcess::metrics() const {
 }
 
 double DaemonProcess::buildInfo() const {
-  const version::BuildInfo info = version::buildInfo();
-  return metric("ingot_build_info{version=\"" + std::string(info.version) + "\",revision=\"" +
-                std::string(info.revision) + "\"}");
+  // "<program> version <v> (revision <r>)\n"
+  const std::string out = runCommand(binary_ + " --version").output;
+  const size_t v = out.find(" version ");
+  const size_t r = out.find(" (revision ");
+  const size_t end = out.rfind(')');
+  if (v == std::string::npos || r == std::string::npos || end == std::string::npos || end < r) {
+    return -1;
+  }
+  const std::string version = out.substr(v + 9, r - v - 9);
+  const std::string revision = out.substr(r + 11, end - r - 11);
+  return metric("ingot_build_info{version=\"" + version + "\",revision=\"" + revision + "\"}");
 }
 
 }  // namespace ingot::testing
