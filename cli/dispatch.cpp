@@ -30,7 +30,8 @@ constexpr const char* kUsage =
     "             NAMESPACE/NAME [--output text|json] [--dead-node NODE]... [--lb-class X]\n"
     "             [--namespace NS] [--ignore-exclude-lb]\n"
     "  frr-k8s    show the frr.conf frr-k8s would apply on a node from FRRConfigurations\n"
-    "             --node NODE [--frrk8s-namespace NS] [--log-level LEVEL]\n";
+    "             --node NODE [--frrk8s-namespace NS] [--log-level LEVEL]\n"
+    "  version    print the version and git revision (also --version)\n";
 
 }  // namespace
 

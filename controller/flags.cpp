@@ -107,7 +107,7 @@ Result<Flags> parseFlags(const std::vector<std::string>& args,
   if (auto ok = flagSet(flags).parse(args, env); !ok) {
     return ok.error();
   }
-  if (flags.help) return flags;
+  if (flags.help || flags.version) return flags;
   if (auto tls =
           webhook::parseTlsSettings(flags.webhook.tls_min_version, flags.webhook.tls_cipher_suites);
       !tls) {

@@ -92,6 +92,7 @@ std::vector<MetricFamily> DaemonMetrics::commonFamilies() const {
   out.push_back(single(prefixed("workqueue_depth"),
                        "Keys waiting in the work queue or being reconciled.", MetricType::Gauge,
                        static_cast<double>(queue_depth_.load())));
+  out.push_back(daemon::buildInfoFamily());
   return out;
 }
 

@@ -21,6 +21,7 @@
 #include "common/daemon/signals.h"
 #include "common/util/log.h"
 #include "common/util/result.h"
+#include "common/version/version.h"
 #include "kube/api_client.h"
 #include "kube/daemon_metrics.h"
 #include "kube/events.h"
@@ -91,9 +92,9 @@ using FlagParser = Result<Flags> (*)(const std::vector<std::string>&,
 
 /// daemonMain is a daemon's main(): it limits malloc's arenas and blocks the termination signals
 /// before any thread starts, parses the command line (from argv, the environment and
-/// podNamespace()), prints usage() for --help, and otherwise calls run with the flags and a
-/// logger at --log-level. An invalid command line exits with kExitUsage and "<name>: <reason>" on
-/// stderr.
+/// podNamespace()), prints usage() for --help and the version for --version, and otherwise calls
+/// run with the flags and a logger at --log-level. An invalid command line exits with kExitUsage
+/// and "<name>: <reason>" on stderr.
 template <typename Flags>
 int daemonMain(int argc,
                char** argv,
@@ -111,6 +112,10 @@ int daemonMain(int argc,
   }
   if (flags->help) {
     std::fputs(usage().c_str(), stdout);
+    return 0;
+  }
+  if (flags->version) {
+    std::fputs(version::versionText(name).c_str(), stdout);
     return 0;
   }
   log::Logger logger(flags->log_level);

@@ -251,12 +251,7 @@ class Cluster:
         self._create_cluster_objects()
         if self.spec.webhooks:
             self.apply(webhooks.webhook_objects(self.addresses["api"]))
-        self._start_daemon("controller", "api", [
-            str(self.controller), "--kubeconfig", str(self.daemon_kubeconfig("controller")),
-            "--namespace",
-            METALLB_NS, "--port", "0", "--health-probe-port", "0", "--log-level", "info",
-            *self.spec.controller_args],
-            env=dict(self._controller_env, METALLB_BGP_TYPE=self.spec.mode))
+        self.start_controller()
         if self.spec.webhooks:
             wait_until("the controller's webhook CA bundles",
                        lambda: self._controller_alive() and
@@ -420,6 +415,18 @@ class Cluster:
         # tells it.
         self._start_daemon(f"agent-{node}", node, argv,
                            env={"METALLB_POD_NAME": f"speaker-{node}"})
+
+    def start_controller(self) -> None:
+        """Starts self.controller (stopping a running one first, as stop_agent does) with the
+        spec's flags."""
+        proc = self.procs.pop("controller", None)
+        if proc is not None and proc.poll() is None:
+            kill_pid(proc.pid)
+        self._start_daemon("controller", "api", [
+            str(self.controller), "--kubeconfig", str(self.daemon_kubeconfig("controller")),
+            "--namespace", METALLB_NS, "--port", "0", "--health-probe-port", "0",
+            "--log-level", "info", *self.spec.controller_args],
+            env=dict(self._controller_env, METALLB_BGP_TYPE=self.spec.mode))
 
     def stop_agent(self, node: str) -> None:
         proc = self.procs.pop(f"agent-{node}", None)
