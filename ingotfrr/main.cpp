@@ -2,8 +2,6 @@
 // ingot-frr: flags, wiring and signals only. The work is done by Daemon and Worker.
 #include <climits>
 #include <cstdio>
-#include <exception>
-#include <fstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -15,6 +13,7 @@
 #include "ingotfrr/sessions.h"
 #include "kube/events.h"
 #include "kube/kubeconfig.h"
+#include "kube/shell.h"
 #include "kube/startup.h"
 
 namespace {
@@ -22,15 +21,7 @@ namespace {
 using namespace ingot;
 using namespace ingot::ingotfrr;
 
-constexpr int kExitStartupFailure = 1;
-constexpr int kExitUsage = 2;
-
-std::string podNamespace() {
-  std::ifstream in(std::string(k8s::kServiceAccountDir) + "/namespace");
-  std::string ns;
-  std::getline(in, ns);
-  return ns;
-}
+using k8s::kExitStartupFailure;
 
 std::string hostname() {
   char buf[HOST_NAME_MAX + 1] = {};
@@ -130,22 +121,5 @@ int run(const Flags& flags, log::Logger& logger) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  daemon::blockTerminationSignals();  // before any thread exists: all inherit it
-  const std::vector<std::string> args(argv + 1, argv + argc);
-  auto flags = parseFlags(args, daemon::processEnvironment(), podNamespace());
-  if (!flags) {
-    std::fprintf(stderr, "ingot-frr: %s\n", flags.error().message.c_str());
-    return kExitUsage;
-  }
-  if (flags->help) {
-    std::fputs(usage().c_str(), stdout);
-    return 0;
-  }
-  log::Logger logger(flags->log_level);
-  try {
-    return run(*flags, logger);
-  } catch (const std::exception& e) {  // start-up only: nothing in the loops throws
-    std::fprintf(stderr, "ingot-frr: %s\n", e.what());
-    return kExitStartupFailure;
-  }
+  return k8s::daemonMain<Flags>(argc, argv, "ingot-frr", parseFlags, usage, run);
 }

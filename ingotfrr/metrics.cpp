@@ -84,6 +84,7 @@ std::vector<MetricFamily> Metrics::families() const {
       out.push_back(std::move(f));
     }
   }
+  out.push_back(daemon::buildInfoFamily());
   return out;
 }
 
