@@ -68,8 +68,9 @@ Result<void> applyTls(boost::asio::ssl::context& ctx, const TlsMaterial& m) {
     ctx.use_certificate_chain(boost::asio::buffer(m.cert_pem), ec);
     if (ec) return invalidArgument("TLS: client certificate is not valid PEM: " + ec.message());
     ctx.use_private_key(boost::asio::buffer(m.key_pem), boost::asio::ssl::context::pem, ec);
-    if (ec)
+    if (ec) {
       return invalidArgument("TLS: client key is not valid or does not match: " + ec.message());
+    }
   }
   return {};
 }
@@ -393,8 +394,9 @@ Result<ApiClientPtr> makeRestClient(const ClientConfig& config, const RestOption
   if (!tls) return Error{tls.error().code, "REST client: " + tls.error().message};
   try {
     boost::asio::ssl::context probe(boost::asio::ssl::context::sslv23);
-    if (auto r = applyTls(probe, *tls); !r)
+    if (auto r = applyTls(probe, *tls); !r) {
       return Error{r.error().code, "REST client: " + r.error().message};
+    }
     const web::uri base(config.server);
     if (base.scheme() != "https" && base.scheme() != "http") {
       return invalidArgument("REST client: server " + config.server + " is not an http(s) URL");

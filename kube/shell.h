@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdio>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <stop_token>
@@ -94,7 +95,9 @@ using FlagParser = Result<Flags> (*)(const std::vector<std::string>&,
 /// before any thread starts, parses the command line (from argv, the environment and
 /// podNamespace()), prints usage() for --help and the version for --version, and otherwise calls
 /// run with the flags and a logger at --log-level. An invalid command line exits with kExitUsage
-/// and "<name>: <reason>" on stderr.
+/// and "<name>: <reason>" on stderr. An exception that escapes run (out of memory, a thread that
+/// cannot start) exits with kExitStartupFailure and "<name>: <what>" on stderr instead of
+/// std::terminate's abort.
 template <typename Flags>
 int daemonMain(int argc,
                char** argv,
@@ -102,24 +105,31 @@ int daemonMain(int argc,
                FlagParser<Flags> parse,
                std::string (*usage)(),
                int (*run)(const Flags&, log::Logger&)) {
-  daemon::tuneMalloc();               // before any thread allocates
-  daemon::blockTerminationSignals();  // before any thread exists: all inherit it
-  const std::vector<std::string> args(argv + 1, argv + argc);
-  auto flags = parse(args, daemon::processEnvironment(), podNamespace());
-  if (!flags) {
-    std::fprintf(stderr, "%s: %s\n", name, flags.error().message.c_str());
-    return kExitUsage;
+  try {
+    daemon::tuneMalloc();               // before any thread allocates
+    daemon::blockTerminationSignals();  // before any thread exists: all inherit it
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    auto flags = parse(args, daemon::processEnvironment(), podNamespace());
+    if (!flags) {
+      std::fprintf(stderr, "%s: %s\n", name, flags.error().message.c_str());
+      return kExitUsage;
+    }
+    if (flags->help) {
+      std::fputs(usage().c_str(), stdout);
+      return 0;
+    }
+    if (flags->version) {
+      std::fputs(version::versionText(name).c_str(), stdout);
+      return 0;
+    }
+    log::Logger logger(flags->log_level);
+    return run(*flags, logger);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", name, e.what());
+  } catch (...) {
+    std::fprintf(stderr, "%s: unknown exception\n", name);
   }
-  if (flags->help) {
-    std::fputs(usage().c_str(), stdout);
-    return 0;
-  }
-  if (flags->version) {
-    std::fputs(version::versionText(name).c_str(), stdout);
-    return 0;
-  }
-  log::Logger logger(flags->log_level);
-  return run(*flags, logger);
+  return kExitStartupFailure;
 }
 
 }  // namespace ingot::k8s
