@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""frr mode under bulk change and agent restarts, without an outage: 1,000 Services appear at
-once and then disappear at once, and each node's agent is stopped with SIGTERM and SIGKILL and
-started again. Throughout, ten unrelated sentinel Services must keep both next hops at the ToR
-(its kernel table is polled, and `ip monitor` reports every deletion), and no BGP session or BFD
-session with the ToR may go down (the ToR's established/dropped counters and BFD session-up/down
-counters do not move). Waits are bounded; the times are printed as figures, not asserted."""
+"""frr and frr-k8s mode (ingot-frr) under bulk change, and frr mode under agent restarts,
+without an outage: 1,000 Services appear at once and then disappear at once, and (frr mode) each
+node's agent is stopped with SIGTERM and SIGKILL and started again. Throughout, ten unrelated
+sentinel Services must keep both next hops at the ToR (its kernel table is polled, and `ip
+monitor` reports every deletion), and no BGP session or BFD session with the ToR may go down (the
+ToR's established/dropped counters and BFD session-up/down counters do not move). Waits are bounded; the times are printed as figures, not asserted."""
 
 from __future__ import annotations
 
@@ -29,12 +29,13 @@ BULK = 1000
 BOUND = 120.0  # seconds any wait may take (bounded polling; never asserted as a figure)
 
 
-@pytest.fixture(scope="module")
-def cluster():
+@pytest.fixture(scope="module", params=["frr", "frr-k8s"])
+def cluster(request):
     # No client-side API throttling: the controller's 1,000 status writes would take 50 s at its
-    # default 20 qps, and the figures are about the agent and FRR.
+    # default 20 qps, and the figures are about the agent and FRR. In frr-k8s mode the agents
+    # write FRRConfigurations and ingot-frr applies them to each node's FRR.
     no_qps = ("--kube-api-qps", "0")
-    for c in start_cluster(ClusterSpec(nodes=2, mode="frr", agent_args=no_qps,
+    for c in start_cluster(ClusterSpec(nodes=2, mode=request.param, agent_args=no_qps,
                                        controller_args=no_qps)):
         # BFD at FRR's defaults (300 ms x 3): the lab shares two cores with builds.
         c.apply([m.namespace(NS), m.ip_address_pool("bulk", [BULK_POOL]),
@@ -103,13 +104,15 @@ def test_1000_services_appear_and_disappear_without_an_outage(cluster, bulk, rec
                             f"{BULK} routes withdrawn")
         removed_at = time.time()
     outage.check()
-    record_figure(f"{BULK} Services: all routes at the ToR after the last API write", added, "s")
-    record_figure(f"{BULK} Services: all routes at the ToR after the agents saw the last one",
-                  added_at - last_seen(logs, "serviceAnnounced", names), "s")
-    record_figure(f"{BULK} Services deleted: all routes gone after the last API write", removed,
-                  "s")
-    record_figure(f"{BULK} Services deleted: all routes gone after the agents saw the last one",
-                  removed_at - last_seen(logs, "serviceWithdrawn", names), "s")
+    mode = cluster.spec.mode
+    record_figure(f"{BULK} Services ({mode}): all routes at the ToR after the last API write",
+                  added, "s")
+    record_figure(f"{BULK} Services ({mode}): all routes at the ToR after the agents saw the "
+                  "last one", added_at - last_seen(logs, "serviceAnnounced", names), "s")
+    record_figure(f"{BULK} Services deleted ({mode}): all routes gone after the last API write",
+                  removed, "s")
+    record_figure(f"{BULK} Services deleted ({mode}): all routes gone after the agents saw the "
+                  "last one", removed_at - last_seen(logs, "serviceWithdrawn", names), "s")
 
 
 def _agent_log_size(cluster, node: str) -> int:
@@ -139,6 +142,8 @@ def _restart(cluster, node: str, sig: int) -> None:
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
 def test_agent_restart_withdraws_no_route(cluster, bulk, sig, show_logs_on_failure):
+    if cluster.spec.mode != "frr":
+        pytest.skip("frr mode: there the agent itself applies to FRR (its start-up full reload)")
     with Outage(cluster, bulk) as outage:
         for node in cluster.node_names:
             _restart(cluster, node, sig)
