@@ -15,15 +15,17 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections import Counter
 
 import pytest
 
 # scenario first: it puts e2e/ on sys.path for netlab
-from scenario import objects, show_logs_on_failure, start_cluster  # noqa: F401
+from scenario import objects, record_figure, show_logs_on_failure, start_cluster  # noqa: F401
 from scenario import NS, endpoints
-from l2scenario import (CONVERGE, L2_POOL, expected, hold_owner, l2_spec, prepare, status_node, vip4,
-                        vip6, wait_owner, with_endpoints)
+from l2scenario import (CONVERGE, L2_POOL, ArpWatch, agent_log, expected, hold_owner,
+                        l2_spec, longest_silence, prepare, status_node, vip4, vip6, wait_owner,
+                        with_endpoints)
 from netlab import manifests as m
 from netlab.proc import wait_until
 
@@ -63,23 +65,51 @@ def test_each_address_is_answered_by_the_elected_node_only(cluster, objects,
     assert status_node(cluster, "win0") == []
 
 
+def _check_take_back(cluster, data: dict, restart: float, node: str, interim: str,
+                     record_figure) -> None:
+    """What a client saw of one address while node's agent came back and took it back from
+    interim: only those two answered, node announced itself with gratuitous ARP, and node's
+    agent bound memberlist (became visible to the others) only after its caches synced and
+    answered nothing before it had joined."""
+    after = [who for t, who in data["replies"] if t >= restart]
+    assert set(after) <= {node, interim}, f"answers during the take-back: {Counter(after)}"
+    assert node in after, f"{node} never answered the watch: {Counter(after)}"
+    garps = Counter(who for t, who in data["gratuitous"] if t >= restart)
+    assert garps[node] > 0, f"no gratuitous ARP from {node} after its restart: {garps}"
+    log = agent_log(cluster, node)
+    order = [log.find(mark) for mark in ('"caches_synced"', '"memberlist started"',
+                                         '"memberlist joined')]
+    assert -1 < order[0] < order[1] < order[2], f"{node}: startup order {order}"
+    first_answer = log.find('"answering ARP/NDP for the service"')
+    assert first_answer == -1 or first_answer > order[2], f"{node} answered before joining"
+    record_figure(f"take-back silence ({node})", longest_silence(data, restart), "s",
+                  "longest run of unanswered ARP probes")
+
+
 def test_killed_agent_hands_over_and_takes_back_only_what_it_wins(cluster, objects,
-                                                                  show_logs_on_failure):
+                                                                  show_logs_on_failure,
+                                                                  record_figure):
     services = [(f"ha{i}", vip4(cluster, 20 + i)) for i in range(6)]
     winners = _apply_services(cluster, objects, services)
     victim = Counter(winners.values()).most_common(1)[0][0]
     survivors = [n for n in cluster.node_names if n != victim]
     for name, ip in services:
         wait_owner(cluster, ip, winners[name])
+    watched, watched_ip = next((n, ip) for n, ip in services if winners[n] == victim)
     os.kill(cluster.procs[f"agent-{victim}"].pid, signal.SIGKILL)
     cluster.procs[f"agent-{victim}"].wait(timeout=10)
+    watch = None
     try:
         for name, ip in services:
             wait_owner(cluster, ip, expected(cluster, name, live=survivors))
+        watch = ArpWatch(cluster, watched_ip)
     finally:
+        restart = time.monotonic()
         cluster.start_agent(victim)
     for name, ip in services:
         wait_owner(cluster, ip, winners[name])
+    _check_take_back(cluster, watch.stop(), restart, victim,
+                     expected(cluster, watched, live=survivors), record_figure)
 
 
 def test_node_selectors_and_the_exclude_label_choose_the_candidates(cluster, objects,
