@@ -114,10 +114,18 @@ void LiveSet::setNotify(std::function<void()> notify) {
 }
 
 void LiveSet::onEvent(const ml::Outbox::Event& event) {
-  log_.info("memberlist", "nodeEvent", "node event - forcing sync",
-            {{"node addr", ipText(event.addr)},
-             {"node name", event.name},
-             {"node event", std::string(eventName(event.kind))}});
+  const std::string addr = ipText(event.addr);
+  const std::string kind(eventName(event.kind));
+  if (event.kind == ml::Outbox::Event::Kind::Leave) {  // how it left: the failover's cause
+    log_.info("memberlist", "nodeEvent", "node event - forcing sync",
+              {{"node addr", addr},
+               {"node name", event.name},
+               {"node event", kind},
+               {"left", event.left ? "gracefully" : "declared dead"}});
+  } else {
+    log_.info("memberlist", "nodeEvent", "node event - forcing sync",
+              {{"node addr", addr}, {"node name", event.name}, {"node event", kind}});
+  }
   std::lock_guard lock(mu_);
   if (event.kind == ml::Outbox::Event::Kind::Join) {
     live_.insert(event.name);

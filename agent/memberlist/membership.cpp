@@ -225,7 +225,7 @@ void Membership::deadNode(const Dead& d, TimePoint now, Outbox& out) {
   if (m.state == NodeState::Dead) {
     ++counters_.deaths;
   }
-  out.events.push_back({Outbox::Event::Kind::Leave, d.node, m.addr});
+  out.events.push_back({Outbox::Event::Kind::Leave, d.node, m.addr, m.state == NodeState::Left});
 }
 
 // startSuspicion follows memberlist's suspicion: the timeout starts at max and shrinks

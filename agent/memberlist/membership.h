@@ -81,7 +81,8 @@ struct Outbox {
   struct Event {
     enum class Kind { Join, Leave, Update } kind = Kind::Join;
     std::string name;
-    Endpoint addr;  ///< the member's address as this node knows it
+    Endpoint addr;      ///< the member's address as this node knows it
+    bool left = false;  ///< Leave: the member left gracefully (false: it was declared dead)
   };
   std::vector<Packet> packets;
   std::vector<Stream> streams;

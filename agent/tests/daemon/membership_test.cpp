@@ -50,7 +50,12 @@ BOOST_AUTO_TEST_CASE(live_set_follows_events_from_the_gossip_thread) {
   BOOST_TEST(contains(logs[0], "\"node name\":\"n2\""), logs[0]);
   BOOST_TEST(contains(logs[0], "\"node event\":\"NodeJoin\""), logs[0]);
   BOOST_TEST(contains(logs[2], "\"node event\":\"NodeUpdate\""), logs[2]);
-  BOOST_TEST(contains(logs[3], "\"node event\":\"NodeLeave\""), logs[3]);
+  BOOST_TEST(contains(logs[3], "\"node event\":\"NodeLeave\",\"left\":\"declared dead\""), logs[3]);
+  auto left = event(K::Leave, "n3");
+  left.left = true;
+  live.onEvent(left);
+  BOOST_TEST(contains(logs.back(), "\"left\":\"gracefully\""), logs.back());
+  BOOST_TEST((live.live() == std::set<std::string>{"n1"}));
   // A leave of this node's own name does not drop it: a member is always live to itself.
   live.setNotify({});
   live.onEvent(event(K::Leave, "n1"));

@@ -3,6 +3,7 @@
 // through the real codec, push/pull and TCP pings are exchanged synchronously.
 #include "agent/memberlist/membership.h"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <set>
@@ -211,6 +212,14 @@ BOOST_AUTO_TEST_CASE(suspected_node_refutes_with_a_higher_incarnation) {
   BOOST_TEST(net.nodes[1]->counters().refutations == 1U);
 }
 
+/// leaveEvents counts the Leave events about name whose left flag is `left`.
+size_t leaveEvents(const Net& net, const std::string& name, bool left) {
+  return static_cast<size_t>(
+      std::count_if(net.events.begin(), net.events.end(), [&](const auto& e) {
+        return e.kind == ml::Outbox::Event::Kind::Leave && e.name == name && e.left == left;
+      }));
+}
+
 BOOST_AUTO_TEST_CASE(leaving_node_is_marked_left_not_dead) {
   Net net(3);
   net.joinAll();
@@ -223,6 +232,8 @@ BOOST_AUTO_TEST_CASE(leaving_node_is_marked_left_not_dead) {
   BOOST_TEST((net.stateAt(0, 2) == ml::NodeState::Left));
   BOOST_TEST((net.stateAt(1, 2) == ml::NodeState::Left));
   BOOST_TEST(net.nodes[0]->counters().deaths == 0U);
+  BOOST_TEST(leaveEvents(net, "node2", true) >= 2U);  // the agents log it as a graceful leave
+  BOOST_TEST(leaveEvents(net, "node2", false) == 0U);
 }
 
 BOOST_AUTO_TEST_CASE(restarted_node_is_alive_again_after_refuting_its_death) {
@@ -231,6 +242,8 @@ BOOST_AUTO_TEST_CASE(restarted_node_is_alive_again_after_refuting_its_death) {
   net.down.insert(1);
   net.runUntil([&] { return allSee(net, 1, ml::NodeState::Dead); }, milliseconds(3000));
   BOOST_REQUIRE(allSee(net, 1, ml::NodeState::Dead));
+  BOOST_TEST(leaveEvents(net, "node1", false) >= 2U);
+  BOOST_TEST(leaveEvents(net, "node1", true) == 0U);
   net.down.erase(1);
   net.add(1);  // fresh process: incarnation 1, knows nobody
   ml::Outbox out;
