@@ -11,6 +11,7 @@ MAC, the winner's."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 import time
 import zlib
@@ -25,12 +26,14 @@ from netlab.proc import LabError, run, wait_until
 
 L2_POOL = "l2-pool"
 L2PROBE = Path(__file__).resolve().parents[2] / "bench" / "l2probe.py"
+METRICS_PORT = 7472  # the agents' /metrics, on every address of their node namespace
+LABEL = re.compile(r'(\w+)="([^"]*)"')
 CONVERGE = 45.0  # seconds a scenario waits for the wire (bounded polling; never asserted)
 
 
 def l2_spec(nodes: int = 3, node_labels: Optional[dict] = None) -> ClusterSpec:
     return ClusterSpec(nodes=nodes, mode="frr-k8s", node_frr=False,
-                       node_labels=node_labels or {})
+                       node_labels=node_labels or {}, agent_args=("--port", str(METRICS_PORT)))
 
 
 def prepare(cluster: Cluster) -> None:
@@ -136,6 +139,22 @@ def hold_owner(cluster: Cluster, ip: str, node: Optional[str], rounds: int = 2) 
 def status_node(cluster: Cluster, name: str) -> list:
     """The nodes whose ServiceL2Status names Service name (NS)."""
     return l2.l2_owners(cluster.client).get(f"{NS}/{name}", [])
+
+
+def announced_l2(cluster: Cluster, node: str) -> set:
+    """(service, ip) of every metallb_speaker_announced{protocol="layer2"} sample the agent of
+    node exports (scraped inside its namespace)."""
+    url = f"http://127.0.0.1:{METRICS_PORT}/metrics"
+    script = f"import urllib.request; print(urllib.request.urlopen({url!r}, timeout=5).read().decode())"
+    out = run(["ip", "netns", "exec", cluster.ns(node), PYTHON, "-c", script], timeout=20).stdout
+    found = set()
+    for line in out.splitlines():
+        if not line.startswith("metallb_speaker_announced{"):
+            continue
+        labels = dict(LABEL.findall(line.partition("{")[2].rpartition("}")[0]))
+        if labels.get("protocol") == "layer2" and labels.get("node") == node:
+            found.add((labels.get("service"), labels.get("ip")))
+    return found
 
 
 def agent_log(cluster: Cluster, node: str) -> str:
