@@ -31,7 +31,8 @@ then the node is restored (port up, daemon restarted) and the address must come 
 (the election's winner / the higher priority) before the next kill.
 Gaps: for each probe kind, from the first probe after the kill that got no answer to the
 first probe answered by another node (ARP) or answered at all (ICMP, reply within 200 ms);
-0 when no probe was lost. The same for the take-back after the restore. "dup" counts rounds
+0 when no probe was lost. Take-back: the longest run of unanswered probes after the restore
+(whoever answers: the interim owner may rightly answer until the returning node does). "dup" counts rounds
 in which a probe got answers from two MACs. Idle: CPU of the node namespaces' processes and
 the frames the nodes send (tcpdump on the switch ports; API traffic and the refusals of the
 lab ToR's BGP/BFD attempts excluded), over --idle
@@ -139,6 +140,18 @@ def gap(probes: list, old=None) -> tuple:
     if old is None and first_lost is None:
         return 0.0, dup
     return None, dup
+
+
+def silence(probes: list) -> float:
+    """The longest run of unanswered probes (from the first of the run to the next answered
+    one, whoever answered): what a client resolving the address in that run waits."""
+    longest, first_lost = 0.0, None
+    for t, macs in probes:
+        if not macs:
+            first_lost = t if first_lost is None else first_lost
+        elif first_lost is not None:
+            longest, first_lost = max(longest, t - first_lost), None
+    return longest
 
 
 # Systems --------------------------------------------------------------------------------------
@@ -418,11 +431,12 @@ def analyse(name: str, scenario: str, rounds: list, data: dict, cpu: float, fps:
         for r in rounds:
             old, interim = (r["old"], r["interim"]) if kind == "arp" else (None, None)
             g, dup = gap(answers(data[kind], r["kill"], r["restore"]), old)
-            b, dup2 = gap(answers(data[kind], r["restore"], r["end"]), interim)
+            window = answers(data[kind], r["restore"], r["end"])
+            _, dup2 = gap(window, interim)
             dups += dup or dup2
             missing += g is None
             fail += [g] if g is not None else []
-            back += [b] if b is not None else []
+            back.append(silence(window))
         out[kind] = {"failover": fail, "takeback": back, "dup": dups, "missing": missing}
     return out
 
