@@ -231,6 +231,8 @@ class LocalFrrBackend final : public BgpBackend {
   std::optional<std::string> stateError() const override { return error_; }
 
  private:
+  /// addSessionMetrics exports FRR's BGP and BFD sessions on /metrics (MetalLB's names).
+  void addSessionMetrics();
   ReconcileResult applyDesired();
   ReconcileResult verifyNow();
   ReconcileResult failed(const Error& e);
@@ -239,7 +241,8 @@ class LocalFrrBackend final : public BgpBackend {
 
   std::unique_ptr<FrrApply> owned_;
   FrrApply& frr_;
-  bool dirty_ = true;  ///< desired_ changed since the last successful apply
+  int collector_ = -1;  ///< the session metrics' collector, -1 = none
+  bool dirty_ = true;   ///< desired_ changed since the last successful apply
   k8s::TimePoint next_verify_{};
   int failures_ = 0;
   std::optional<std::string> error_;

@@ -63,12 +63,26 @@ Result<bgp::FastApplyReport> reloadWhole(FrrApply& frr,
 }  // namespace
 
 LocalFrrBackend::LocalFrrBackend(const BackendContext& context, FrrApply& frr)
-    : BgpBackend(context), frr_(frr) {}
+    : BgpBackend(context), frr_(frr) {
+  addSessionMetrics();
+}
 
 LocalFrrBackend::LocalFrrBackend(const BackendContext& context, bgp::FrrDriverOptions driver)
-    : BgpBackend(context), owned_(makeFrrApply(std::move(driver))), frr_(*owned_) {}
+    : BgpBackend(context), owned_(makeFrrApply(std::move(driver))), frr_(*owned_) {
+  addSessionMetrics();
+}
 
-LocalFrrBackend::~LocalFrrBackend() = default;
+void LocalFrrBackend::addSessionMetrics() {
+  if (auto c = frr_.sessionCollector()) {
+    collector_ = ctx_.metrics.addCollector(std::move(c));
+  }
+}
+
+LocalFrrBackend::~LocalFrrBackend() {
+  if (collector_ >= 0) {
+    ctx_.metrics.removeCollector(collector_);
+  }
+}
 
 std::optional<k8s::Duration> LocalFrrBackend::update(const Desired& desired) {
   auto delay = BgpBackend::update(desired);

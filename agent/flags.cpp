@@ -173,7 +173,7 @@ Result<Flags> parseFlags(const std::vector<std::string>& args,
   if (auto ok = flagSet(flags).parse(args, env); !ok) {
     return ok.error();
   }
-  if (flags.help) return flags;
+  if (flags.help || flags.version) return flags;
   if (flags.node_name.empty()) {
     return invalidArgument("the node name is unknown: pass --node-name or set METALLB_NODE_NAME");
   }

@@ -3,10 +3,24 @@
 
 #include <chrono>
 
+#include "agent/bgp/session_metrics.h"
 #include "frrgen/compact.h"
 
 namespace ingot::agent {
 namespace {
+
+/// kShowTimeout bounds one show command of a /metrics read (vtysh hanging must not hang it).
+constexpr std::chrono::seconds kShowTimeout{5};
+
+/// SessionReader is a vtysh of its own for the session metrics (the applier's session belongs to
+/// the BGP worker) and the reader over it; shared with the collector, which may outlive the
+/// applier.
+struct SessionReader {
+  explicit SessionReader(bgp::VtyshSessionOptions options)
+      : session(std::move(options)), metrics(session) {}
+  bgp::VtyshSession session;
+  bgp::SessionMetrics metrics;
+};
 
 /// DriverApply owns the driver, the whole-file applier, the vtysh session and the incremental
 /// applier (created on the first applyModel, again when the render options change).
@@ -18,7 +32,10 @@ class DriverApply final : public FrrApply {
     v.vtysh = driver_.options().vtysh;
     v.pathspace = driver_.options().pathspace;
     v.workdir = driver_.options().workdir;
+    bgp::VtyshSessionOptions show = v;
+    show.timeout = kShowTimeout;
     session_ = std::make_unique<bgp::VtyshSession>(std::move(v));
+    reader_ = std::make_shared<SessionReader>(std::move(show));
   }
 
   Result<bgp::ApplyReport> apply(const std::string& text) override { return applier_.apply(text); }
@@ -43,6 +60,10 @@ class DriverApply final : public FrrApply {
                         : Result<bgp::FastApplyReport>(bgp::FastApplyReport{});
   }
 
+  SessionCollector sessionCollector() override {
+    return [reader = reader_] { return reader->metrics.families(); };
+  }
+
  private:
   bgp::FrrDriver driver_;
   bgp::FrrApplier applier_;
@@ -50,6 +71,7 @@ class DriverApply final : public FrrApply {
   std::unique_ptr<bgp::VtyshSession> session_;
   frrgen::RenderOptions render_;
   std::unique_ptr<bgp::IncrementalApplier> incremental_;
+  std::shared_ptr<SessionReader> reader_;
 };
 
 }  // namespace

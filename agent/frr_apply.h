@@ -6,11 +6,14 @@
 // config, frr-reload.py --test then --reload). Unit tests substitute a fake.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "agent/bgp/frr_driver.h"
 #include "agent/bgp/incremental.h"
+#include "common/daemon/prometheus.h"
 #include "common/util/result.h"
 #include "frrgen/model.h"
 #include "frrgen/render.h"
@@ -33,6 +36,12 @@ class FrrApply {
   /// verify reads FRR's state back and corrects drift (report.drift says what differed). Call it
   /// periodically in frr mode. The default does nothing.
   virtual Result<bgp::FastApplyReport> verify() { return bgp::FastApplyReport{}; }
+
+  /// SessionCollector returns the BGP and BFD session families (bgp/session_metrics.h) when
+  /// /metrics is read, from another thread; it must stay valid after the FrrApply is gone.
+  using SessionCollector = std::function<std::vector<daemon::MetricFamily>()>;
+  /// sessionCollector returns the collector, or an empty function (fakes: no session metrics).
+  virtual SessionCollector sessionCollector() { return {}; }
 };
 
 /// makeFrrApply returns the production implementation over agent/bgp with options (the vtysh

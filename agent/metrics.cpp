@@ -7,24 +7,6 @@ namespace {
 using daemon::MetricType;
 using daemon::Sample;
 
-MetricFamily single(std::string name, std::string help, MetricType type, double value) {
-  return MetricFamily{std::move(name), std::move(help), type, {Sample{{}, value}}};
-}
-
-template <size_t N, typename Enum, typename NameFn>
-MetricFamily labelled(std::string name,
-                      std::string help,
-                      const std::string& label,
-                      const std::array<std::atomic<uint64_t>, N>& values,
-                      NameFn name_of) {
-  MetricFamily f{std::move(name), std::move(help), MetricType::Counter, {}};
-  for (size_t i = 0; i < N; ++i) {
-    f.samples.push_back(Sample{{{label, std::string(name_of(static_cast<Enum>(i)))}},
-                               static_cast<double>(values[i].load())});
-  }
-  return f;
-}
-
 MetricFamily byResult(std::string name, std::string help, uint64_t ok, uint64_t failed) {
   return MetricFamily{std::move(name),
                       std::move(help),
@@ -35,31 +17,11 @@ MetricFamily byResult(std::string name, std::string help, uint64_t ok, uint64_t 
 
 constexpr std::array<std::string_view, 3> kFrrPaths = {"delta", "full_reload", "unchanged"};
 
-std::string_view frrPathName(size_t i) {
-  return kFrrPaths[i];
-}
-
 }  // namespace
 
-std::string_view reconcileKindName(ReconcileKind kind) {
-  static constexpr std::array<std::string_view, kReconcileKindCount> kNames = {
-      "sync", "bgp", "configuration_state", "layer2"};
-  return kNames[static_cast<size_t>(kind)];
-}
-
-void Metrics::countRequest(ApiVerb verb, bool failed) {
-  requests_[static_cast<size_t>(verb)].fetch_add(1, std::memory_order_relaxed);
-  if (failed) countRequestError(verb);
-}
-
-void Metrics::countRequestError(ApiVerb verb) {
-  request_errors_[static_cast<size_t>(verb)].fetch_add(1, std::memory_order_relaxed);
-}
-
-void Metrics::countReconcile(ReconcileKind kind, bool failed) {
-  reconciles_[static_cast<size_t>(kind)].fetch_add(1, std::memory_order_relaxed);
-  if (failed) reconcile_errors_[static_cast<size_t>(kind)].fetch_add(1, std::memory_order_relaxed);
-}
+Metrics::Metrics(std::string node)
+    : DaemonMetrics("ingot_agent", {"sync", "bgp", "configuration_state", "layer2"}),
+      node_(std::move(node)) {}
 
 void Metrics::countFrrConfigurationWrite(bool failed) {
   (failed ? frr_write_errors_ : frr_writes_).fetch_add(1, std::memory_order_relaxed);
@@ -93,7 +55,7 @@ void Metrics::removeCollector(int id) {
   collectors_.erase(id);
 }
 
-std::vector<MetricFamily> Metrics::families() const {
+std::vector<MetricFamily> Metrics::announcedFamilies() const {
   std::vector<MetricFamily> out;
   MetricFamily announced{"metallb_speaker_announced",
                          "Services being announced from this node. This is desired state, it does "
@@ -119,31 +81,14 @@ std::vector<MetricFamily> Metrics::families() const {
       out.push_back(std::move(f));
     }
   }
-  out.push_back(single("metallb_k8s_client_updates_total",
-                       "Number of k8s object updates that have been processed.",
-                       MetricType::Counter, static_cast<double>(updates_.load())));
-  out.push_back(single("metallb_k8s_client_update_errors_total",
-                       "Number of k8s object updates that failed for some reason.",
-                       MetricType::Counter, static_cast<double>(update_errors_.load())));
-  out.push_back(single("metallb_k8s_client_config_loaded_bool",
-                       "1 if the MetalLB configuration was successfully loaded at least once.",
-                       MetricType::Gauge, config_loaded_.load() ? 1 : 0));
-  out.push_back(
-      single("metallb_k8s_client_config_stale_bool",
-             "1 if running on a stale configuration, because the latest config failed to load.",
-             MetricType::Gauge, config_stale_.load() ? 1 : 0));
-  out.push_back(labelled<kApiVerbCount, ApiVerb>("ingot_agent_api_requests_total",
-                                                 "Kubernetes API requests made, by verb.", "verb",
-                                                 requests_, k8s::apiVerbName));
-  out.push_back(labelled<kApiVerbCount, ApiVerb>("ingot_agent_api_request_errors_total",
-                                                 "Kubernetes API requests that failed, by verb.",
-                                                 "verb", request_errors_, k8s::apiVerbName));
-  out.push_back(labelled<kReconcileKindCount, ReconcileKind>("ingot_agent_reconciles_total",
-                                                             "Reconciles run, by kind.", "kind",
-                                                             reconciles_, reconcileKindName));
-  out.push_back(labelled<kReconcileKindCount, ReconcileKind>(
-      "ingot_agent_reconcile_errors_total", "Reconciles that failed, by kind.", "kind",
-      reconcile_errors_, reconcileKindName));
+  return out;
+}
+
+std::vector<MetricFamily> Metrics::families() const {
+  std::vector<MetricFamily> out = announcedFamilies();
+  for (auto& f : commonFamilies()) {
+    out.push_back(std::move(f));
+  }
   out.push_back(single("ingot_agent_frrconfiguration_writes_total",
                        "Creates and updates of this node's FRRConfiguration that succeeded.",
                        MetricType::Counter, static_cast<double>(frr_writes_.load())));
@@ -153,18 +98,14 @@ std::vector<MetricFamily> Metrics::families() const {
   out.push_back(byResult("ingot_agent_frr_reloads_total",
                          "Applies of a rendered frr.conf to the node's FRR (frr mode), by result.",
                          reloads_ok_.load(), reloads_failed_.load()));
-  out.push_back(labelled<kFrrPaths.size(), size_t>(
-      "ingot_agent_frr_applies_total",
-      "Applies and read-backs of the node's FRR (frr mode) that succeeded, by path: delta "
-      "(through vtysh), full_reload (frr-reload.py) or unchanged.",
-      "path", frr_paths_, frrPathName));
+  out.push_back(labelled("ingot_agent_frr_applies_total",
+                         "Applies and read-backs of the node's FRR (frr mode) that succeeded, by "
+                         "path: delta (through vtysh), full_reload (frr-reload.py) or unchanged.",
+                         "path", kFrrPaths, frr_paths_));
   out.push_back(single("ingot_agent_frr_drift_total",
                        "Differences found between FRR's running configuration and the applied "
                        "one (frr mode); each was corrected by a full reload.",
                        MetricType::Counter, static_cast<double>(frr_drift_.load())));
-  out.push_back(single("ingot_agent_workqueue_depth",
-                       "Keys waiting in the work queue or being reconciled.", MetricType::Gauge,
-                       static_cast<double>(queue_depth_.load())));
   return out;
 }
 

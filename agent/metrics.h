@@ -15,20 +15,15 @@
 #include <vector>
 
 #include "common/daemon/prometheus.h"
-#include "kube/instrumented_client.h"
+#include "kube/daemon_metrics.h"
 
 namespace ingot::agent {
 
 using daemon::MetricFamily;
 using k8s::ApiVerb;
-using k8s::kApiVerbCount;
 
-/// ReconcileKind labels the reconcile counters.
+/// ReconcileKind labels the reconcile counters ("sync", "bgp", "configuration_state", "layer2").
 enum class ReconcileKind { Sync, Bgp, ConfigurationState, Layer2 };
-inline constexpr size_t kReconcileKindCount = 4;
-
-/// reconcileKindName returns "sync", "bgp", "configuration_state" or "layer2".
-std::string_view reconcileKindName(ReconcileKind kind);
 
 /// AnnouncedIp is one sample of metallb_speaker_announced.
 struct AnnouncedIp {
@@ -37,20 +32,17 @@ struct AnnouncedIp {
   friend bool operator==(const AnnouncedIp&, const AnnouncedIp&) = default;
 };
 
-/// Metrics holds every value /metrics exposes. Thread-safe.
-class Metrics final : public k8s::RequestCounter {
+/// Metrics holds every value /metrics exposes: metallb_speaker_announced and the families of
+/// collectors first, then the shared daemon families (k8s::DaemonMetrics, ingot_agent_...), then
+/// the FRR ones. Thread-safe.
+class Metrics final : public k8s::DaemonMetrics {
  public:
-  explicit Metrics(std::string node) : node_(std::move(node)) {}
+  explicit Metrics(std::string node);
 
-  // ingot::k8s::RequestCounter
-  void countRequest(ApiVerb verb, bool failed) override;
-  void countRequestError(ApiVerb verb) override;
-  void countReconcile(ReconcileKind kind, bool failed);
-  void countUpdate() { updates_.fetch_add(1, std::memory_order_relaxed); }
-  void countUpdateError() { update_errors_.fetch_add(1, std::memory_order_relaxed); }
-  void setConfigLoaded(bool loaded) { config_loaded_.store(loaded); }
-  void setConfigStale(bool stale) { config_stale_.store(stale); }
-  void setQueueDepth(uint64_t depth) { queue_depth_.store(depth); }
+  /// countReconcile counts one reconcile and whether it failed.
+  void countReconcile(ReconcileKind kind, bool failed) {
+    countReconcileKind(static_cast<size_t>(kind), failed);
+  }
   /// countFrrConfigurationWrite counts one create/update of FRRConfiguration metallb-<node>.
   void countFrrConfigurationWrite(bool failed);
   /// countReload counts one FRR apply in frr mode.
@@ -71,25 +63,14 @@ class Metrics final : public k8s::RequestCounter {
   void removeCollector(int id);
 
   uint64_t frrConfigurationWrites() const { return frr_writes_.load(); }
-  uint64_t requests(ApiVerb verb) const { return requests_[static_cast<size_t>(verb)].load(); }
 
-  /// families returns everything as families, MetalLB's first, in a fixed order.
-  std::vector<MetricFamily> families() const;
-
-  /// render is renderPrometheus(families()).
-  std::string render() const { return daemon::renderPrometheus(families()); }
+  std::vector<MetricFamily> families() const override;
 
  private:
+  /// announcedFamilies returns metallb_speaker_announced and the collectors' families.
+  std::vector<MetricFamily> announcedFamilies() const;
+
   std::string node_;
-  std::array<std::atomic<uint64_t>, kApiVerbCount> requests_{};
-  std::array<std::atomic<uint64_t>, kApiVerbCount> request_errors_{};
-  std::array<std::atomic<uint64_t>, kReconcileKindCount> reconciles_{};
-  std::array<std::atomic<uint64_t>, kReconcileKindCount> reconcile_errors_{};
-  std::atomic<uint64_t> updates_{0};
-  std::atomic<uint64_t> update_errors_{0};
-  std::atomic<bool> config_loaded_{false};
-  std::atomic<bool> config_stale_{false};
-  std::atomic<uint64_t> queue_depth_{0};
   std::atomic<uint64_t> frr_writes_{0};
   std::atomic<uint64_t> frr_write_errors_{0};
   std::atomic<uint64_t> reloads_ok_{0};

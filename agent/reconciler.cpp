@@ -15,12 +15,7 @@
 namespace ingot::agent {
 namespace {
 
-template <typename T>
-std::vector<T> values(const k8s::Store<T>& store) {
-  std::vector<T> out;
-  for (const auto& p : store.list()) out.push_back(*p);
-  return out;
-}
+using k8s::values;
 
 std::string serviceKey(const api::Service& svc) {
   return svc.metadata.namespace_ + "/" + svc.metadata.name;

@@ -4,6 +4,7 @@
 
     /usr/bin/python3 bench/agent_rss.py --services 1000 10000 [--agents 1|2] [--agent PATH]
                                         [--agent-arg=--kube-api-qps --agent-arg=0] [--bound 900]
+                                        [--wrap 'heaptrack -o /tmp/agent-%N']
 
 For each N, a fresh run: the test API server (e2e/kubeapi/server.py, in this process), then
 --agents ingot-agent processes (node1, node2) in frr-k8s mode; examples/bgp and
@@ -18,6 +19,11 @@ the time from the last Service written to that point, then the agent's VmRSS/VmH
 (/proc/<pid>/status) and CPU time (utime+stime, /proc/<pid>/stat), once on convergence and once
 more after the agent went idle (its ServiceBGPStatus writes etc. done). Figures only; nothing
 about time is asserted. Every process is stopped by PID.
+
+--wrap runs each agent under a profiler (the command is split on spaces, %N becomes the number
+of Services); figures are then read from the agent itself (the wrapper's child), and once idle
+the agent is ended with SIGKILL, so that what a heap profiler reports as "leaked" is exactly the
+heap the idle agent held.
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -142,16 +150,37 @@ def proc_figures(pid: int) -> dict:
     status = {}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
+        if key in ("VmRSS", "VmHWM", "RssAnon"):
             status[key] = int(value.split()[0]) / 1024
     fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
     status["cpu"] = (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
     return status
 
 
+def rss_by_mapping(pid: int, top: int = 6) -> str:
+    """The resident set by what maps it (/proc/<pid>/smaps): the executable, each shared
+    library, the main heap ([heap]), other anonymous memory (thread arenas, stacks, mmapped
+    allocations), in MiB, largest first."""
+    exe = os.path.realpath(f"/proc/{pid}/exe")
+    sums, name = {}, None
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        head = line.split()
+        if head and "-" in head[0] and len(head) >= 5 and ":" not in head[0]:
+            path = head[5] if len(head) > 5 else ""
+            name = ("executable" if path == exe else "[anonymous]" if not path
+                    else path if path.startswith("[") else os.path.basename(path))
+        elif head and head[0] == "Rss:":
+            sums[name] = sums.get(name, 0) + int(head[1])
+    ranked = sorted(sums.items(), key=lambda kv: -kv[1])
+    rest = sum(v for _, v in ranked[top:])
+    parts = [f"{k} {v / 1024:.1f}" for k, v in ranked[:top]] + [f"other {rest / 1024:.1f}"]
+    return ", ".join(parts)
+
+
 def describe(name: str, pid: int) -> str:
     f = proc_figures(pid)
-    return f"{name}: VmRSS {f['VmRSS']:.1f} MiB, VmHWM {f['VmHWM']:.1f} MiB, CPU {f['cpu']:.2f} s"
+    return (f"{name}: VmRSS {f['VmRSS']:.1f} MiB (anonymous {f['RssAnon']:.1f}), "
+            f"VmHWM {f['VmHWM']:.1f} MiB, CPU {f['cpu']:.2f} s")
 
 
 def wait_idle(pid: int, window: float = 3.0, busy: float = 0.03, bound: float = 300.0) -> float:
@@ -168,11 +197,31 @@ def wait_idle(pid: int, window: float = 3.0, busy: float = 0.03, bound: float = 
     return time.monotonic() - start
 
 
+def agent_pid(proc: subprocess.Popen, name: str, bound: float = 60.0) -> int:
+    """The agent's own PID: proc itself, or under a wrapper the descendant running `name`."""
+    start = time.monotonic()
+    while time.monotonic() - start < bound:
+        todo = [proc.pid]
+        while todo:
+            pid = todo.pop()
+            try:
+                if Path(f"/proc/{pid}/comm").read_text().strip() == name[:15]:
+                    return pid
+                for task in Path(f"/proc/{pid}/task").iterdir():
+                    todo += [int(c) for c in (task / "children").read_text().split()]
+            except OSError:
+                continue
+        time.sleep(0.1)
+    raise SystemExit(f"agent_rss: no {name} process under PID {proc.pid}")
+
+
 class Run:
-    def __init__(self, agent: Path, agents: int, extra: list, workdir: Path):
+    def __init__(self, agent: Path, agents: int, extra: list, workdir: Path, wrap: list):
         self.agent, self.agents, self.extra, self.dir = agent, agents, extra, workdir
+        self.wrap = wrap
         self.server = None
         self.procs = {}
+        self.pids = {}
 
     def start(self) -> Api:
         self.server = KubeApiServer(tokens=[TOKEN], history=5000).start()
@@ -185,11 +234,18 @@ class Run:
             node = f"node{k}"
             log = open(self.dir / f"agent-{node}.log", "wb")
             self.procs[node] = subprocess.Popen(
-                [str(self.agent), "--node-name", node, "--kubeconfig", str(kubeconfig),
+                [*self.wrap, str(self.agent), "--node-name", node, "--kubeconfig", str(kubeconfig),
                  "--bgp-mode", "frr-k8s", "--namespace", "metallb-system", "--port", "0",
                  "--health-probe-port", "0", *self.extra], stdout=log, stderr=subprocess.STDOUT)
             log.close()
+            self.pids[node] = agent_pid(self.procs[node], self.agent.name)
         return api
+
+    def kill_agents(self) -> None:
+        """SIGKILL to the agents themselves; a wrapper then writes its report and exits."""
+        for node, pid in self.pids.items():
+            os.kill(pid, signal.SIGKILL)
+            self.procs[node].wait(600)
 
     def stop(self) -> None:
         for proc in self.procs.values():
@@ -217,9 +273,9 @@ def wait_for(check, bound: float, what: str, run: Run) -> float:
     return time.monotonic() - start
 
 
-def measure(agent: Path, agents: int, extra: list, n: int, bound: float) -> None:
+def measure(agent: Path, agents: int, extra: list, n: int, bound: float, wrap: list) -> None:
     workdir = Path(tempfile.mkdtemp(prefix=f"ingot-agent-rss-{n}-"))
-    run = Run(agent, agents, extra, workdir)
+    run = Run(agent, agents, extra, workdir, [w.replace("%N", str(n)) for w in wrap])
     try:
         api = run.start()
 
@@ -227,11 +283,11 @@ def measure(agent: Path, agents: int, extra: list, n: int, bound: float) -> None
             return api.get("frrk8s.metallb.io/v1beta1", "FRRConfiguration", "metallb-system",
                            f"metallb-{node}")
 
-        wait_for(lambda: frr_config() is not None, 60, "FRRConfiguration metallb-node1", run)
-        wait_idle(run.procs["node1"].pid, bound=60)
+        wait_for(lambda: frr_config() is not None, bound, "FRRConfiguration metallb-node1", run)
+        wait_idle(run.pids["node1"], bound=bound)
         print(f"N={n}: baseline (examples only, idle)")
-        for node, proc in run.procs.items():
-            print("  " + describe(f"agent {node}", proc.pid))
+        for node, pid in run.pids.items():
+            print("  " + describe(f"agent {node}", pid))
         start = time.monotonic()
         for i in range(n):
             api.create(endpoint_slice(i))
@@ -245,14 +301,18 @@ def measure(agent: Path, agents: int, extra: list, n: int, bound: float) -> None
                           f"all {n} prefixes in metallb-node1", run)
         print(f"  metallb-node1 lists all {n} prefixes {waited:.1f} s after the last Service "
               f"write ({time.monotonic() - start:.1f} s after the first)")
-        for node, proc in run.procs.items():
-            print("  at convergence: " + describe(f"agent {node}", proc.pid))
-        idle = wait_idle(run.procs["node1"].pid)
+        for node, pid in run.pids.items():
+            print("  at convergence: " + describe(f"agent {node}", pid))
+        idle = wait_idle(run.pids["node1"])
         statuses = api.count("metallb.io/v1beta1", "ServiceBGPStatus", "metallb-system")
         print(f"  idle {idle:.1f} s later ({statuses} ServiceBGPStatus objects):")
-        for node, proc in run.procs.items():
-            print("  idle: " + describe(f"agent {node}", proc.pid))
+        for node, pid in run.pids.items():
+            print("  idle: " + describe(f"agent {node}", pid))
+            print(f"  idle: RSS by mapping (MiB): {rss_by_mapping(pid)}; "
+                  f"threads {len(os.listdir(f'/proc/{pid}/task'))}")
         sys.stdout.flush()
+        if run.wrap:
+            run.kill_agents()
     finally:
         run.stop()
     shutil.rmtree(workdir)  # kept (and named) when the run failed
@@ -274,6 +334,9 @@ def main() -> int:
     parser.add_argument("--agent-arg", action="append", default=[], metavar="ARG",
                         help="extra agent argument, repeatable (e.g. --agent-arg=--kube-api-qps"
                              " --agent-arg=0)")
+    parser.add_argument("--wrap", default="",
+                        help="profiler command to run each agent under, e.g. "
+                             "'heaptrack -o /tmp/agent-%%N' (%%N: the number of Services)")
     parser.add_argument("--bound", type=float, default=900.0,
                         help="seconds to wait for all prefixes (default 900)")
     args = parser.parse_args()
@@ -282,7 +345,7 @@ def main() -> int:
           f"frr-k8s mode, load "
           f"{os.getloadavg()[0]:.1f}")
     for n in args.services:
-        measure(agent, args.agents, args.agent_arg, n, args.bound)
+        measure(agent, args.agents, args.agent_arg, n, args.bound, shlex.split(args.wrap))
     return 0
 
 

@@ -41,17 +41,17 @@ Options parseArgs(int argc, char** argv) {
   Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--services")
+    if (flag == "--services") {
       o.services = std::atoi(argv[i + 1]);
-    else if (flag == "--creators")
+    } else if (flag == "--creators") {
       o.creators = std::atoi(argv[i + 1]);
-    else if (flag == "--qps")
+    } else if (flag == "--qps") {
       o.qps = argv[i + 1];
-    else if (flag == "--burst")
+    } else if (flag == "--burst") {
       o.burst = argv[i + 1];
-    else if (flag == "--mode")
+    } else if (flag == "--mode") {
       o.mode = argv[i + 1];
-    else {
+    } else {
       std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
       std::exit(2);
     }

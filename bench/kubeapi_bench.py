@@ -22,16 +22,21 @@ can do on one core whatever the client costs. Every phase is bounded by --phase-
 
 --compare REF also runs the e2e/kubeapi of git revision REF (e.g. main) and prints the two side
 by side with the ratio new/old. --compare-validation instead runs this tree's server twice, with
-CRD schema validation on and off (--no-schema-validation), ratio on/off.
+CRD schema validation on and off (--no-schema-validation), ratio on/off. --compare-rbac runs it
+twice with every measured request made by a ServiceAccount token: authorised by RBAC (the chart's
+RBAC objects from charts/manifests plus a Role and RoleBinding granting the benchmark's calls),
+then with --no-rbac (the token is still authenticated), ratio on/off.
 
     /usr/bin/python3 bench/kubeapi_bench.py                     # this tree's server
     /usr/bin/python3 bench/kubeapi_bench.py --compare main -n 10000
     /usr/bin/python3 bench/kubeapi_bench.py --compare-validation -n 5000
+    /usr/bin/python3 bench/kubeapi_bench.py --compare-rbac -n 5000
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import re
@@ -57,7 +62,8 @@ class Connection:
     """One keep-alive HTTP/1.1 connection with just enough parsing for this server's replies
     (which always carry Content-Length), so the client costs little CPU."""
 
-    def __init__(self, port: int, tls: bool):
+    def __init__(self, port: int, tls: bool, token: str = TOKEN):
+        self.token = token
         raw = socket.create_connection(("127.0.0.1", port))
         raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         if tls:
@@ -69,7 +75,7 @@ class Connection:
 
     def send(self, method: str, path: str, body: bytes = b"",
              content_type: str = "application/json") -> None:
-        head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}"
+        head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {self.token}"
                 f"\r\nAccept: application/json\r\nContent-Type: {content_type}\r\n"
                 f"Content-Length: {len(body)}\r\n\r\n")
         self.sock.sendall(head.encode() + body)
@@ -104,6 +110,7 @@ class Server:
     def __init__(self, kubeapi_dir: Path, work: Path, tls: bool, history: int,
                  extra_args=()):
         self.tls = tls
+        self.token = TOKEN  # what connect() authenticates with (as_service_account changes it)
         port_file = work / "port"
         args = [sys.executable, str(kubeapi_dir / "server.py"), "--token", TOKEN,
                 "--port-file", str(port_file), "--namespace", NS, "--history", str(history)]
@@ -122,7 +129,48 @@ class Server:
         return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
     def connect(self) -> Connection:
-        return Connection(self.port, self.tls)
+        return Connection(self.port, self.tls, self.token)
+
+    def as_service_account(self) -> None:
+        """Creates the chart's RBAC objects and a ServiceAccount allowed the benchmark's calls
+        (with the admin token); later connections use that ServiceAccount's token."""
+        import yaml  # python3-yaml; only this mode needs it
+
+        manifest = ROOT / "charts" / "manifests" / "ingot-frr-k8s.yaml"
+        objects = [d for d in yaml.safe_load_all(manifest.read_text()) if isinstance(d, dict)
+                   and d["kind"] in ("ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding")]
+        role = {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+                "metadata": {"name": "bench", "namespace": NS}, "rules": [
+                    {"apiGroups": [""], "resources": ["services"],
+                     "verbs": ["get", "list", "watch", "create", "update"]},
+                    {"apiGroups": ["metallb.io"], "resources": ["ipaddresspools"],
+                     "verbs": ["create"]}]}
+        binding = {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+                   "metadata": {"name": "bench", "namespace": NS},
+                   "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role",
+                               "name": "bench"},
+                   "subjects": [{"kind": "ServiceAccount", "name": "bench", "namespace": NS}]}
+        secret = {"apiVersion": "v1", "kind": "Secret", "metadata": {
+            "name": "bench-token", "annotations": {"kubernetes.io/service-account.name": "bench"}},
+            "type": "kubernetes.io/service-account-token"}
+        conn = self.connect()
+        conn.request("POST", "/api/v1/namespaces", json.dumps(
+            {"metadata": {"name": "metallb-system"}}).encode())  # 409 when it exists
+        for obj in objects + [role, binding]:
+            plural = obj["kind"].lower() + "s"
+            ns = obj["metadata"].get("namespace")
+            path = "/apis/rbac.authorization.k8s.io/v1" + (f"/namespaces/{ns}" if ns else "")
+            status, body = conn.request("POST", f"{path}/{plural}", json.dumps(obj).encode())
+            if status != 201:
+                raise RuntimeError(f"creating {obj['kind']} {obj['metadata']['name']}: {body}")
+        conn.request("POST", f"/api/v1/namespaces/{NS}/serviceaccounts",
+                     json.dumps({"metadata": {"name": "bench"}}).encode())
+        status, body = conn.request("POST", f"/api/v1/namespaces/{NS}/secrets",
+                                    json.dumps(secret).encode())
+        conn.close()
+        if status != 201:
+            raise RuntimeError(f"creating the token Secret: {body}")
+        self.token = base64.b64decode(json.loads(body)["data"]["token"]).decode()
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -277,11 +325,13 @@ def watch_fanout(server: Server, args, deadline: float) -> dict:
             "events delivered/s (server CPU)": delivered / max(m.cpu, 1e-9)}
 
 
-def measure(kubeapi_dir: Path, args, extra_args=()) -> dict:
+def measure(kubeapi_dir: Path, args, extra_args=(), service_account: bool = False) -> dict:
     with tempfile.TemporaryDirectory(prefix="kubeapi-bench-") as work:
         server = Server(kubeapi_dir, Path(work), not args.insecure_http, args.history,
                         extra_args)
         try:
+            if service_account:
+                server.as_service_account()
             result = {}
             n, u = args.objects, min(args.updates, args.objects)
             with Measured(server) as m:
@@ -311,6 +361,34 @@ def measure(kubeapi_dir: Path, args, extra_args=()) -> dict:
             return result
         finally:
             server.stop()
+
+
+def decision_cost(count: int = 20000) -> None:
+    """Prints the CPU time of one RBAC decision in process, under the chart's RBAC: what the
+    end-to-end figures above hide in their noise."""
+    import yaml  # python3-yaml
+
+    sys.path.insert(0, str(ROOT / "e2e" / "kubeapi"))
+    from kubeapi.rbac import Policy, Request, User
+
+    manifest = ROOT / "charts" / "manifests" / "ingot-frr-k8s.yaml"
+    docs = [d for d in yaml.safe_load_all(manifest.read_text()) if isinstance(d, dict)]
+    kinds = ("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding")
+    policy = Policy.build(*([d for d in docs if d["kind"] == k] for k in kinds))
+    agent = User.service_account("metallb-system", "ingot-agent")
+    print("RBAC decision, in process, under the chart's RBAC (CPU µs per decision):")
+    for label, request in (
+            ("allowed by the first ClusterRoleBinding (list services)",
+             Request("list", "", "services")),
+            ("allowed by the last RoleBinding (patch servicebgpstatuses/status)",
+             Request("patch", "metallb.io", "servicebgpstatuses", "status", "metallb-system",
+                     "x")),
+            ("refused after every binding (create configmaps)",
+             Request("create", "", "configmaps", namespace="default"))):
+        start = time.process_time()
+        for _ in range(count):
+            policy.decide(agent, request)
+        print(f"  {label}: {(time.process_time() - start) / count * 1e6:.1f}", flush=True)
 
 
 def checkout(ref: str, into: Path) -> Path:
@@ -359,6 +437,8 @@ def main() -> int:
     parser.add_argument("--compare", metavar="REF", help="also run e2e/kubeapi of git REF")
     parser.add_argument("--compare-validation", action="store_true",
                         help="run this tree with CRD schema validation on, then off")
+    parser.add_argument("--compare-rbac", action="store_true",
+                        help="run this tree as a ServiceAccount with RBAC on, then off")
     args = parser.parse_args()
     args.crs = args.objects if args.crs is None else args.crs
     columns = {}
@@ -369,6 +449,13 @@ def main() -> int:
         columns["validation off"] = measure(ROOT / "e2e" / "kubeapi", args,
                                             ("--no-schema-validation",))
         report(columns)
+        return 0
+    if args.compare_rbac:
+        tree = ROOT / "e2e" / "kubeapi"
+        columns["RBAC on"] = measure(tree, args, service_account=True)
+        columns["RBAC off"] = measure(tree, args, ("--no-rbac",), service_account=True)
+        report(columns)
+        decision_cost()
         return 0
     columns["this tree"] = measure(ROOT / "e2e" / "kubeapi", args)
     if args.compare:

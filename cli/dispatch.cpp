@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/explain.h"
 #include "cli/frrk8s.h"
 
 namespace ingot::cli {
@@ -24,8 +25,13 @@ constexpr const char* kUsage =
     "             [--as-served: the FRRConfiguration as kubectl get -o yaml shows it]\n"
     "             [--backend frr-k8s|frr: with frr, --format frr.conf is the compact file\n"
     "             the agent applies in --bgp-mode frr]\n"
+    "  explain    why a Service has its address and pool, and why each node does or does not\n"
+    "             announce it (BGP and L2); every Node counts as live unless --dead-node names it\n"
+    "             NAMESPACE/NAME [--output text|json] [--dead-node NODE]... [--lb-class X]\n"
+    "             [--namespace NS] [--ignore-exclude-lb]\n"
     "  frr-k8s    show the frr.conf frr-k8s would apply on a node from FRRConfigurations\n"
-    "             --node NODE [--frrk8s-namespace NS] [--log-level LEVEL]\n";
+    "             --node NODE [--frrk8s-namespace NS] [--log-level LEVEL]\n"
+    "  version    print the version and git revision (also --version)\n";
 
 }  // namespace
 
@@ -44,6 +50,9 @@ int runMain(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   }
   if (command == "render") {
     return runRender(rest, out, err);
+  }
+  if (command == "explain") {
+    return runExplain(rest, out, err);
   }
   if (command == "frr-k8s") {
     return runFrrK8s(rest, out, err);

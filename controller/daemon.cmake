@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # ingot-controller: the daemon around controller/core (included by controller/CMakeLists.txt).
 # ingot_controller holds everything but main.cpp so that tests drive the same code.
+# The webhook server is Debian's cpp-httplib (libcpp-httplib-dev, built with OpenSSL).
+pkg_check_modules(CPP_HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 ingot_add_library(ingot_controller
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
@@ -11,8 +13,18 @@ ingot_add_library(ingot_controller
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_status.cpp
     ${CMAKE_CURRENT_LIST_DIR}/status_writes.cpp
     ${CMAKE_CURRENT_LIST_DIR}/write_pool.cpp
-  LIBRARIES ingot_controller_core ingot_config ingot_api ingot_json ingot_kube ingot_daemon ingot_util
-            OpenSSL::Crypto)
+    ${CMAKE_CURRENT_LIST_DIR}/webhook_admission.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook_certs.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook_convert.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook_json.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook_rotation.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook_rotator.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook_server.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook_service.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook_tls.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhooks.cpp
+  LIBRARIES ingot_controller_core ingot_config ingot_api ingot_json ingot_kube_daemon ingot_kube ingot_daemon ingot_util
+            OpenSSL::Crypto OpenSSL::SSL PkgConfig::CPP_HTTPLIB)
 
 add_executable(ingot-controller ${CMAKE_CURRENT_LIST_DIR}/main.cpp)
 target_link_libraries(ingot-controller PRIVATE ingot_controller)
@@ -29,6 +41,11 @@ ingot_add_test(ingot_controller_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/status_writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/write_overlay_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/webhook_admission_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/webhook_certs_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/webhook_convert_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/webhook_rotation_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/webhook_rotator_test.cpp
   LIBRARIES ingot_controller)
 
 # Test support shared by the integration tests and the benchmark: start the test API server and
@@ -48,6 +65,7 @@ ingot_add_test(ingot_controller_integration_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/main_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/kubectl_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/restart_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/integration/economy_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/faults_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/config_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/startup_test.cpp

@@ -3,6 +3,8 @@
 
 #include <map>
 
+#include "controller/webhook_tls.h"
+
 namespace ingot::controller {
 namespace {
 
@@ -11,18 +13,47 @@ using daemon::FlagSet;
 
 daemon::Setter webhookMode(Flags& f) {
   return [&f](const std::string& v) {
-    if (v == "onlywebhook") {
-      return std::string(
-          "\"onlywebhook\" is not supported: ingot-controller serves no webhooks yet");
-    }
-    if (v != "enabled" && v != "disabled") {
+    static const std::map<std::string, WebhookMode> modes = {
+        {"enabled", WebhookMode::Enabled},
+        {"disabled", WebhookMode::Disabled},
+        {"onlywebhook", WebhookMode::OnlyWebhook}};
+    const auto it = modes.find(v);
+    if (it == modes.end()) {
       return std::string("must be enabled, disabled or onlywebhook");
     }
-    if (v == "enabled") {
-      f.ignored.push_back("webhook-mode");
-    }
+    f.webhook.mode = it->second;
     return std::string();
   };
+}
+
+daemon::Setter optionalPort(std::optional<int>& out) {
+  return [&out](const std::string& v) {
+    int port = 0;
+    std::string e = daemon::port(port)(v);
+    if (e.empty()) {
+      out = port;
+    }
+    return e;
+  };
+}
+
+/// addWebhookFlags adds MetalLB's webhook flags and Ingot's --webhook-port.
+void addWebhookFlags(FlagSet& set, WebhookFlags& w) {
+  set.add({"webhook-port", false, optionalPort(w.port),
+           "port of the HTTPS webhook server (default 9443; 0 = any free port)"});
+  set.add({"cert-dir", false, daemon::text(w.cert_dir),
+           "directory of tls.crt/tls.key used with --disable-cert-rotation (default "
+           "/tmp/k8s-webhook-server/serving-certs)"});
+  set.add({"cert-service-name", false, daemon::text(w.cert_service_name),
+           "the webhook Service, named in the certificate (default metallb-webhook-service)"});
+  set.add({"webhook-secret", false, daemon::text(w.secret),
+           "Secret holding the webhook CA and certificate (default metallb-webhook-cert)"});
+  set.add({"disable-cert-rotation", true, daemon::flag(w.disable_cert_rotation),
+           "serve the certificate in --cert-dir instead of generating and rotating one"});
+  set.add({"tls-min-version", false, daemon::text(w.tls_min_version),
+           "VersionTLS12 or VersionTLS13 (default VersionTLS13)"});
+  set.add({"tls-cipher-suites", false, daemon::text(w.tls_cipher_suites),
+           "comma-separated IANA cipher suite names for TLS 1.2 (default OpenSSL's)"});
 }
 
 /// flagSet is ingot-controller's table over f.
@@ -37,7 +68,8 @@ FlagSet flagSet(Flags& f) {
            "this pod's name, owner of the ConfigurationState (env METALLB_POD_NAME)",
            "METALLB_POD_NAME"});
   set.add({"webhook-mode", false, webhookMode(f),
-           "enabled or disabled: accepted, but no webhooks are served; onlywebhook is refused"});
+           "enabled (webhooks and reconcilers), disabled (no webhooks) or onlywebhook"});
+  addWebhookFlags(set, f.webhook);
   set.add({"ml-secret-name", false, daemon::text(f.ml_secret_name),
            "create this memberlist Secret for the agents when it does not exist (env "
            "METALLB_ML_SECRET_NAME)",
@@ -45,10 +77,8 @@ FlagSet flagSet(Flags& f) {
   set.add({"deployment", false, daemon::text(f.deployment),
            "the controller's Deployment, owner of the memberlist Secret (env METALLB_DEPLOYMENT)",
            "METALLB_DEPLOYMENT"});
-  set.ignore(f.ignored,
-             {"pprof-bind-address", "cert-dir", "cert-service-name", "webhook-secret",
-              "tls-min-version", "tls-cipher-suites", "tls-curve-preferences", "metrics-cert-dir"},
-             {"disable-cert-rotation", "webhook-http2"});
+  set.ignore(f.ignored, {"pprof-bind-address", "tls-curve-preferences", "metrics-cert-dir"},
+             {"webhook-http2"});
   return set;
 }
 
@@ -77,7 +107,12 @@ Result<Flags> parseFlags(const std::vector<std::string>& args,
   if (auto ok = flagSet(flags).parse(args, env); !ok) {
     return ok.error();
   }
-  if (flags.help) return flags;
+  if (flags.help || flags.version) return flags;
+  if (auto tls =
+          webhook::parseTlsSettings(flags.webhook.tls_min_version, flags.webhook.tls_cipher_suites);
+      !tls) {
+    return tls.error();
+  }
   auto backend = backendFromEnv(env);
   if (!backend) return backend.error();
   flags.backend = *backend;
@@ -98,9 +133,7 @@ std::string usage() {
   out += flagSet(unused).usage();
   out +=
       "\nAccepted for MetalLB compatibility, without effect:\n"
-      "  --pprof-bind-address, --cert-dir, --cert-service-name, --webhook-secret,\n"
-      "  --tls-min-version, --tls-cipher-suites, --tls-curve-preferences, --metrics-cert-dir,\n"
-      "  --disable-cert-rotation, --webhook-http2.\n"
+      "  --pprof-bind-address, --tls-curve-preferences, --metrics-cert-dir, --webhook-http2.\n"
       "\nEnvironment: METALLB_NAMESPACE, METALLB_POD_NAME, METALLB_BGP_TYPE (frr-k8s|frr,\n"
       "  default frr-k8s; native is refused), METALLB_ML_SECRET_NAME, METALLB_DEPLOYMENT,\n"
       "  KUBECONFIG, KUBERNETES_SERVICE_HOST/PORT (in-cluster).\n";

@@ -17,6 +17,23 @@
 
 namespace ingot::controller {
 
+/// WebhookMode is --webhook-mode: serve webhooks and reconcile, only one of the two.
+enum class WebhookMode { Enabled, Disabled, OnlyWebhook };
+
+/// WebhookFlags are MetalLB's webhook and certificate flags (and the port, which MetalLB fixes).
+struct WebhookFlags {
+  WebhookMode mode = WebhookMode::Enabled;                         ///< --webhook-mode
+  std::string cert_dir = "/tmp/k8s-webhook-server/serving-certs";  ///< --cert-dir
+  std::string cert_service_name = "metallb-webhook-service";       ///< --cert-service-name
+  std::string secret = "metallb-webhook-cert";                     ///< --webhook-secret
+  bool disable_cert_rotation = false;                              ///< --disable-cert-rotation
+  std::string tls_min_version;                                     ///< --tls-min-version
+  std::string tls_cipher_suites;                                   ///< --tls-cipher-suites
+  /// --webhook-port (Ingot's; MetalLB always uses 9443). Unset with --ports-file: any free
+  /// loopback port, added to the ports file as "webhook N".
+  std::optional<int> port;
+};
+
 /// Flags is the parsed command line: the common flags plus this daemon's own.
 struct Flags : daemon::CommonFlags {
   std::string namespace_;  ///< --namespace, $METALLB_NAMESPACE, the pod's namespace file
@@ -26,8 +43,9 @@ struct Flags : daemon::CommonFlags {
   /// --ml-secret-name, $METALLB_ML_SECRET_NAME: the memberlist Secret to create ("" = none)
   std::string ml_secret_name;
   std::string deployment;  ///< --deployment, $METALLB_DEPLOYMENT: owner of that Secret
+  WebhookFlags webhook;
   /// ignored lists MetalLB flags that were given but have no effect in ingot-controller
-  /// (webhooks, certificate rotation, TLS metrics, pprof); main warns.
+  /// (HTTP/2, TLS curves, TLS metrics, pprof); main warns.
   std::vector<std::string> ignored;
 };
 

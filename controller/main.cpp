@@ -1,55 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 // ingot-controller: flags, wiring and signals only (docs/architecture.md). The work is done by the
 // Manager (informers, queue, worker) and the Reconciler (controller/reconciler.h).
-#include <cstdio>
-#include <fstream>
+#include <memory>
 #include <string>
-#include <vector>
 
-#include "common/daemon/endpoints.h"
-#include "common/daemon/signals.h"
 #include "controller/flags.h"
 #include "controller/manager.h"
 #include "controller/metrics.h"
 #include "controller/ml_secret.h"
-#include "kube/events.h"
-#include "kube/kubeconfig.h"
-#include "kube/startup.h"
+#include "controller/webhooks.h"
+#include "kube/shell.h"
 
 namespace {
 
 using namespace ingot;
 using namespace ingot::controller;
 
-constexpr int kExitStartupFailure = 1;
-constexpr int kExitUsage = 2;
 constexpr size_t kEventQueueCapacity = 16384;
-
-std::string podNamespace() {
-  std::ifstream in(std::string(k8s::kServiceAccountDir) + "/namespace");
-  std::string ns;
-  std::getline(in, ns);
-  return ns;
-}
-
-Result<k8s::Clients> connect(const Flags& flags, Metrics& metrics, log::Logger& logger) {
-  k8s::RestOptions options;
-  options.qps = flags.kube_api_qps;
-  options.burst = flags.kube_api_burst;
-  options.user_agent = "ingot-controller";
-  return k8s::connect(flags.kubeconfig, flags.context, options, metrics, logger);
-}
-
-Result<daemon::Endpoints> serve(const Flags& flags, Metrics& metrics, const Manager& manager) {
-  daemon::EndpointOptions o;
-  o.metrics_port = flags.port;
-  o.health_port = flags.health_probe_port;
-  o.health_address = "";
-  o.not_ready_message = "the first full pass has not succeeded yet\n";
-  o.ports_file = flags.ports_file;
-  return daemon::serveEndpoints(
-      o, [&metrics] { return metrics.render(); }, [&manager] { return manager.ready(); });
-}
 
 ManagerOptions managerOptions(const Flags& flags, api::OwnerReference owner) {
   ManagerOptions o;
@@ -66,75 +33,92 @@ void logStart(const Flags& flags, log::Logger& logger) {
                {"lb_class", flags.lb_class},
                log::num("port", flags.port),
                log::num("health_probe_port", flags.health_probe_port)});
-  for (const auto& f : flags.ignored) {
-    logger.warn("main", "flag_ignored", "MetalLB flag accepted without effect", {{"flag", f}});
-  }
 }
 
-int fail(log::Logger& logger, std::string_view event, const Error& e) {
-  logger.error("startup", event, e.message);
-  std::fprintf(stderr, "ingot-controller: %s\n", e.message.c_str());
-  return kExitStartupFailure;
+/// ControllerWorkload is the Manager (none with --webhook-mode=onlywebhook) and the webhooks
+/// (none with --webhook-mode=disabled).
+class ControllerWorkload final : public k8s::Workload {
+ public:
+  ControllerWorkload(std::unique_ptr<Manager> manager,
+                     std::unique_ptr<Webhooks> hooks,
+                     log::Logger& logger)
+      : manager_(std::move(manager)), hooks_(std::move(hooks)), logger_(logger) {}
+
+  Result<void> start(const std::stop_token& stop) override {
+    if (manager_ == nullptr) {
+      logger_.info("main", "only_webhook", "--webhook-mode=onlywebhook: no reconcilers run");
+      return {};
+    }
+    return manager_->start(stop);
+  }
+  void stop() override {
+    if (manager_ != nullptr) {
+      manager_->stop();
+    }
+    if (hooks_ != nullptr) {
+      hooks_->stop();
+    }
+  }
+  bool ready() const override {
+    return (hooks_ == nullptr || hooks_->ready()) && (manager_ == nullptr || manager_->ready());
+  }
+  std::string extraMetrics() const override {
+    return hooks_ == nullptr ? std::string() : hooks_->renderMetrics();
+  }
+
+ private:
+  std::unique_ptr<Manager> manager_;
+  std::unique_ptr<Webhooks> hooks_;
+  log::Logger& logger_;
+};
+
+/// start ensures the memberlist Secret when --ml-secret-name is set (as MetalLB: a failure here
+/// stops the controller), starts the webhooks unless disabled and builds the Manager unless
+/// --webhook-mode=onlywebhook.
+Result<std::unique_ptr<k8s::Workload>> start(const Flags& flags,
+                                             const k8s::ShellContext& c,
+                                             Metrics& metrics,
+                                             log::Logger& logger) {
+  if (!flags.ml_secret_name.empty()) {
+    auto ml = ensureMemberlistSecret(c.api, flags.namespace_, flags.ml_secret_name,
+                                     flags.deployment, logger);
+    if (!ml) {
+      return ml.error();
+    }
+  }
+  auto hooks = startWebhooks(flags, c.api, c.events, logger);
+  if (!hooks) {
+    return hooks.error();
+  }
+  std::unique_ptr<Manager> manager;
+  if (flags.webhook.mode != WebhookMode::OnlyWebhook) {
+    manager =
+        std::make_unique<Manager>(c.api, c.events, metrics, logger, managerOptions(flags, c.owner));
+  }
+  return std::unique_ptr<k8s::Workload>(
+      std::make_unique<ControllerWorkload>(std::move(manager), std::move(*hooks), logger));
 }
 
 int run(const Flags& flags, log::Logger& logger) {
-  daemon::SignalWatcher signals(logger);
   logStart(flags, logger);
   Metrics metrics;
-  auto clients = connect(flags, metrics, logger);
-  if (!clients) return fail(logger, "client_config", clients.error());
-  k8s::PreflightOptions preflight_options;
-  preflight_options.component = "controller";
-  if (auto ok = k8s::preflight(*clients->main, clients->server, flags.namespace_, logger,
-                               preflight_options);
-      !ok) {
-    return fail(logger, "preflight", ok.error());
-  }
-  if (!flags.ml_secret_name.empty()) {  // as MetalLB: a failure here stops the controller
-    auto ml = ensureMemberlistSecret(*clients->main, flags.namespace_, flags.ml_secret_name,
-                                     flags.deployment, logger);
-    if (!ml) return fail(logger, "memberlist_secret", ml.error());
-  }
-  auto owner = k8s::podOwner(*clients->main, flags.namespace_, flags.pod_name);
-  if (!owner) logger.warn("startup", "pod_owner", owner.error().message);
-  k8s::EventRecorderOptions ev;
+  k8s::ShellOptions o;
+  o.name = "ingot-controller";
+  o.component = "controller";
+  o.namespace_ = flags.namespace_;
+  o.pod_name = flags.pod_name;
+  o.event_source = k8s::EventSource{"metallb-controller", ""};
   // A burst of thousands of new Services yields one Event each; keep them rather than drop.
-  ev.queue_capacity = kEventQueueCapacity;
-  ev.on_error = [&logger](const Error& e) { logger.warn("events", "write_failed", e.message); };
-  k8s::EventRecorder recorder(*clients->events, k8s::EventSource{"metallb-controller", ""}, ev);
-  RecorderSink sink(recorder);
-  Manager manager(*clients->main, sink, metrics, logger,
-                  managerOptions(flags, owner ? *owner : api::OwnerReference{}));
-  auto servers = serve(flags, metrics, manager);
-  if (!servers) return fail(logger, "listen", servers.error());
-  if (auto started = manager.start(signals.token()); !started) {
-    manager.stop();
-    if (signals.token().stop_requested()) return 0;
-    return fail(logger, "cache_sync", started.error());
-  }
-  signals.wait();
-  manager.stop();
-  if (!recorder.flush(std::chrono::seconds(5))) {
-    logger.warn("main", "events_dropped", "some queued Events were not written before exit");
-  }
-  logger.info("main", "stopped", "ingot-controller stopped");
-  return 0;
+  o.event_queue_capacity = kEventQueueCapacity;
+  o.not_ready_message = "the first full pass has not succeeded yet\n";
+  o.ignored_flags = flags.ignored;
+  return k8s::runShell(flags, o, metrics, logger, [&](const k8s::ShellContext& c) {
+    return start(flags, c, metrics, logger);
+  });
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  daemon::blockTerminationSignals();  // before any thread exists: all inherit it
-  const std::vector<std::string> args(argv + 1, argv + argc);
-  auto flags = parseFlags(args, processEnvironment(), podNamespace());
-  if (!flags) {
-    std::fprintf(stderr, "ingot-controller: %s\n", flags.error().message.c_str());
-    return kExitUsage;
-  }
-  if (flags->help) {
-    std::fputs(usage().c_str(), stdout);
-    return 0;
-  }
-  log::Logger logger(flags->log_level);
-  return run(*flags, logger);
+  return k8s::daemonMain<Flags>(argc, argv, "ingot-controller", parseFlags, usage, run);
 }

@@ -15,6 +15,7 @@
 #include "controller/reconciler.h"
 #include "kube/api_client.h"
 #include "kube/controller.h"
+#include "kube/shell.h"
 
 namespace ingot::controller {
 
@@ -31,14 +32,14 @@ struct ManagerOptions {
 
 /// Manager declares the controller's informers and runs its Reconciler on kube's reconcile
 /// driver (k8s::Controller). The client, event sink, metrics and logger must outlive it.
-class Manager {
+class Manager final : public k8s::Workload {
  public:
   Manager(k8s::ApiClient& api,
           EventSink& events,
           Metrics& metrics,
           log::Logger& logger,
           ManagerOptions options);
-  ~Manager();
+  ~Manager() override;
 
   Manager(const Manager&) = delete;
   Manager& operator=(const Manager&) = delete;
@@ -46,14 +47,14 @@ class Manager {
   /// start launches the informers, waits until every cache holds a complete list (error after
   /// cache_sync_timeout, naming the caches that did not sync, or when stop is requested) and
   /// starts the worker.
-  Result<void> start(const std::stop_token& stop = {});
+  Result<void> start(const std::stop_token& stop = {}) override;
 
   /// stop stops the informers (no new keys), lets the worker finish what is queued (bounded by
   /// drain_timeout) and joins it. Idempotent.
-  void stop();
+  void stop() override;
 
   /// ready is true once the first full pass succeeded (/readyz).
-  bool ready() const { return reconciler_->initialPassDone(); }
+  bool ready() const override { return reconciler_->initialPassDone(); }
 
   /// synced is true once every cache synced and the worker runs.
   bool synced() const { return controller_.synced(); }

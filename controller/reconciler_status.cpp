@@ -11,12 +11,7 @@
 namespace ingot::controller {
 namespace {
 
-template <typename T>
-std::vector<T> values(const k8s::Store<T>& store) {
-  std::vector<T> out;
-  for (const auto& p : store.list()) out.push_back(*p);
-  return out;
-}
+using k8s::values;
 
 }  // namespace
 

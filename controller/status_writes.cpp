@@ -79,8 +79,9 @@ api::ConfigurationStateStatus configurationStateStatus(
     status.result = "Valid";
   } else {
     std::string joined;
-    for (const auto& e : errors)
+    for (const auto& e : errors) {
       joined += (joined.empty() ? "" : "\n") + config::formatConfigError(e);
+    }
     c.status = "False";
     c.reason = "ConfigurationError";
     c.message = "configuration error: " + joined;

@@ -275,8 +275,9 @@ Result<Router> convertRouter(const RouterInputs& base,
   Router out{r.asn, r.id, r.vrf, {}, {}, {}, {}};
   if (!r.id.empty()) {
     auto ip = net::IpAddress::parse(r.id);
-    if (!ip || !ip->isV4())
+    if (!ip || !ip->isV4()) {
       return fail(in.where, "router id \"" + r.id + "\" is not an IPv4 address");
+    }
     out.router_id = ip->toString();
   }
   const Prefixes& own = by_vrf.at(r.vrf);

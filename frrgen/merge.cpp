@@ -32,8 +32,9 @@ Result<void> sessionsAgree(const Neighbor& a, const Neighbor& b) {
     return invalidArgument(what + " specified for " + id);
   };
   if (a.remote_as != b.remote_as) return conflict("multiple asns");
-  if (a.port.value_or(kDefaultPort) != b.port.value_or(kDefaultPort))
+  if (a.port.value_or(kDefaultPort) != b.port.value_or(kDefaultPort)) {
     return conflict("multiple ports");
+  }
   if (a.source_address != b.source_address) return conflict("multiple source addresses");
   if (a.password != b.password) return conflict("multiple passwords");
   if (!a.bfd_profile.empty() && !b.bfd_profile.empty() && a.bfd_profile != b.bfd_profile) {
@@ -51,8 +52,9 @@ Result<void> sessionsAgree(const Neighbor& a, const Neighbor& b) {
   if (a.connect_time.value_or(kDefaultConnect) != b.connect_time.value_or(kDefaultConnect)) {
     return conflict("multiple connect times");
   }
-  if (a.local_asn && b.local_asn && *a.local_asn != *b.local_asn)
+  if (a.local_asn && b.local_asn && *a.local_asn != *b.local_asn) {
     return conflict("multiple localASNs");
+  }
   return {};
 }
 

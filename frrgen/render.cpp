@@ -141,8 +141,9 @@ void neighborSession(Out& out, const Neighbor& n, uint32_t router_asn) {
                                : p + " interface remote-as " + n.remote_as);
   // FRR 8.4 shows the TTL even when it is the maximum; writing it keeps reloads diff-free.
   if (n.ebgp_multi_hop) out.line(p + " ebgp-multihop 255");
-  if (n.local_asn)
+  if (n.local_asn) {
     out.line(p + " local-as " + std::to_string(*n.local_asn) + " no-prepend replace-as");
+  }
   if (n.port && *n.port != kDefaultPort) out.line(p + " port " + std::to_string(*n.port));
   if (n.hold_time && n.keepalive_time) {
     out.line(p + " timers " + std::to_string(*n.keepalive_time) + " " +
@@ -205,8 +206,9 @@ size_t estimateSize(const Model& m) {
   size_t n = 4096;
   for (const auto& r : m.routers) {
     n += 48 * (r.prefixes_v4.size() + r.prefixes_v6.size());
-    for (const auto& nb : r.neighbors)
+    for (const auto& nb : r.neighbors) {
       n += 512 + 96 * (nb.outgoing_v4.size() + nb.outgoing_v6.size());
+    }
   }
   return n + m.raw_config.size();
 }

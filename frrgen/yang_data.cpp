@@ -141,8 +141,9 @@ std::string yangInstanceJson(const std::vector<NeighborPolicy>& policy,
   std::vector<std::string> profiles;
   for (const auto& b : bfd_profiles) profiles.push_back(bfdProfile(b));
   Members doc;
-  if (!lists.empty())
+  if (!lists.empty()) {
     doc.add("frr-filter:lib", Members().add("prefix-list", array(lists)).object());
+  }
   if (!maps.empty()) doc.add("frr-route-map:lib", Members().add("route-map", array(maps)).object());
   if (!profiles.empty()) {
     doc.add("frr-bfdd:bfdd",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kube/controller.h"
 
+#include <malloc.h>
 #include <optional>
 
 #include "common/json/scan.h"
@@ -72,6 +73,10 @@ Result<void> Controller::start(Reconcile reconcile, const std::stop_token& stop)
     return ok;
   }
   log_.info(name_, "caches_synced", "every cache holds a complete list; starting the worker");
+  if (options_.idle_trim_interval > Duration::zero()) {
+    malloc_trim(0);  // the initial lists' JSON is decoded and gone
+    last_trim_ = std::chrono::steady_clock::now();
+  }
   synced_.store(true);
   worker_ = std::jthread([this] {
     while (processNextItem()) {
@@ -112,6 +117,7 @@ bool Controller::processNextItem() {
     reportDepth(1);
     handleResult(*key, reconcile_.reconcile(*key));
     reportDepth(0);
+    trimWhenIdle();
     return true;
   }
   std::vector<std::string> batch{*key};
@@ -136,7 +142,20 @@ bool Controller::processNextItem() {
     handleResult(*other, reconcile_.reconcile(*other));
   }
   reportDepth(0);
+  trimWhenIdle();
   return true;
+}
+
+void Controller::trimWhenIdle() {
+  if (options_.idle_trim_interval <= Duration::zero() || queue_.len() != 0) {
+    return;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_trim_ < options_.idle_trim_interval) {
+    return;
+  }
+  malloc_trim(0);
+  last_trim_ = now;
 }
 
 void Controller::reportDepth(size_t in_flight) {

@@ -104,6 +104,11 @@ struct ControllerOptions {
   /// on_queue_depth receives the number of keys waiting (ready or delayed) plus those being
   /// reconciled, before and after each reconcile: 0 once the worker has nothing left to do.
   std::function<void(size_t)> on_queue_depth;
+  /// idle_trim_interval: once the caches synced, and whenever the worker runs out of ready keys
+  /// after reconciling some, the heap freed meanwhile goes back to the system (glibc
+  /// malloc_trim), at most once per interval. Without it a daemon keeps the high-water mark of
+  /// its initial list (the raw JSON of every object) for good. Zero disables it.
+  Duration idle_trim_interval = std::chrono::seconds(1);
 };
 
 /// Reconcile is what the worker runs. `reconcile` handles one key. When `batchable` accepts a
@@ -157,6 +162,7 @@ class Controller {
   void handleResult(const std::string& key, const ReconcileResult& result);
   void reportDepth(size_t in_flight);
   bool pastDrainDeadline() const;
+  void trimWhenIdle();
   Result<void> waitForSync(const std::stop_token& stop);
 
   std::string name_;
@@ -168,6 +174,7 @@ class Controller {
   std::atomic<bool> synced_{false};
   std::atomic<bool> draining_{false};
   std::atomic<int64_t> drain_deadline_ns_{0};
+  std::chrono::steady_clock::time_point last_trim_{};  ///< worker thread only (after start)
   std::jthread worker_;
 };
 

@@ -148,8 +148,9 @@ namespace {
 
 /// member appends key: string to obj unless omit_empty and value is empty.
 void member(json::Value& obj, std::string key, std::string_view value, bool omit_empty = false) {
-  if (!omit_empty || !value.empty())
+  if (!omit_empty || !value.empty()) {
     obj.set(std::move(key), json::Value::string(std::string(value)));
+  }
 }
 
 json::Value involvedObject(const ObjectReference& o) {

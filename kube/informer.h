@@ -65,7 +65,7 @@ class Informer final : private ReflectorSink {
 
   /// start launches the list/watch thread (and the resync thread). Call once.
   void start() {
-    thread_ = std::jthread([this](std::stop_token stop) { reflector_->run(stop); });
+    thread_ = std::jthread([this](std::stop_token stop) { reflector_->run(std::move(stop)); });
     if (options_.resync_period > Duration::zero()) {
       resync_thread_ = std::jthread([this](std::stop_token stop) { resyncLoop(stop); });
     }

@@ -197,8 +197,9 @@ Result<void> applyUser(const std::string& name, const Entry& e, ClientConfig& cf
 /// contextRefs returns (cluster, user, namespace) of the context.
 Result<void> applyContext(const Merged& m, const std::string& name, ClientConfig& cfg) {
   auto it = m.contexts.find(name);
-  if (it == m.contexts.end())
+  if (it == m.contexts.end()) {
     return invalidArgument("kubeconfig: context " + goQuote(name) + " not found");
+  }
   const Entry& ctx = it->second;
   const std::string what = "kubeconfig context " + goQuote(name) + where(ctx);
   if (!ctx.node.IsDefined() || ctx.node.IsNull()) return invalidArgument(what + ": is empty");
@@ -214,8 +215,9 @@ Result<void> applyContext(const Merged& m, const std::string& name, ClientConfig
   if (!user) return user.error();
   if (*user && !(*user)->empty()) {
     auto u = m.users.find(**user);
-    if (u == m.users.end())
+    if (u == m.users.end()) {
       return invalidArgument(what + ": user " + goQuote(**user) + " not found");
+    }
     if (auto r = applyUser(u->first, u->second, cfg); !r) return r;
   }
   auto ns = scalar(ctx.node, "namespace", what);

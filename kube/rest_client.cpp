@@ -3,7 +3,10 @@
 // cpprest reports failures with exceptions; every one is caught here and returned as a Result.
 #include "kube/rest_client.h"
 
+#include <algorithm>
 #include <array>
+#include <mutex>
+#include <pplx/threadpool.h>
 
 #include <cpprest/http_client.h>
 #include <cpprest/uri_builder.h>
@@ -65,8 +68,9 @@ Result<void> applyTls(boost::asio::ssl::context& ctx, const TlsMaterial& m) {
     ctx.use_certificate_chain(boost::asio::buffer(m.cert_pem), ec);
     if (ec) return invalidArgument("TLS: client certificate is not valid PEM: " + ec.message());
     ctx.use_private_key(boost::asio::buffer(m.key_pem), boost::asio::ssl::context::pem, ec);
-    if (ec)
+    if (ec) {
       return invalidArgument("TLS: client key is not valid or does not match: " + ec.message());
+    }
   }
   return {};
 }
@@ -366,16 +370,33 @@ WatchOutcome RestClient::streamEvents(http::http_response& response,
   }
 }
 
+/// sizeIoPool gives cpprestsdk's process-wide I/O pool `threads` threads (its default is 40,
+/// each with a stack and, with glibc, possibly its own malloc arena). Only the first client of a
+/// process decides; the pool only runs asio completions (every blocking wait is on the caller's
+/// thread), so a few threads serve any number of watches.
+void sizeIoPool(int threads) {
+  static std::once_flag once;
+  std::call_once(once, [threads] {
+    try {
+      crossplat::threadpool::initialize_with_threads(static_cast<size_t>(std::max(1, threads)));
+    } catch (const std::exception&) {
+      // Already started by someone else in this process: keep its size.
+    }
+  });
+}
+
 }  // namespace
 
 Result<ApiClientPtr> makeRestClient(const ClientConfig& config, const RestOptions& options) {
   if (config.server.empty()) return invalidArgument("REST client: no API server address");
+  sizeIoPool(options.io_threads);
   auto tls = loadTls(config);
   if (!tls) return Error{tls.error().code, "REST client: " + tls.error().message};
   try {
     boost::asio::ssl::context probe(boost::asio::ssl::context::sslv23);
-    if (auto r = applyTls(probe, *tls); !r)
+    if (auto r = applyTls(probe, *tls); !r) {
       return Error{r.error().code, "REST client: " + r.error().message};
+    }
     const web::uri base(config.server);
     if (base.scheme() != "https" && base.scheme() != "http") {
       return invalidArgument("REST client: server " + config.server + " is not an http(s) URL");

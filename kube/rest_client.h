@@ -25,6 +25,9 @@ struct RestOptions {
   std::string user_agent = "ingot";
   Duration token_refresh = std::chrono::minutes(1);  ///< re-read period of a token file
   size_t max_watch_event_bytes = WatchDecoder::kDefaultMaxEventBytes;
+  /// io_threads sizes cpprestsdk's I/O thread pool, shared by every client of the process; the
+  /// first client created decides. The pool only completes socket operations.
+  int io_threads = 2;
   Clock* clock = nullptr;    ///< for the rate limiter and token refresh; nullptr = steadyClock()
   RateLimiter::Sleep sleep;  ///< for the rate limiter; empty = real sleep
 };

@@ -92,4 +92,16 @@ class Store {
   Map items_;
 };
 
+/// values copies every object of store, ordered by key (what the pure decisions take).
+template <typename T>
+std::vector<T> values(const Store<T>& store) {
+  std::vector<T> out;
+  const auto objects = store.list();
+  out.reserve(objects.size());
+  for (const auto& p : objects) {
+    out.push_back(*p);
+  }
+  return out;
+}
+
 }  // namespace ingot::k8s

@@ -14,6 +14,7 @@ Result<void> DaemonProcess::launch(const std::string& binary,
                                    const std::vector<std::string>& extra) {
   static std::atomic<int> counter{0};
   const std::string base = dir + "/" + name + "-" + std::to_string(++counter);
+  binary_ = binary;
   log_path_ = base + ".log";
   ports_path_ = base + ".ports";
   std::vector<std::string> argv = {binary, "--kubeconfig=" + kubeconfig,
@@ -77,6 +78,20 @@ std::string DaemonProcess::metrics() const {
   }
   auto r = httpGet(port, "/metrics");
   return r.has_value() && r->status == 200 ? r->body : std::string();
+}
+
+double DaemonProcess::buildInfo() const {
+  // "<program> version <v> (revision <r>)\n"
+  const std::string out = runCommand(binary_ + " --version").output;
+  const size_t v = out.find(" version ");
+  const size_t r = out.find(" (revision ");
+  const size_t end = out.rfind(')');
+  if (v == std::string::npos || r == std::string::npos || end == std::string::npos || end < r) {
+    return -1;
+  }
+  const std::string version = out.substr(v + 9, r - v - 9);
+  const std::string revision = out.substr(r + 11, end - r - 11);
+  return metric("ingot_build_info{version=\"" + version + "\",revision=\"" + revision + "\"}");
 }
 
 }  // namespace ingot::testing

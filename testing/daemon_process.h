@@ -41,6 +41,10 @@ class DaemonProcess {
     return metricValue(metrics(), series).value_or(-1);
   }
 
+  /// buildInfo reads ingot_build_info for the version and revision the daemon's binary prints
+  /// with --version: 1 when the daemon exports exactly those, else -1.
+  double buildInfo() const;
+
  protected:
   DaemonProcess() = default;
 
@@ -56,6 +60,7 @@ class DaemonProcess {
   void readPorts() const;
 
   std::unique_ptr<Process> process_;
+  std::string binary_;
   std::string log_path_;
   std::string ports_path_;
   mutable int metrics_port_ = 0;

@@ -112,6 +112,7 @@ void VtyshSession::reset() {
     }
   }
   pid_ = -1;
+  pending_.clear();
 }
 
 Result<void> VtyshSession::start() {
@@ -182,7 +183,9 @@ Result<std::string> VtyshSession::exchange(const std::vector<std::string>& lines
   payload += marker + "\n";
   const std::string want = std::string(kUnknown) + marker;
   const auto deadline = Clock::now() + options_.timeout;
-  std::string output;
+  // What vtysh printed after the previous marker (the next prompt) starts this batch's output.
+  std::string output = std::move(pending_);
+  pending_.clear();
   size_t written = 0;
   size_t found = std::string::npos;
   while (found == std::string::npos) {
@@ -221,7 +224,9 @@ Result<std::string> VtyshSession::exchange(const std::vector<std::string>& lines
       found = output.find(want, from);
     }
   }
-  return output.substr(0, found);
+  pending_ = output.substr(found + want.size());
+  output.resize(found);
+  return output;
 }
 
 Result<void> VtyshSession::configure(const std::vector<std::string>& commands) {

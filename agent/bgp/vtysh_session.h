@@ -70,6 +70,7 @@ class VtyshSession final : public VtyshPort {
   int in_ = -1;   ///< vtysh's stdin (write end)
   int out_ = -1;  ///< vtysh's stdout and stderr (read end)
   uint64_t marker_ = 0;
+  std::string pending_;  ///< output read after the last marker (the next batch's start)
 };
 
 /// rejectedLines returns, for vtysh output (prompts and echoed commands included), one

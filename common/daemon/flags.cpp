@@ -187,6 +187,7 @@ void addCommonFlags(FlagSet& set, CommonFlags& f, const std::string& health_help
            "\"health <port>\" lines)"});
   set.add({"help", true, flag(f.help), "print this help"});
   set.add({"h", true, flag(f.help), ""});
+  set.add({"version", true, flag(f.version), "print the version and git revision, then exit"});
 }
 
 Setter text(std::string& out) {

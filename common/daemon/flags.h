@@ -82,6 +82,7 @@ struct CommonFlags {
   double kube_api_qps = 20;  ///< --kube-api-qps; <= 0 disables client-side throttling
   int kube_api_burst = 30;   ///< --kube-api-burst
   bool help = false;         ///< -h / --help
+  bool version = false;      ///< --version: print the version and git revision, then exit
 };
 
 /// addCommonFlags adds the CommonFlags to set; health_help describes --health-probe-port.

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "common/util/quote.h"
+#include "common/version/version.h"
 
 namespace ingot::daemon {
 namespace {
@@ -56,6 +57,15 @@ std::string renderPrometheus(const std::vector<MetricFamily>& families) {
     }
   }
   return out;
+}
+
+MetricFamily buildInfoFamily() {
+  const version::BuildInfo info = version::buildInfo();
+  return {
+      "ingot_build_info",
+      "Always 1; the labels name the version and git revision this binary was built from.",
+      MetricType::Gauge,
+      {{{{"version", std::string(info.version)}, {"revision", std::string(info.revision)}}, 1}}};
 }
 
 }  // namespace ingot::daemon

@@ -31,4 +31,8 @@ struct MetricFamily {
 /// integral values are written without a fraction, others with 17 significant digits.
 std::string renderPrometheus(const std::vector<MetricFamily>& families);
 
+/// buildInfoFamily returns ingot_build_info: a gauge of 1 whose labels `version` and `revision`
+/// name this binary's build (the convention of Prometheus' own *_build_info metrics).
+MetricFamily buildInfoFamily();
+
 }  // namespace ingot::daemon

@@ -61,10 +61,6 @@ std::optional<std::size_t> ownerIn(const std::vector<PoolSpace>& spaces,
 
 }  // namespace
 
-std::string Port::toString() const {
-  return protocol + "/" + std::to_string(port);
-}
-
 std::string_view familyText(ServiceFamily f) {
   switch (f) {
     case ServiceFamily::V4:
@@ -77,37 +73,8 @@ std::string_view familyText(ServiceFamily f) {
   return "unknown";
 }
 
-std::size_t Allocator::IpHash::operator()(const net::IpAddress& ip) const {
-  const auto lo = static_cast<uint64_t>(ip.value());
-  const auto hi = static_cast<uint64_t>(ip.value() >> 64);
-  uint64_t h = (lo * 0x9e3779b97f4a7c15ULL) ^ (hi + 0x632be59bd9b4e019ULL) ^
-               (static_cast<uint64_t>(ip.family()) << 59);
-  h ^= h >> 31;
-  return static_cast<std::size_t>(h * 0xbf58476d1ce4e5b9ULL);
-}
-
-void Allocator::IpUsers::add(const std::string* user) {
-  if (first == nullptr) {
-    first = user;
-  } else {
-    more.push_back(user);
-  }
-}
-
-void Allocator::IpUsers::remove(const std::string* user) {
-  if (first == user) {
-    first = more.empty() ? nullptr : more.back();
-    if (!more.empty()) {
-      more.pop_back();
-    }
-    return;
-  }
-  more.erase(std::remove(more.begin(), more.end(), user), more.end());
-}
-
 void Allocator::reserve(std::size_t services) {
-  allocs_.reserve(services);
-  ips_.reserve(services);
+  table_.reserve(services);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -122,12 +89,14 @@ Result<SetPoolsOutcome> Allocator::setPools(const std::map<std::string, config::
   // Decide each allocation's fate against the new pools before touching any state.
   SetPoolsOutcome out;
   for (const auto& key : serviceKeys()) {
-    const Allocation& alloc = allocs_.at(key);
-    const auto owner = ownerIn(spaces, *index, alloc.ips);
+    const AllocationTable::Id id = *idOf(key);
+    const std::vector<net::IpAddress> ips = table_.ips(id);
+    const std::string& pool = spaces_[table_.pool(id)].name();
+    const auto owner = ownerIn(spaces, *index, ips);
     if (!owner) {
-      out.released.push_back({key, alloc.pool, alloc.ips});
-    } else if (spaces[*owner].name() != alloc.pool) {
-      out.moved.push_back({key, alloc.pool, spaces[*owner].name()});
+      out.released.push_back({key, pool, ips});
+    } else if (spaces[*owner].name() != pool) {
+      out.moved.push_back({key, pool, spaces[*owner].name()});
     }
   }
   for (const auto& r : out.released) {
@@ -144,14 +113,16 @@ Result<SetPoolsOutcome> Allocator::setPools(const std::map<std::string, config::
 }
 
 void Allocator::rebuildUsage() {
-  services_per_pool_.clear();
-  for (auto& [key, alloc] : allocs_) {
-    alloc.pool = spaces_[*ownerOf(alloc.ips)].name();
-    ++services_per_pool_[alloc.pool];
-  }
-  for (const auto& [ip, users] : ips_) {
-    spaces_[*index_.find(ip)].markUsed(ip);
-  }
+  services_per_pool_.assign(spaces_.size(), 0);
+  table_.forEach([&](AllocationTable::Id id) {
+    const std::vector<net::IpAddress> ips = table_.ips(id);
+    const std::size_t pool = *ownerOf(ips);
+    table_.setPool(id, static_cast<uint16_t>(pool));
+    ++services_per_pool_[pool];
+    for (const auto& ip : ips) {
+      spaces_[pool].markUsed(ip);  // idempotent for a shared address
+    }
+  });
 }
 
 void Allocator::reset() {
@@ -159,8 +130,7 @@ void Allocator::reset() {
   by_name_.clear();
   index_ = PoolIndex{};
   services_per_pool_.clear();
-  allocs_.clear();
-  ips_.clear();
+  table_.clear();
   shared_.clear();
 }
 
@@ -184,13 +154,10 @@ std::string Allocator::poolFor(const std::vector<net::IpAddress>& ips) const {
 std::vector<std::string> Allocator::othersOn(const std::string& service_key,
                                              const net::IpAddress& ip) const {
   std::vector<std::string> others;
-  auto it = ips_.find(ip);
-  if (it == ips_.end()) {
-    return others;
-  }
-  it->second.forEach([&](const std::string& user) {
+  table_.forEachUser(ip, [&](AllocationTable::Id id) {
+    const std::string_view user = table_.key(id);
     if (user != service_key) {
-      others.push_back(user);
+      others.emplace_back(user);
     }
   });
   std::sort(others.begin(), others.end());
@@ -199,7 +166,7 @@ std::vector<std::string> Allocator::othersOn(const std::string& service_key,
 
 bool Allocator::portFree(const std::vector<std::string>& others, const Port& port) const {
   for (const auto& other : others) {
-    const auto& ports = allocs_.at(other).ports;
+    const auto& ports = table_.ports(*idOf(other));
     if (std::find(ports.begin(), ports.end(), port) != ports.end()) {
       return false;
     }
@@ -213,7 +180,7 @@ bool Allocator::canUse(const ServiceRequest& svc, const net::IpAddress& ip) cons
     return true;
   }
   // Every user of an address has the same key (assign enforces it), so any one stands for all.
-  if (!sharingOk(allocs_.at(others.front()).key, svc.sharing)) {
+  if (!sharingOk(table_.sharing(*idOf(others.front())), svc.sharing)) {
     return false;
   }
   return std::all_of(svc.ports.begin(), svc.ports.end(),
@@ -225,7 +192,7 @@ Result<void> Allocator::checkSharing(const ServiceRequest& svc, const net::IpAdd
   if (others.empty()) {
     return {};
   }
-  if (!sharingOk(allocs_.at(others.front()).key, svc.sharing)) {
+  if (!sharingOk(table_.sharing(*idOf(others.front())), svc.sharing)) {
     return Error{ErrorCode::Conflict, "can't change sharing key for " + goQuote(svc.key) +
                                           ", address also in use by " + joinComma(others)};
   }
@@ -268,10 +235,10 @@ Result<void> Allocator::assign(const ServiceRequest& svc, const std::vector<net:
   }
   // Re-assigning exactly what the service holds cannot clash with anyone (every later user of
   // its addresses was checked against it); only the pool's admission may have changed.
-  if (auto it = allocs_.find(svc.key); it != allocs_.end() && it->second.ports == svc.ports &&
-                                       it->second.key == svc.sharing &&
-                                       it->second.ips == normalized(ips)) {
-    const PoolSpace& pool = spaces_[by_name_.at(it->second.pool)];
+  if (auto id = idOf(svc.key); id && table_.ports(*id) == svc.ports &&
+                               table_.sharing(*id) == svc.sharing &&
+                               table_.ips(*id) == normalized(ips)) {
+    const PoolSpace& pool = spaces_[table_.pool(*id)];
     if (!admits(pool.pool(), svc.namespace_, svc.labels)) {
       return invalidArgument("pool " + pool.name() + " not compatible for ip assignment");
     }
@@ -285,76 +252,76 @@ Result<void> Allocator::assign(const ServiceRequest& svc, const std::vector<net:
   if (auto ok = checkAssign(svc, ips, pool); !ok) {
     return ok;
   }
-  record(svc.key, Allocation{pool.name(), normalized(ips), svc.ports, svc.sharing});
+  record(svc, static_cast<uint16_t>(*owner), normalized(ips));
   return {};
 }
 
-void Allocator::record(const std::string& service_key, Allocation alloc) {
-  unassign(service_key);
-  auto [it, fresh] = allocs_.emplace(service_key, std::move(alloc));
-  const Allocation& a = it->second;
-  PoolSpace& pool = spaces_[by_name_.at(a.pool)];
-  for (const auto& ip : a.ips) {
-    IpUsers& users = ips_[ip];
-    if (users.empty()) {
-      pool.markUsed(ip);
-      if (!a.key.sharing.empty()) {
-        shared_[a.key].insert(ip);
-      }
-    }
-    users.add(&it->first);
+void Allocator::record(const ServiceRequest& svc,
+                       uint16_t pool,
+                       const std::vector<net::IpAddress>& ips) {
+  unassign(svc.key);
+  std::vector<bool> fresh;
+  for (const auto& ip : ips) {
+    fresh.push_back(!table_.used(ip));
   }
-  ++services_per_pool_[a.pool];
+  const AllocationTable::Id id = table_.insert(svc.key, pool, ips, svc.ports, svc.sharing);
+  for (std::size_t i = 0; i < ips.size(); ++i) {
+    if (!fresh[i]) {
+      continue;
+    }
+    spaces_[pool].markUsed(ips[i]);
+    if (!svc.sharing.sharing.empty()) {
+      shared_[table_.sharingId(id)].insert(ips[i]);
+    }
+  }
+  ++services_per_pool_[pool];
 }
 
 bool Allocator::unassign(const std::string& service_key) {
-  auto it = allocs_.find(service_key);
-  if (it == allocs_.end()) {
+  const auto id = idOf(service_key);
+  if (!id) {
     return false;
   }
-  const Allocation& a = it->second;
-  PoolSpace* pool = by_name_.count(a.pool) ? &spaces_[by_name_.at(a.pool)] : nullptr;
-  for (const auto& ip : a.ips) {
-    auto users = ips_.find(ip);
-    users->second.remove(&it->first);
-    if (!users->second.empty()) {
+  const std::vector<net::IpAddress> ips = table_.ips(*id);
+  const std::size_t pool = table_.pool(*id);
+  const uint32_t sharing = table_.sharingId(*id);
+  table_.erase(*id);
+  for (const auto& ip : ips) {
+    if (table_.used(ip)) {
       continue;
     }
-    ips_.erase(users);
-    if (pool != nullptr) {
-      pool->markFree(ip);
-    }
-    if (auto group = shared_.find(a.key); group != shared_.end()) {
+    spaces_[pool].markFree(ip);
+    if (auto group = shared_.find(sharing); group != shared_.end()) {
       group->second.erase(ip);
       if (group->second.empty()) {
         shared_.erase(group);
       }
     }
   }
-  if (auto count = services_per_pool_.find(a.pool);
-      count != services_per_pool_.end() && --count->second == 0) {
-    services_per_pool_.erase(count);
-  }
-  allocs_.erase(it);
+  --services_per_pool_[pool];
   return true;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Queries
 
-const Allocation* Allocator::find(const std::string& service_key) const {
-  auto it = allocs_.find(service_key);
-  return it == allocs_.end() ? nullptr : &it->second;
+std::optional<Allocation> Allocator::find(const std::string& service_key) const {
+  const auto id = idOf(service_key);
+  if (!id) {
+    return std::nullopt;
+  }
+  return Allocation{spaces_[table_.pool(*id)].name(), table_.ips(*id), table_.ports(*id),
+                    table_.sharing(*id)};
 }
 
 std::string Allocator::poolOf(const std::string& service_key) const {
-  const Allocation* a = find(service_key);
-  return a == nullptr ? std::string() : a->pool;
+  const auto id = idOf(service_key);
+  return id ? spaces_[table_.pool(*id)].name() : std::string();
 }
 
 AllocationKey Allocator::allocationKey(const std::string& service_key) const {
-  const Allocation* a = find(service_key);
-  return a == nullptr ? AllocationKey{} : a->key;
+  const auto id = idOf(service_key);
+  return id ? table_.sharing(*id) : AllocationKey{};
 }
 
 std::optional<PoolCounters> Allocator::counters(const std::string& pool) const {
@@ -368,8 +335,7 @@ std::optional<PoolCounters> Allocator::counters(const std::string& pool) const {
   c.assigned_v6 = s->used(net::Family::V6);
   c.capacity_v4 = s->capacity(net::Family::V4);
   c.capacity_v6 = s->capacity(net::Family::V6);
-  auto count = services_per_pool_.find(pool);
-  c.services = count == services_per_pool_.end() ? 0 : count->second;
+  c.services = services_per_pool_[by_name_.at(pool)];
   return c;
 }
 
@@ -384,10 +350,8 @@ std::vector<std::string> Allocator::poolNames() const {
 
 std::vector<std::string> Allocator::serviceKeys() const {
   std::vector<std::string> keys;
-  keys.reserve(allocs_.size());
-  for (const auto& [key, alloc] : allocs_) {
-    keys.push_back(key);
-  }
+  keys.reserve(table_.size());
+  table_.forEach([&](AllocationTable::Id id) { keys.emplace_back(table_.key(id)); });
   std::sort(keys.begin(), keys.end());
   return keys;
 }

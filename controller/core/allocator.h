@@ -11,37 +11,16 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "api/types.h"
 #include "common/net/ip.h"
 #include "common/util/result.h"
 #include "config/config.h"
+#include "controller/core/allocation_table.h"
 #include "controller/core/pool_space.h"
 
 namespace ingot::controller {
-
-/// Port is one (protocol, port) pair of a Service; two services may share an address only if
-/// none of their Ports are equal.
-struct Port {
-  std::string protocol;
-  int32_t port = 0;
-  /// toString renders "TCP/80", the form MetalLB's conflict message uses.
-  std::string toString() const;
-  friend auto operator<=>(const Port&, const Port&) = default;
-  friend bool operator==(const Port&, const Port&) = default;
-};
-
-/// AllocationKey is what decides whether services may share an address: the sharing key
-/// (allow-shared-ip annotation; empty = no sharing) and the backend key (the pod selector when
-/// externalTrafficPolicy is Local, "" otherwise).
-struct AllocationKey {
-  std::string sharing;
-  std::string backend;
-  friend auto operator<=>(const AllocationKey&, const AllocationKey&) = default;
-  friend bool operator==(const AllocationKey&, const AllocationKey&) = default;
-};
 
 /// ServiceRequest is what the allocator needs to know about a service.
 struct ServiceRequest {
@@ -68,7 +47,8 @@ struct FamilyRequest {
   net::Family primary = net::Family::V4;
 };
 
-/// Allocation is what a service holds: one or two addresses (IPv4 first) of one pool.
+/// Allocation is what a service holds: one or two addresses (IPv4 first) of one pool (a copy:
+/// the allocator stores it in compact form).
 struct Allocation {
   std::string pool;
   std::vector<net::IpAddress> ips;
@@ -150,8 +130,8 @@ class Allocator {
   /// unassign releases svc's addresses. Returns false if it held none.
   bool unassign(const std::string& service_key);
 
-  /// find returns svc's allocation, or nullptr.
-  const Allocation* find(const std::string& service_key) const;
+  /// find returns svc's allocation, or nullopt.
+  std::optional<Allocation> find(const std::string& service_key) const;
 
   /// poolOf returns the pool svc's addresses come from, "" if it holds none.
   std::string poolOf(const std::string& service_key) const;
@@ -178,27 +158,6 @@ class Allocator {
   void reserve(std::size_t services);
 
  private:
-  struct IpHash {
-    std::size_t operator()(const net::IpAddress& ip) const;
-  };
-  /// IpUsers lists the services on one address: keys of allocs_ (node-stable). The first is
-  /// inline because most addresses have exactly one user.
-  struct IpUsers {
-    const std::string* first = nullptr;
-    std::vector<const std::string*> more;
-    bool empty() const { return first == nullptr; }
-    void add(const std::string* user);
-    void remove(const std::string* user);
-    template <typename F>
-    void forEach(F&& f) const {
-      if (first != nullptr) {
-        f(*first);
-      }
-      for (const std::string* u : more) {
-        f(*u);
-      }
-    }
-  };
   struct Candidates {
     std::optional<net::IpAddress> v4;
     std::optional<net::IpAddress> v6;
@@ -213,7 +172,10 @@ class Allocator {
   Result<void> checkAssign(const ServiceRequest& svc,
                            const std::vector<net::IpAddress>& ips,
                            const PoolSpace& space) const;
-  void record(const std::string& service_key, Allocation alloc);
+  void record(const ServiceRequest& svc, uint16_t pool, const std::vector<net::IpAddress>& ips);
+  std::optional<AllocationTable::Id> idOf(const std::string& service_key) const {
+    return table_.find(service_key);
+  }
   void rebuildUsage();
   std::optional<net::IpAddress> firstUsable(const ServiceRequest& svc,
                                             const PoolSpace& space,
@@ -230,10 +192,9 @@ class Allocator {
   std::vector<PoolSpace> spaces_;               // sorted by pool name
   std::map<std::string, std::size_t> by_name_;  // pool name -> index in spaces_
   PoolIndex index_;
-  std::map<std::string, uint64_t> services_per_pool_;
-  std::unordered_map<std::string, Allocation> allocs_;
-  std::unordered_map<net::IpAddress, IpUsers, IpHash> ips_;
-  std::map<AllocationKey, std::set<net::IpAddress>> shared_;  // non-empty sharing keys only
+  std::vector<uint64_t> services_per_pool_;  // by position in spaces_
+  AllocationTable table_;
+  std::map<uint32_t, std::set<net::IpAddress>> shared_;  // by sharing id; non-empty keys only
 };
 
 }  // namespace ingot::controller

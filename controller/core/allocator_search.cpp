@@ -36,7 +36,8 @@ std::optional<net::IpAddress> Allocator::firstSharable(
     const ServiceRequest& svc,
     const net::Cidr& cidr,
     const std::optional<net::IpAddress>& below) const {
-  auto group = shared_.find(svc.sharing);
+  const auto id = table_.sharingIdOf(svc.sharing);
+  auto group = id ? shared_.find(*id) : shared_.end();
   if (group == shared_.end()) {
     return std::nullopt;
   }
@@ -166,7 +167,7 @@ std::optional<std::vector<net::IpAddress>> Allocator::pickAutomatic(
 
 Result<std::vector<net::IpAddress>> Allocator::reassignExisting(const ServiceRequest& svc,
                                                                 const FamilyRequest* families) {
-  const std::vector<net::IpAddress> ips = allocs_.at(svc.key).ips;
+  const std::vector<net::IpAddress> ips = table_.ips(*idOf(svc.key));
   if (families != nullptr && families->policy != FamilyPolicy::PreferDualStack &&
       familyOfIps(ips) != families->family) {
     return invalidArgument("IP for wrong family assigned alloc " +
@@ -182,7 +183,7 @@ Result<std::vector<net::IpAddress>> Allocator::reassignExisting(const ServiceReq
 Result<std::vector<net::IpAddress>> Allocator::allocateFromPool(const ServiceRequest& svc,
                                                                 const FamilyRequest& families,
                                                                 const std::string& pool) {
-  if (allocs_.count(svc.key) != 0) {
+  if (idOf(svc.key)) {
     return reassignExisting(svc, &families);
   }
   const PoolSpace* space = this->space(pool);
@@ -202,7 +203,7 @@ Result<std::vector<net::IpAddress>> Allocator::allocateFromPool(const ServiceReq
 
 Result<std::vector<net::IpAddress>> Allocator::allocate(const ServiceRequest& svc,
                                                         const FamilyRequest& families) {
-  if (allocs_.count(svc.key) != 0) {
+  if (idOf(svc.key)) {
     return reassignExisting(svc, nullptr);
   }
   auto ips = pickAutomatic(svc, families);

@@ -284,18 +284,18 @@ bool Converger::run() {
 /// Addresses that left every pool free nothing (the pool change already triggers a pass).
 bool freedRoom(const Allocator& allocator,
                const std::optional<Allocation>& before,
-               const Allocation* after) {
+               const std::optional<Allocation>& after) {
   if (!before) {
     return false;
   }
   for (const auto& ip : before->ips) {
     const bool kept =
-        after != nullptr && std::find(after->ips.begin(), after->ips.end(), ip) != after->ips.end();
+        after && std::find(after->ips.begin(), after->ips.end(), ip) != after->ips.end();
     if (!kept && !allocator.poolFor({ip}).empty()) {
       return true;
     }
   }
-  if (after == nullptr) {
+  if (!after) {
     return false;
   }
   for (const auto& port : before->ports) {
@@ -391,9 +391,7 @@ ServiceOutcome convergeService(Allocator& allocator,
     out.reprocess_all = allocator.unassign(key);
     return out;
   }
-  const Allocation* found = allocator.find(key);
-  const std::optional<Allocation> before =
-      found != nullptr ? std::optional<Allocation>(*found) : std::nullopt;
+  const std::optional<Allocation> before = allocator.find(key);
   const AllocationKey prev_key = allocator.allocationKey(key);
 
   Converger converger(allocator, config, svc);

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`ingotctl frr-k8s` (what the lab's frr-k8s shim runs): FRRConfigurations → frr.conf for one
+"""`ingotctl frr-k8s` (what frr-k8s itself would configure): FRRConfigurations → frr.conf for one
 node. No root needed. The frr.conf it prints for the FRRConfiguration that `ingotctl render`
 computes must be exactly what `render --format frr.conf` prints (both merge + render the same
 configurations); bad input gets exit 1 or 2 with a message naming the problem."""

@@ -9,6 +9,7 @@ import base64
 import importlib.util
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -84,9 +85,10 @@ def test_every_manifest_object_applies_to_the_api_server(start_server, name):
             assert answer.status == 201, f"{obj['kind']} {obj['metadata']['name']}: {answer.body}"
         back = client.get(f"{path}/{obj['metadata']['name']}")
         assert back.status == 200
-        # The server stores these as sent (a CRD's spec gets defaults, so it is left out).
+        # The server stores these as sent (a CRD's and a Service's spec get defaults, so they
+        # are left out).
         kept = ("rules", "data", "roleRef", "subjects") + (
-            ("spec",) if obj["kind"] != "CustomResourceDefinition" else ())
+            ("spec",) if obj["kind"] not in ("CustomResourceDefinition", "Service") else ())
         for key in kept:
             if key in obj:
                 assert back.body[key] == obj[key], f"{obj['kind']} {obj['metadata']['name']}: {key}"
@@ -251,3 +253,111 @@ def test_the_memberlist_secret_is_random_and_is_the_one_the_pods_use(harness):
     assert controller_env["METALLB_ML_SECRET_NAME"] == "ingot-memberlist"
     assert ("Secret", "ingot-memberlist") not in rendered(
         harness, "speaker.memberlist.generateSecret=false")
+
+
+def test_ingot_frr_replaces_frr_k8s_when_chosen(harness):
+    objs = rendered(harness, "frrk8s.ingotFrr.enabled=true", "frrk8s.namespace=frr-k8s-system")
+    ds = objs[("DaemonSet", "ingot-frr")]
+    assert ds["metadata"]["namespace"] == "frr-k8s-system"
+    spec = ds["spec"]["template"]["spec"]
+    assert [c["name"] for c in spec["containers"]] == ["frr", "ingot-frr"]
+    args = spec["containers"][1]["args"]
+    assert "--namespace=frr-k8s-system" in args
+    rules = objs[("ClusterRole", "ingot:ingot-frr")]["rules"]
+    assert any("frrnodestates/status" in r["resources"] for r in rules)
+    assert ("DaemonSet", "ingot-frr") not in rendered(harness)  # default: an external frr-k8s
+    binary = daemon_binary("INGOT_FRR", "ingotfrr/ingot-frr")
+    done = subprocess.run([str(binary), *args, "--help"], capture_output=True, text=True,
+                          env={"PATH": os.environ.get("PATH", "")}, timeout=30)
+    assert done.returncode == 0, done.stderr
+
+
+# MetalLB's default list of interfaces Layer 2 never announces on (its chart's excludel2.yaml).
+METALLB_EXCLUDEL2 = ["^docker.*", "^cbr.*", "^dummy.*", "^virbr.*", "^lxcbr.*", "^veth.*", "^lo$",
+                     "^cali.*", "^tunl.*", "^flannel.*", "^kube-ipvs.*", "^cni.*",
+                     "^nodelocaldns.*", "^lxc.*"]
+
+
+def test_the_excludel2_configmap_has_metallbs_default_list_and_is_mounted(harness):
+    objs = rendered(harness)
+    data = yaml.safe_load(objs[("ConfigMap", "metallb-excludel2")]["data"]["excludel2.yaml"])
+    assert data == {"announcedInterfacesToExclude": METALLB_EXCLUDEL2}
+    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
+    volumes = {v["name"]: v for v in agent["volumes"]}
+    mounted = {m["name"]: m["mountPath"] for m in agent["containers"][0]["volumeMounts"]}
+    config_volume = next(n for n, v in volumes.items()
+                         if v.get("configMap", {}).get("name") == "metallb-excludel2")
+    assert mounted[config_volume] == "/etc/metallb"  # the agent reads /etc/metallb/excludel2.yaml
+    assert ("ConfigMap", "metallb-excludel2") not in rendered(
+        harness, "speaker.excludeInterfaces.enabled=false")
+
+
+def test_tolerations_node_selectors_and_runtime_class_reach_the_pods(harness, tmp_path):
+    control_plane = [{"key": f"node-role.kubernetes.io/{role}", "effect": "NoSchedule",
+                      "operator": "Exists"} for role in ("master", "control-plane")]
+    default = rendered(harness)
+    assert pod_spec(default, "DaemonSet", "ingot-agent")["tolerations"] == control_plane
+    assert "tolerations" not in pod_spec(default, "Deployment", "ingot-controller")
+    # Lists come from a values file (the harness has no --set list indexes).
+    values = tmp_path / "values.yaml"
+    values.write_text(yaml.safe_dump({
+        "speaker": {"tolerateMaster": False,
+                    "tolerations": [{"key": "dedicated", "operator": "Exists"}]},
+        "controller": {"tolerations": [{"key": "infra", "operator": "Exists"}],
+                       "nodeSelector": {"kubernetes.io/os": "linux"},
+                       "runtimeClassName": "gvisor"}}))
+    objs = {(o["kind"], o["metadata"]["name"]): o
+            for o in objects(render.render(harness, ["-f", str(values)]))}
+    assert pod_spec(objs, "DaemonSet", "ingot-agent")["tolerations"] == [
+        {"key": "dedicated", "operator": "Exists"}]
+    controller = pod_spec(objs, "Deployment", "ingot-controller")
+    assert controller["tolerations"] == [{"key": "infra", "operator": "Exists"}]
+    assert controller["nodeSelector"] == {"kubernetes.io/os": "linux"}
+    assert controller["runtimeClassName"] == "gvisor"
+
+
+def test_monitors_select_the_pods_and_scrape_the_metrics_port(harness):
+    objs = rendered(harness, "prometheus.podMonitor.enabled=true",
+                    "prometheus.serviceMonitor.enabled=true", "prometheus.podMonitor.interval=15s")
+    for component, kind, name in (("speaker", "DaemonSet", "ingot-agent"),
+                                  ("controller", "Deployment", "ingot-controller")):
+        monitor = objs[("PodMonitor", f"ingot-{component}")]["spec"]
+        template = objs[(kind, name)]["spec"]["template"]
+        labels = template["metadata"]["labels"]
+        assert monitor["selector"]["matchLabels"].items() <= labels.items()
+        endpoint = monitor["podMetricsEndpoints"][0]
+        assert endpoint["interval"] == "15s"
+        ports = {p["name"]: p["containerPort"] for c in template["spec"]["containers"]
+                 for p in c.get("ports", [])}
+        assert ports[endpoint["port"]] == 9120
+        flag = next(a for a in template["spec"]["containers"][0]["args"]
+                    if a.startswith("--port="))
+        assert flag == "--port=9120"
+
+
+# Alert metrics no Ingot daemon exports, each with the reason (docs/compatibility.md).
+NOT_EXPORTED = {
+    # MetalLB's frr-metrics sidecar (frr mode) exports it; Ingot has no such sidecar yet.
+    "metallb_bgp_session_up",
+}
+
+
+def test_the_alerts_use_metrics_the_daemons_export(harness):
+    objs = rendered(harness, "prometheus.prometheusRule.enabled=true")
+    exprs = " ".join(r["expr"] for g in objs[("PrometheusRule", "ingot")]["spec"]["groups"]
+                     for r in g["rules"])
+    used = set(re.findall(r"\b(metallb_[a-z_]+)\b", exprs))
+    sources = "".join(p.read_text() for d in ("controller", "agent", "common")
+                      for p in (REPO / d).rglob("*.cpp") if "tests" not in p.parts)
+    missing = {m for m in used if f'"{m}' not in sources}
+    assert used and missing == NOT_EXPORTED, f"alerts on metrics no daemon exports: {missing}"
+
+
+def test_the_default_images_are_the_ones_scripts_build_images_tags(harness):
+    version = re.search(r"project\(ingot VERSION (\S+)",
+                        (REPO / "CMakeLists.txt").read_text())[1]
+    objs = rendered(harness)
+    images = {c["image"] for kind, name in (("DaemonSet", "ingot-agent"),
+                                            ("Deployment", "ingot-controller"))
+              for c in pod_spec(objs, kind, name)["containers"]}
+    assert images == {f"ingot/agent:{version}", f"ingot/controller:{version}"}

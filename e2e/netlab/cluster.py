@@ -6,7 +6,7 @@
                        ── <run>-api   test API server (e2e/kubeapi/server.py) + ingot-controller,
                                       octet 5
                        ── <run>-nodeK FRR (empty; configured only by Ingot) + ingot-agent,
-                                      octet 10+K; in frr-k8s mode also the frr-k8s shim
+                                      octet 10+K; in frr-k8s mode also ingot-frr
 
 Every daemon runs under `ip netns exec` with its PID in the run ledger and its log in
 <run dir>/logs/. kubectl runs inside the api namespace (Cluster.kubectl). Nodes are Node
@@ -15,8 +15,9 @@ has a speaker Pod (labels app=metallb, component=speaker; podIP = the node's add
 which the agents' memberlist takes its seeds. The agents share the run's memberlist key.
 
 Modes: "frr" — each agent renders frr.conf and runs frr-reload.py against its node's FRR;
-"frr-k8s" — each agent only writes its FRRConfiguration, and the per-node frr-k8s shim
-(frrk8s_shim.py) applies the FRRConfigurations to the node's FRR with `ingotctl frr-k8s`.
+"frr-k8s" — each agent only writes its FRRConfiguration, and ingot-frr (the frr-k8s-compatible
+daemon, role `frr-k8s-nodeK`) applies the FRRConfigurations of the frr-k8s namespace that select
+its node to the node's FRR, incrementally, and writes FRRNodeState <node>.
 
 A Cluster is either built here (up()) or attached to a running persistent one from its ledger
 (attach(); used by `e2e/lab status`), which can query but not change processes.
@@ -34,6 +35,8 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from . import ledger as ledger_mod
+from . import rbac
+from . import webhooks
 from .frr import VTYSH, FrrRouter
 from .kubeclient import KubeClient
 from .manifests import METALLB_NS, SPEAKER_LABELS, node as node_manifest, pod_status, \
@@ -80,6 +83,10 @@ def find_agent() -> Optional[Path]:
     return find_binary("INGOT_AGENT", "agent/ingot-agent")
 
 
+def find_ingot_frr() -> Optional[Path]:
+    return find_binary("INGOT_FRR", "ingotfrr/ingot-frr")
+
+
 def find_controller() -> Optional[Path]:
     return find_binary("INGOT_CONTROLLER", "controller/ingot-controller")
 
@@ -108,8 +115,12 @@ class ClusterSpec:
     bfd_interval_ms: int = 100      # the ToRs' BFD timers (the examples' profile is 100 ms)
     start_agents: bool = True       # False: no agent (tests of the lab itself)
     memberlist: bool = True         # agents gossip (encrypted with the lab's secret)
-    node_frr: bool = True           # FRR (and in frr-k8s mode the shim) on every node; False
+    node_frr: bool = True           # FRR (and in frr-k8s mode ingot-frr) on every node; False
                                     # (frr-k8s mode only): the nodes run nothing but the agent
+    authz_log: Optional[str] = None  # the API server's RBAC decision record (rbac.py); None:
+                                     # <run dir>/api/authz.jsonl
+    webhooks: bool = True           # register the controller's webhooks (netlab/webhooks.py)
+                                    # and convert BGPPeers through it (--conversion-webhooks)
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -156,6 +167,7 @@ class Cluster:
         self.agent = find_agent()
         self.controller = find_controller()
         self._client: Optional[KubeClient] = None
+        self._controller_env: dict = {}  # the chart's controller environment (rbac.py)
 
     # Naming ---------------------------------------------------------------------------------
 
@@ -184,7 +196,20 @@ class Cluster:
 
     @property
     def kubeconfig(self) -> Path:
+        """kubectl's and the test's kubeconfig (admin token)."""
         return self.workdir / "api" / "kubeconfig"
+
+    def daemon_kubeconfig(self, daemon: str) -> Path:
+        """The kubeconfig of the controller or the agents: their ServiceAccount's token."""
+        return self.workdir / "api" / f"kubeconfig-{daemon}"
+
+    @property
+    def authz_log(self) -> Path:
+        return Path(self.spec.authz_log or self.workdir / "api" / "authz.jsonl")
+
+    def authz_denials(self) -> list:
+        """Every request of a daemon the chart's RBAC refused so far."""
+        return [d for d in rbac.read_record(self.authz_log) if not d["allowed"]]
 
     @property
     def ca_file(self) -> Path:
@@ -222,19 +247,28 @@ class Cluster:
         self._save_info()
         self._start_frr()
         self._start_api()
+        self._apply_chart_rbac()
         self._create_cluster_objects()
-        self._start_daemon("controller", "api", [
-            str(self.controller), "--kubeconfig", str(self.kubeconfig), "--namespace",
-            METALLB_NS, "--port", "0", "--health-probe-port", "0", "--log-level", "info",
-            *self.spec.controller_args],
-            env={"METALLB_BGP_TYPE": self.spec.mode})
+        if self.spec.webhooks:
+            self.apply(webhooks.webhook_objects(self.addresses["api"]))
+        self.start_controller()
+        if self.spec.webhooks:
+            wait_until("the controller's webhook CA bundles",
+                       lambda: self._controller_alive() and
+                       webhooks.ca_bundles_published(self.client), 60)
         if self.spec.start_agents and self.agent is not None:
             for node in self.node_names:
                 self.start_agent(node)
         if self.spec.mode == "frr-k8s" and self.spec.node_frr:
             for node in self.node_names:
-                self._start_shim(node)
+                self.start_frrk8s(node)
         self._save_info()
+
+    def _controller_alive(self) -> bool:
+        proc = self.procs["controller"]
+        if proc.poll() is not None:
+            raise LabError(f"controller exited {proc.returncode}: {self.log_tail('controller')}")
+        return True
 
     def _add_hosts(self) -> None:
         octets = {"tor": 1, "tor2": 2, "api": API_OCTET}
@@ -285,7 +319,10 @@ class Cluster:
         argv = [PYTHON, str(KUBEAPI_SERVER), "--address", self.addresses["api"], "--port",
                 str(API_PORT), "--port-file", str(apidir / "port"), "--kubeconfig-out",
                 str(self.kubeconfig), "--cert-dir", str(apidir / "certs"), "--token", TOKEN,
-                "--namespace", FRRK8S_NS, "--history", "200000"]
+                "--namespace", FRRK8S_NS, "--history", "200000", "--authz-log",
+                str(self.authz_log)]
+        if self.spec.webhooks:
+            argv.append("--conversion-webhooks")
         for cidr in SERVICE_CIDRS:
             argv += ["--service-cidr", cidr]
         proc = self._spawn("api", "api", argv)
@@ -299,6 +336,24 @@ class Cluster:
             wait_until("the test API server's port file", ready, 30)
         except _Fatal as e:
             raise LabError(str(e)) from None
+
+    def _apply_chart_rbac(self) -> None:
+        """Applies the chart's ServiceAccounts and RBAC (the plain manifest of the mode) and
+        writes each daemon's kubeconfig with its ServiceAccount's token (rbac.py)."""
+        objects, accounts = rbac.chart_rbac(self.spec.mode)
+        workload, self._controller_env = rbac.controller_workload(self.spec.mode)
+        if not self.spec.memberlist:  # as the chart with speaker.memberlist.enabled=false
+            for name in ("METALLB_ML_SECRET_NAME", "METALLB_DEPLOYMENT"):
+                self._controller_env.pop(name, None)
+        # One kubectl run, in order: the ServiceAccounts come first, then their token Secrets.
+        self.apply(objects + [rbac.token_secret(ns, sa) for ns, sa in accounts.values()] +
+                   workload)
+        admin = self.kubeconfig.read_text()
+        for daemon, (ns, sa) in accounts.items():
+            token = rbac.wait_token(self.client.get, ns, sa)
+            path = self.daemon_kubeconfig(daemon)
+            path.write_text(rbac.daemon_kubeconfig(admin, TOKEN, token))
+            path.chmod(0o600)
 
     def _node_labels(self, node: str) -> dict:
         labels = self.spec.node_labels.get(node)
@@ -347,7 +402,8 @@ class Cluster:
                            "INGOT_AGENT)")
         self.stop_agent(node)
         argv = [str(self.agent), "--node-name", node, "--namespace", METALLB_NS,
-                "--kubeconfig", str(self.kubeconfig), "--bgp-mode", self.spec.mode,
+                "--kubeconfig", str(self.daemon_kubeconfig("agent")), "--bgp-mode",
+                self.spec.mode,
                 "--log-level", "info", "--port", "0", "--health-probe-port", "0",
                 *self.memberlist_args(node), *self.spec.agent_args, *extra]
         if self.spec.mode == "frr":
@@ -355,29 +411,47 @@ class Cluster:
             argv += ["--frr-pathspace", router.namespace, "--frr-workdir", str(router.dir)]
         else:
             argv += ["--frrk8s-namespace", FRRK8S_NS]
-        self._start_daemon(f"agent-{node}", node, argv)
+        # Its speaker Pod (the owner of its ConfigurationState), as the DaemonSet's Downward API
+        # tells it.
+        self._start_daemon(f"agent-{node}", node, argv,
+                           env={"METALLB_POD_NAME": f"speaker-{node}"})
+
+    def start_controller(self) -> None:
+        """Starts self.controller (stopping a running one first, as stop_agent does) with the
+        spec's flags."""
+        proc = self.procs.pop("controller", None)
+        if proc is not None and proc.poll() is None:
+            kill_pid(proc.pid)
+        self._start_daemon("controller", "api", [
+            str(self.controller), "--kubeconfig", str(self.daemon_kubeconfig("controller")),
+            "--namespace", METALLB_NS, "--port", "0", "--health-probe-port", "0",
+            "--log-level", "info", *self.spec.controller_args],
+            env=dict(self._controller_env, METALLB_BGP_TYPE=self.spec.mode))
 
     def stop_agent(self, node: str) -> None:
         proc = self.procs.pop(f"agent-{node}", None)
         if proc is not None and proc.poll() is None:
             kill_pid(proc.pid)
 
-    def _start_shim(self, node: str) -> None:
-        from .ingotctl import find_ingotctl
-
-        ingotctl = find_ingotctl("frr-k8s")
-        if ingotctl is None:
-            raise LabError("frr-k8s mode needs a built ingotctl with the frr-k8s subcommand "
-                           "(cmake --build build --target ingotctl, or set INGOT_INGOTCTL)")
+    def start_frrk8s(self, node: str, extra: Sequence[str] = ()) -> None:
+        """Starts ingot-frr on node as role frr-k8s-<node> (stopping a running one first), on the
+        node's FRR, reading the frr-k8s namespace. Raises LabError when it is not built."""
+        binary = find_ingot_frr()
+        if binary is None:
+            raise LabError("frr-k8s mode needs ingot-frr (cmake --build build --target "
+                           "ingot-frr, or set INGOT_FRR)")
+        self.stop_frrk8s(node)
         router = self.routers[node]
-        argv = [PYTHON, "-m", "netlab.frrk8s_shim", "--node", node, "--url", self.api_url,
-                "--token", TOKEN, "--ca", str(self.ca_file), "--namespace", FRRK8S_NS,
-                "--ingotctl", str(ingotctl), "--router-dir", str(router.dir), "--pathspace",
-                router.namespace]
-        proc = self._spawn(f"shim-{node}", node, argv, cwd=E2E)
-        time.sleep(0.2)
-        if proc.poll() is not None:
-            raise LabError(f"frr-k8s shim of {node} exited: {self.log_tail(f'shim-{node}')}")
+        argv = [str(binary), "--node-name", node, "--namespace", FRRK8S_NS, "--kubeconfig",
+                str(self.kubeconfig), "--log-level", "info", "--metrics-bind-address", "0",
+                "--health-probe-bind-address", "0", "--frr-pathspace", router.namespace,
+                "--frr-workdir", str(router.dir / "ingot-frr"), *extra]
+        self._start_daemon(f"frr-k8s-{node}", node, argv)
+
+    def stop_frrk8s(self, node: str) -> None:
+        proc = self.procs.pop(f"frr-k8s-{node}", None)
+        if proc is not None and proc.poll() is None:
+            kill_pid(proc.pid)
 
     def _save_info(self) -> None:
         self.ledger.set_info(

@@ -183,6 +183,18 @@ class FrrRouter:
             kill_pid(proc.pid)
             proc.wait(timeout=5)
 
+    def start_daemon(self, daemon: str) -> None:
+        """Starts one daemon again after stop_daemon (empty configuration; its stale vty socket
+        is removed first so that the wait sees the new one)."""
+        (self.rundir / f"{daemon}.vty").unlink(missing_ok=True)
+        if daemon == "zebra":
+            (self.rundir / "zserv.api").unlink(missing_ok=True)
+            self._spawn("zebra", ["-s", "90000000"])
+            self._wait_socket("zebra", "zserv.api")
+        else:
+            self._spawn(daemon, [])
+        self._wait_socket(daemon, f"{daemon}.vty")
+
     def close(self) -> None:
         """Stops every daemon by PID, newest first, and removes the pathspace directory."""
         for daemon in reversed(list(self.pids)):

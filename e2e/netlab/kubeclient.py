@@ -6,10 +6,10 @@ The API server's address exists only inside the lab's namespaces, so a client in
 namespace makes its connections from threads that entered one of them with setns(2) (which
 changes the network namespace of the calling thread only). `KubeClient(..., netns=NAME)` runs
 every request on such a thread; without netns it connects from the caller's thread (the frr-k8s
-shim, which itself runs under `ip netns exec`).
+ingot-frr, which itself runs under `ip netns exec`).
 
 Scenario tests change objects with kubectl (Cluster.kubectl); this client is for reads, for the
-frr-k8s shim and for bulk changes in the benchmarks.
+frr-k8s-mode tests and for bulk changes in the benchmarks.
 """
 
 from __future__ import annotations
@@ -45,6 +45,11 @@ RESOURCES = {
     "Community": ("/apis/metallb.io/v1beta1", "communities", True),
     "BGPPeer": ("/apis/metallb.io/v1beta2", "bgppeers", True),
     "FRRConfiguration": ("/apis/frrk8s.metallb.io/v1beta1", "frrconfigurations", True),
+    "FRRNodeState": ("/apis/frrk8s.metallb.io/v1beta1", "frrnodestates", False),
+    "ValidatingWebhookConfiguration": ("/apis/admissionregistration.k8s.io/v1",
+                                       "validatingwebhookconfigurations", False),
+    "CustomResourceDefinition": ("/apis/apiextensions.k8s.io/v1", "customresourcedefinitions",
+                                 False),
 }
 
 

@@ -10,8 +10,12 @@ The fixtures below are imported by the test modules instead."""
 
 from __future__ import annotations
 
+import atexit
+import dataclasses
 import os
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Optional, Sequence
@@ -23,12 +27,17 @@ if str(E2E) not in sys.path:
     sys.path.insert(0, str(E2E))
 
 from netlab import bgp, manifests as m  # noqa: E402
-from netlab.cluster import NODE_ASN, TOR_ASN, Cluster, ClusterSpec, find_agent, find_controller
+from netlab.cluster import NODE_ASN, TOR_ASN, Cluster, ClusterSpec, find_agent, find_controller, \
+    find_ingot_frr
 from netlab.frr import frr_missing
 from netlab.ingotctl import find_ingotctl
 from netlab.proc import LabError, wait_until
 
 NS = "scen"
+# The RBAC decision records of this pytest process's labs, one file per lab named
+# <n>-<mode>-<test module>.jsonl; test_zz_rbac_record.py checks them against the chart.
+AUTHZ_RECORD_DIR = Path(tempfile.gettempdir()) / f"ingot-authz-{os.getpid()}"
+atexit.register(shutil.rmtree, AUTHZ_RECORD_DIR, True)
 POOL = "lab-pool"
 CONVERGE = 60.0  # seconds a scenario waits for the ToR (bounded polling; never asserted)
 
@@ -46,6 +55,9 @@ def lab_skip_reason(need_agent: bool = True):
     if find_ingotctl("frr-k8s") is None:
         return ("cluster lab tests need a built ingotctl with the frr-k8s subcommand "
                 "(build/cli/ingotctl or $INGOT_INGOTCTL)")
+    if find_ingot_frr() is None:
+        return ("cluster lab tests need a built ingot-frr (the frr-k8s mode's daemon: "
+                "build/ingotfrr/ingot-frr or $INGOT_FRR)")
     if need_agent and find_agent() is None:
         return ("BGP scenarios need a built ingot-agent (build/agent/ingot-agent, "
                 "build*/agent/ingot-agent or $INGOT_AGENT); not faked")
@@ -58,11 +70,22 @@ def start_cluster(spec: ClusterSpec, need_agent: bool = True):
     reason = lab_skip_reason(need_agent)
     if reason:
         pytest.skip(reason)
-    cluster = Cluster(spec).up()
+    cluster = Cluster(_recorded(spec)).up()
     try:
         yield cluster
     finally:
         cluster.close()
+
+
+def _recorded(spec: ClusterSpec) -> ClusterSpec:
+    """spec with its API server's RBAC decisions recorded in AUTHZ_RECORD_DIR."""
+    AUTHZ_RECORD_DIR.mkdir(exist_ok=True)
+    test = os.environ.get("PYTEST_CURRENT_TEST", "lab").split("::")[0]
+    module = Path(test).stem
+    index = len(list(AUTHZ_RECORD_DIR.iterdir()))
+    path = AUTHZ_RECORD_DIR / f"{index}-{spec.mode}-{module}.jsonl"
+    path.touch()
+    return dataclasses.replace(spec, authz_log=str(path))
 
 
 def vip(cluster: Cluster, index: int) -> str:

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The cluster lab itself, without ingot-agent (so it runs before the agent exists): the API
 server inside the lab, the controller assigning addresses, the Nodes as the lab created them,
-and the frr-k8s shim applying FRRConfigurations to a node's FRR (the FRRConfiguration is the
+and ingot-frr applying FRRConfigurations to a node's FRR (the FRRConfiguration is the
 one `ingotctl render` computes, i.e. what the agent would write), seen at the ToR."""
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def test_controller_assigns_the_requested_address(cluster):
     assert ledger.all_ledgers() and any(l.run == cluster.run_name for l in ledger.all_ledgers())
 
 
-def test_frrk8s_shim_applies_the_frrconfiguration_to_the_node_frr(cluster, tmp_path):
+def test_ingot_frr_applies_the_frrconfiguration_to_the_node_frr(cluster, tmp_path):
     ingotctl = find_ingotctl("frr-k8s")
     objs = base_objects(cluster) + [
         m.bgp_advertisement("adv", ["lab-pool"], communities=["64512:7"]),
@@ -102,6 +102,36 @@ def test_frrk8s_shim_applies_the_frrconfiguration_to_the_node_frr(cluster, tmp_p
     cluster.kubectl("apply", "-f", "-", stdin=rendered.stdout)
     wait_established(cluster, node_ips(cluster, ["node1"]))
     wait_nexthops(cluster, vip_prefix(cluster, 3), node_ips(cluster, ["node1"]))
-    # Deleting the FRRConfiguration withdraws the route: the shim follows the API.
+    # Deleting the FRRConfiguration withdraws the route: ingot-frr follows the API.
     cluster.kubectl("delete", "frrconfigurations", "-n", FRRK8S_NS, "--all")
     wait_nexthops(cluster, vip_prefix(cluster, 3), [])
+
+
+# The controller's webhooks, registered by the lab as the chart registers them
+# (netlab/webhooks.py).
+
+def test_an_invalid_pool_is_denied_at_apply_time(cluster, objects, show_logs_on_failure):
+    objects.apply(m.ip_address_pool("wide", ["198.51.100.0/24"]))
+    denied = cluster.kubectl("apply", "-f", "-", check=False,
+                             stdin=m.to_yaml([m.ip_address_pool("inside", ["198.51.100.64/26"])]))
+    assert denied.returncode != 0
+    assert ('admission webhook "ipaddresspoolvalidationwebhook.metallb.io" denied the request: '
+            'CIDR "198.51.100.64/26" in pool "inside" overlaps with already defined CIDR '
+            '"198.51.100.0/24"') in denied.stderr
+    assert cluster.client.get("IPAddressPool", "inside", m.METALLB_NS) is None
+
+
+def test_a_v1beta1_peer_is_stored_as_v1beta2_and_read_back(cluster, objects,
+                                                           show_logs_on_failure):
+    peer = {"apiVersion": "metallb.io/v1beta1", "kind": "BGPPeer",
+            "metadata": {"name": "old-style", "namespace": m.METALLB_NS},
+            "spec": {"myASN": 64513, "peerASN": 64512, "peerAddress": cluster.address("tor"),
+                     "holdTime": "90s"}}
+    objects.apply(peer)
+    stored = cluster.client.get("BGPPeer", "old-style", m.METALLB_NS)  # v1beta2, the storage
+    assert stored["apiVersion"] == "metallb.io/v1beta2"
+    assert stored["spec"]["peerAddress"] == cluster.address("tor")
+    assert stored["spec"]["holdTime"] == "90s"
+    down = json.loads(cluster.kubectl("get", "bgppeers.v1beta1.metallb.io", "old-style", "-n",
+                                      m.METALLB_NS, "-o", "json").stdout)
+    assert down["apiVersion"] == "metallb.io/v1beta1" and down["spec"]["peerASN"] == 64512

@@ -46,7 +46,7 @@ def test_killed_node_loses_its_next_hop_within_the_bfd_bound(cluster, objects, r
     prefix = vip_prefix(cluster, 40)
     wait_nexthops(cluster, prefix, node_ips(cluster, cluster.node_names))
     detect = _detect_seconds(cluster, "node2")
-    for role in ("agent-node2", "shim-node2"):
+    for role in ("agent-node2", "frr-k8s-node2"):
         proc = cluster.procs.get(role)
         if proc is not None:
             os.kill(proc.pid, signal.SIGKILL)

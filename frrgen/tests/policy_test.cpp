@@ -83,8 +83,9 @@ BOOST_AUTO_TEST_CASE(collisions_probe_upwards_and_stay_in_range) {
       std::vector<std::string> reversed(c.keys.rbegin(), c.keys.rend());
       auto again = assignSeqs(reversed, c.max);
       BOOST_TEST_REQUIRE(again.has_value());
-      for (size_t i = 0; i < c.keys.size(); ++i)
+      for (size_t i = 0; i < c.keys.size(); ++i) {
         BOOST_TEST((*seqs)[i] == (*again)[c.keys.size() - 1 - i]);
+      }
     }
   }
   auto full = assignSeqs({"a", "b", "c"}, 2);
@@ -132,8 +133,9 @@ BOOST_AUTO_TEST_CASE(lists_and_route_maps_use_frrk8s_names) {
   n.outgoing_v6 = {{"fd00::1/128", 0, {"64512:100"}, {}}};
   NeighborPolicy p = plan(n);
   std::vector<std::string> names;
-  for (const auto& l : p.prefix_lists)
+  for (const auto& l : p.prefix_lists) {
     names.push_back((l.family == net::Family::V4 ? "ip " : "ipv6 ") + l.name);
+  }
   const std::vector<std::string> want = {
       "ip eth1-red-200-ip-localpref-prefixes",
       "ip eth1-red-64512:100-ip-community-prefixes",

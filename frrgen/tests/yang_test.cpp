@@ -129,8 +129,9 @@ BOOST_AUTO_TEST_CASE(out_of_range_values_are_rejected_with_path_and_reason) {
       BOOST_TEST_REQUIRE(!r.has_value());
       BOOST_TEST(r.error().message.rfind("FRR YANG validation failed: ", 0) == 0u,
                  r.error().message);
-      for (const auto& w : c.want)
+      for (const auto& w : c.want) {
         BOOST_TEST(r.error().message.find(w) != std::string::npos, r.error().message);
+      }
     }
   }
 }

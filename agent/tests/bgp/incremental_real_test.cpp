@@ -14,6 +14,7 @@
 
 #include "agent/bgp/frr_driver.h"
 #include "agent/bgp/incremental.h"
+#include "agent/bgp/session_metrics.h"
 #include "agent/tests/bgp/frr_lab.h"
 #include "frrgen/compact.h"
 
@@ -278,6 +279,66 @@ BOOST_AUTO_TEST_CASE(a_thousand_prefixes_come_and_go_without_a_session_reset) {
                      << " ms, at the ToR within "
                      << std::chrono::duration_cast<std::chrono::milliseconds>(at_tor).count()
                      << " ms; -1000: send " << down.send_elapsed.count() << " ms");
+}
+
+namespace {
+
+/// sessionSample is the value of a session family for the peer address (BGP labels add the
+/// port, which depends on who opened the connection), or -1 when there is none.
+double sessionSample(SessionMetrics& m, const std::string& family, const std::string& peer) {
+  for (const auto& f : m.families()) {
+    for (const auto& s : f.samples) {
+      const std::string& label = s.labels.front().second;
+      if (f.name == family && (label == peer || label.rfind(peer + ":", 0) == 0)) {
+        return s.value;
+      }
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(session_metrics_follow_the_sessions) {
+  lab();
+  apply(nodeModel(kBase));
+  BOOST_TEST_REQUIRE(FrrLab::waitFor([] { return received() == "1"; }, 600));
+  VtyshSessionOptions v;
+  v.pathspace = lab().node();
+  VtyshSession session(v);
+  SessionMetrics m(session);
+  const std::string tor = kTorAddress;
+  const std::string ghost = kGhost;
+  // BFD comes up after BGP.
+  BOOST_TEST(FrrLab::waitFor(
+      [&] { return sessionSample(m, "metallb_bfd_session_up", kTorAddress) == 1; }, 300));
+  BOOST_TEST(sessionSample(m, "metallb_bgp_session_up", tor) == 1, m.lastError());
+  BOOST_TEST(sessionSample(m, "metallb_bgp_session_up", ghost) == 0, m.lastError());
+  BOOST_TEST(sessionSample(m, "metallb_bgp_announced_prefixes_total", tor) == 1);
+  BOOST_TEST(sessionSample(m, "metallb_bgp_updates_total", tor) >= 1);
+  BOOST_TEST(sessionSample(m, "metallb_bfd_control_packet_input", kTorAddress) >= 1);
+  const double downs = sessionSample(m, "metallb_bfd_session_down_events", kTorAddress);
+
+  // The ToR shuts the session: BGP reads down, and up again once it is re-enabled.
+  lab().vtysh(lab().tor(),
+              {"configure terminal", "router bgp 64513", "neighbor 192.168.77.2 shutdown"});
+  BOOST_TEST(
+      FrrLab::waitFor([&] { return sessionSample(m, "metallb_bgp_session_up", tor) == 0; }, 300),
+      m.lastError());
+  lab().vtysh(lab().tor(),
+              {"configure terminal", "router bgp 64513", "no neighbor 192.168.77.2 shutdown"});
+  BOOST_TEST(
+      FrrLab::waitFor([&] { return sessionSample(m, "metallb_bgp_session_up", tor) == 1; }, 600),
+      m.lastError());
+  // The ToR stops BFD for the node: the node's BFD session times out, and comes back with it.
+  lab().vtysh(lab().tor(),
+              {"configure terminal", "router bgp 64513", "no neighbor 192.168.77.2 bfd"});
+  BOOST_TEST(FrrLab::waitFor(
+      [&] { return sessionSample(m, "metallb_bfd_session_up", kTorAddress) == 0; }, 300));
+  BOOST_TEST(sessionSample(m, "metallb_bfd_session_down_events", kTorAddress) > downs);
+  lab().vtysh(lab().tor(), {"configure terminal", "router bgp 64513", "neighbor 192.168.77.2 bfd"});
+  BOOST_TEST(FrrLab::waitFor(
+      [&] { return sessionSample(m, "metallb_bfd_session_up", kTorAddress) == 1; }, 600));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

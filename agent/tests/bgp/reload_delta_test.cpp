@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // parseTestOutput on real `frr-reload.py --test` outputs (testdata/test.*.out, captured from FRR
 // 8.4.4 in a network namespace: see testdata/README.md), describeDelta and retractPasswords.
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
 
 #include "agent/bgp/frr_driver.h"
+#include "agent/tests/bgp/testdata.h"
 
 namespace {
 
@@ -19,14 +17,7 @@ using ingot::agent::bgp::ReloadDelta;
 using ingot::agent::bgp::retractPasswords;
 
 std::string testdata(const std::string& name) {
-  const char* root = std::getenv("INGOT_SOURCE_DIR");
-  const std::string dir =
-      root != nullptr ? std::string(root) + "/agent/tests/bgp/testdata" : "tests/bgp/testdata";
-  std::ifstream in(dir + "/" + name);
-  BOOST_TEST_REQUIRE(in.good(), "cannot read " << dir << "/" << name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return ingot::agent::bgp::testing::readTestdata(name);
 }
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {

@@ -65,30 +65,31 @@ struct World {
     return std::visit(
         [this](const auto& o) {
           using T = std::decay_t<decltype(o)>;
-          if constexpr (std::is_same_v<T, api::Service>)
+          if constexpr (std::is_same_v<T, api::Service>) {
             return upsert(services, o), true;
-          else if constexpr (std::is_same_v<T, api::EndpointSlice>)
+          } else if constexpr (std::is_same_v<T, api::EndpointSlice>) {
             return upsert(endpoint_slices, o), true;
-          else if constexpr (std::is_same_v<T, api::Node>)
+          } else if constexpr (std::is_same_v<T, api::Node>) {
             return upsert(nodes, o), true;
-          else if constexpr (std::is_same_v<T, api::Namespace>)
+          } else if constexpr (std::is_same_v<T, api::Namespace>) {
             return upsert(namespaces, o), true;
-          else if constexpr (std::is_same_v<T, api::IPAddressPool>)
+          } else if constexpr (std::is_same_v<T, api::IPAddressPool>) {
             return upsert(pools, o), true;
-          else if constexpr (std::is_same_v<T, api::BGPPeer>)
+          } else if constexpr (std::is_same_v<T, api::BGPPeer>) {
             return upsert(peers, o), true;
-          else if constexpr (std::is_same_v<T, api::BGPAdvertisement>)
+          } else if constexpr (std::is_same_v<T, api::BGPAdvertisement>) {
             return upsert(bgp_advertisements, o), true;
-          else if constexpr (std::is_same_v<T, api::L2Advertisement>)
+          } else if constexpr (std::is_same_v<T, api::L2Advertisement>) {
             return upsert(l2_advertisements, o), true;
-          else if constexpr (std::is_same_v<T, api::BFDProfile>)
+          } else if constexpr (std::is_same_v<T, api::BFDProfile>) {
             return upsert(bfd_profiles, o), true;
-          else if constexpr (std::is_same_v<T, api::Community>)
+          } else if constexpr (std::is_same_v<T, api::Community>) {
             return upsert(communities, o), true;
-          else if constexpr (std::is_same_v<T, api::Secret>)
+          } else if constexpr (std::is_same_v<T, api::Secret>) {
             return upsert(secrets, o), true;
-          else
+          } else {
             return false;
+          }
         },
         any);
   }

@@ -175,6 +175,7 @@ BOOST_AUTO_TEST_CASE(agent_converges_restores_debounces_reports_and_withdraws) {
     return agent.metric("ingot_agent_frrconfiguration_writes_total") >= 0;
   }));
   const double writes = agent.metric("ingot_agent_frrconfiguration_writes_total");
+  BOOST_TEST(agent.buildInfo() == 1.0);
   setLocalPref(api, 160);
   setLocalPref(api, 170);
   setLocalPref(api, 180);

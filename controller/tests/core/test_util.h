@@ -128,8 +128,8 @@ inline FamilyRequest dual(FamilyPolicy policy, net::Family primary = net::Family
 
 /// heldBy returns the addresses a service holds, as text, IPv4 first.
 inline std::vector<std::string> heldBy(const Allocator& a, const std::string& key) {
-  const Allocation* alloc = a.find(key);
-  return alloc == nullptr ? std::vector<std::string>{} : ipStrings(alloc->ips);
+  const auto alloc = a.find(key);
+  return alloc ? ipStrings(alloc->ips) : std::vector<std::string>{};
 }
 
 /// SvcSpec describes a Service compactly for convergence tests.

@@ -131,10 +131,22 @@ BOOST_AUTO_TEST_CASE(invalid_flags_are_rejected_with_the_flag_and_reason) {
        {"--namespace=a"},
        {{"METALLB_BGP_TYPE", "native"}},
        "Ingot has no native BGP speaker (use frr-k8s, the default, or frr)"},
-      {"webhook-only mode is refused",
-       {"--namespace=a", "--webhook-mode=onlywebhook"},
+      {"unknown webhook mode",
+       {"--namespace=a", "--webhook-mode=sometimes"},
        {},
-       "\"onlywebhook\" is not supported"},
+       "must be enabled, disabled or onlywebhook"},
+      {"webhook port out of range",
+       {"--namespace=a", "--webhook-port=70000"},
+       {},
+       "must be a port number 0-65535"},
+      {"unknown TLS version",
+       {"--namespace=a", "--tls-min-version=VersionTLS14"},
+       {},
+       "--tls-min-version \"VersionTLS14\": must be one of"},
+      {"cipher suites with a TLS 1.3 minimum",
+       {"--namespace=a", "--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"},
+       {},
+       "cannot be used with a TLS 1.3 minimum"},
       {"bad boolean",
        {"--namespace=a", "--disable-cert-rotation=maybe"},
        {},
@@ -152,14 +164,39 @@ BOOST_AUTO_TEST_CASE(invalid_flags_are_rejected_with_the_flag_and_reason) {
 BOOST_AUTO_TEST_CASE(metallb_flags_without_an_ingot_equivalent_are_accepted_and_listed) {
   auto f = parseFlags({"--namespace=a", "--ml-secret-name=memberlist", "--deployment", "ctrl",
                        "--disable-cert-rotation", "--webhook-mode=enabled", "--webhook-http2=false",
-                       "--tls-min-version=VersionTLS12"},
+                       "--tls-min-version=VersionTLS12", "--tls-curve-preferences=23"},
                       envOf({}), "");
   BOOST_REQUIRE(f.has_value());
-  const std::vector<std::string> expected = {"disable-cert-rotation", "webhook-mode",
-                                             "tls-min-version"};
+  const std::vector<std::string> expected = {"tls-curve-preferences"};  // http2=false: no-op
   BOOST_TEST(f->ignored == expected, boost::test_tools::per_element());
   BOOST_TEST(f->ml_secret_name == "memberlist");
   BOOST_TEST(f->deployment == "ctrl");
+}
+
+BOOST_AUTO_TEST_CASE(webhook_flags_take_metallb_names_and_defaults) {
+  auto d = parseFlags({"--namespace=a"}, envOf({}), "");
+  BOOST_REQUIRE(d.has_value());
+  BOOST_TEST((d->webhook.mode == WebhookMode::Enabled));
+  BOOST_TEST(d->webhook.cert_dir == "/tmp/k8s-webhook-server/serving-certs");
+  BOOST_TEST(d->webhook.cert_service_name == "metallb-webhook-service");
+  BOOST_TEST(d->webhook.secret == "metallb-webhook-cert");
+  BOOST_TEST(!d->webhook.disable_cert_rotation);
+  BOOST_TEST(!d->webhook.port.has_value());
+  auto f =
+      parseFlags({"--namespace=a", "--webhook-mode=onlywebhook", "--cert-dir=/certs",
+                  "--cert-service-name=svc", "--webhook-secret=sec", "--disable-cert-rotation",
+                  "--tls-min-version=VersionTLS12",
+                  "--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "--webhook-port=0"},
+                 envOf({}), "");
+  BOOST_REQUIRE(f.has_value());
+  BOOST_TEST((f->webhook.mode == WebhookMode::OnlyWebhook));
+  BOOST_TEST(f->webhook.cert_dir == "/certs");
+  BOOST_TEST(f->webhook.cert_service_name == "svc");
+  BOOST_TEST(f->webhook.secret == "sec");
+  BOOST_TEST(f->webhook.disable_cert_rotation);
+  BOOST_TEST(f->webhook.tls_cipher_suites == "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256");
+  BOOST_TEST((f->webhook.port == std::optional<int>(0)));
+  BOOST_TEST(f->ignored.empty());
 }
 
 BOOST_AUTO_TEST_CASE(memberlist_secret_flags_fall_back_to_metallb_environment) {

@@ -39,6 +39,28 @@ BOOST_AUTO_TEST_CASE(metallb_names_and_request_counters_are_exposed) {
   BOOST_TEST(m.requests(ApiVerb::PatchStatus) == 2u);
 }
 
+BOOST_AUTO_TEST_CASE(reconciles_are_counted_by_kind_and_the_queue_depth_is_a_gauge) {
+  Metrics m;
+  m.countReconcile(ReconcileKind::FullPass, false);
+  m.countReconcile(ReconcileKind::FullPass, true);
+  m.countReconcile(ReconcileKind::ConfigurationState, false);
+  m.setQueueDepth(7);
+  const std::string text = m.render();
+  const std::vector<std::string> lines = {
+      "ingot_controller_reconciles_total{kind=\"config\"} 0\n",
+      "ingot_controller_reconciles_total{kind=\"full_pass\"} 2\n",
+      "ingot_controller_reconcile_errors_total{kind=\"full_pass\"} 1\n",
+      "ingot_controller_reconciles_total{kind=\"configuration_state\"} 1\n",
+      "ingot_controller_reconcile_errors_total{kind=\"configuration_state\"} 0\n",
+      "# TYPE ingot_controller_workqueue_depth gauge\ningot_controller_workqueue_depth 7\n",
+  };
+  for (const auto& l : lines) {
+    BOOST_TEST_CONTEXT(l) {
+      BOOST_TEST(text.find(l) != std::string::npos);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(allocator_metrics_are_grouped_by_name) {
   const auto families = groupMetrics({{"a", "A.", {{"pool", "p1"}}, 1},
                                       {"a", "A.", {{"pool", "p2"}}, 2},

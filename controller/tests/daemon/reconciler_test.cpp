@@ -251,7 +251,7 @@ BOOST_AUTO_TEST_CASE(a_deleted_service_releases_its_address_and_requests_a_full_
   f.readyKeys();
   f.services.erase("default/a");
   BOOST_TEST(f.reconciler->reconcile(keys::service("default/a")).ok());
-  BOOST_TEST(f.reconciler->allocatorForTest().find("default/a") == nullptr);
+  BOOST_TEST(!f.reconciler->allocatorForTest().find("default/a").has_value());
   f.clock.advance(1s);
   BOOST_TEST(f.readyKeys() == (std::vector<std::string>{"pool:p", "reprocess"}),
              boost::test_tools::per_element());

@@ -147,6 +147,7 @@ BOOST_AUTO_TEST_CASE(
   BOOST_TEST(controller->metric("metallb_allocator_addresses_in_use_total{pool=\"pool-a\"}") ==
              2.0);
   BOOST_TEST(controller->metric("metallb_k8s_client_config_loaded_bool") == 1.0);
+  BOOST_TEST(controller->buildInfo() == 1.0);
 
   // Exhaust the pool: two more fit, the third fails loudly; deleting one makes room for it.
   BOOST_REQUIRE(writeWholeFile(cluster.server->dir() + "/more.yaml", moreServices()).has_value());

@@ -19,8 +19,8 @@ A request meets the modules in this order:
   ports) and the admission chain (`admission`) around each write: a custom resource is pruned
   and validated against its CRD's schema (`validation`, with the CEL rules of `cel`) around
   the defaulting of `defaulting`, then the validating webhooks are called (`webhooks`);
-  `conversion` converts CRD versions through conversion webhooks; authorisation (the seam for
-  RBAC) is asked before each resource verb;
+  `conversion` converts CRD versions through conversion webhooks; RBAC (`rbac`, `authz`) authorises
+  each request of a ServiceAccount token (`authn`);
 * `store` keeps the objects, the global resourceVersion and the indexed event history that
   `watch` streams from; `tables` renders `Table` output for kubectl.
 

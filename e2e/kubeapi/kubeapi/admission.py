@@ -4,7 +4,8 @@
 
 * an `Authorizer` sees every resource request (token, verb, resource, namespace, name,
   subresource) after authentication and before anything is read or written, and refuses it by
-  raising `forbidden(...)` (403). The default allows everything, as this server has no RBAC.
+  raising `forbidden(...)` (403). The default allows everything; `authz.RbacAuthorizer` decides
+  by the stored RBAC objects.
 * `AdmissionPlugin`s run in order on every create, update, patch (status included) and delete,
   after the per-kind hooks (defaults, allocation) and before the store is written, dry runs
   included. A mutating plugin (defaulting, a mutating webhook) changes `request.obj`; a
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
 from .errors import ApiError, error_details
+from .rbac import User
 
 if TYPE_CHECKING:
     from .registry import Resource
@@ -35,13 +37,19 @@ class Attributes:
     namespace: str
     name: str
     sub: str
+    # The ServiceAccount user of the token (authn.py); None for the all-powerful tokens.
+    user: Optional[User] = None
 
 
 class Authorizer:
-    """Allows every request (no RBAC). Subclasses raise forbidden() to refuse one."""
+    """Allows every request (no RBAC). Subclasses raise forbidden() to refuse one; authz.py
+    has the RBAC one."""
 
     def authorize(self, attributes: Attributes) -> None:
         pass
+
+    def authorize_path(self, user: Optional[User], verb: str, path: str) -> None:
+        """A non-resource request (discovery, OpenAPI, version, health)."""
 
 
 def forbidden(attributes: Attributes, reason: str) -> ApiError:
@@ -49,8 +57,10 @@ def forbidden(attributes: Attributes, reason: str) -> ApiError:
     resource "services" in API group "" in the namespace "default"`."""
     res, name = attributes.res, attributes.name
     subject = f'{res.qualified} "{name}"' if name else res.qualified
-    return ApiError(403, "Forbidden", f"{subject} is forbidden: {reason}",
-                    error_details(res, name))
+    details = error_details(res, name)
+    if not name:
+        del details["name"]  # omitted when empty, as in the real server's JSON
+    return ApiError(403, "Forbidden", f"{subject} is forbidden: {reason}", details)
 
 
 @dataclass

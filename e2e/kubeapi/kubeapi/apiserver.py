@@ -12,7 +12,8 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from .admission import Authorizer
+from .authn import TokenIssuer
+from .authz import RbacAuthorizer
 from .certs import CertPaths, generate_certs, kubeconfig_text, write_file_atomically
 from .cluster import Cluster
 from .handler import Handler
@@ -39,7 +40,7 @@ class KubeApiServer:
                  fail_writes: float = 0.0, seed: Optional[int] = None, latency_ms: float = 0.0,
                  service_cidrs=("10.96.0.0/12",), builtin_crds: bool = True,
                  crd_dirs=None, schema_validation: bool = True, conversion_webhooks: bool = False,
-                 verbose: bool = False):
+                 rbac: bool = True, authz_log: Optional[str] = None, verbose: bool = False):
         try:
             address = str(ipaddress.ip_address(address))
         except ValueError:
@@ -60,7 +61,12 @@ class KubeApiServer:
                                ServiceAllocator(service_cidrs))
         self.cluster.validation.enabled = schema_validation
         self.cluster.conversion_webhooks = conversion_webhooks
-        self.authorizer = Authorizer()  # see admission.py; admission plugins: cluster.admission
+        # ServiceAccount tokens (authn.py), authorised by RBAC (authz.py); the `tokens` above
+        # are all-powerful. Admission plugins: cluster.admission.
+        self.token_issuer = TokenIssuer()
+        self.cluster.token_issuer = self.token_issuer
+        self.authorizer = RbacAuthorizer(self.cluster.store, authz_log)
+        self.authorizer.enabled = rbac
         self.stopping = threading.Event()
         self.certs: Optional[CertPaths] = None
         self._seed = seed
@@ -122,6 +128,7 @@ class KubeApiServer:
             self._scratch = tempfile.TemporaryDirectory(prefix="ingot-kubeapi-")
             self.cert_dir = self._scratch.name
         self.certs = generate_certs(self.cert_dir, (self.address,))
+        self.token_issuer.ca_pem = self.certs.ca.read_bytes()
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.minimum_version = ssl.TLSVersion.TLSv1_2
         context.load_cert_chain(self.certs.cert, self.certs.key)

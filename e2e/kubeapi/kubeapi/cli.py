@@ -58,6 +58,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     add("--conversion-webhooks", action="store_true",
         help="convert custom resources between versions through their CRD's conversion webhook "
              "(default: versions share one storage and only apiVersion changes)")
+    add("--no-rbac", action="store_true",
+        help="do not authorise ServiceAccount tokens by RBAC (allow them everything); to "
+             "measure the cost of authorisation")
+    add("--authz-log", metavar="FILE",
+        help="append every distinct RBAC decision on a ServiceAccount's request to FILE "
+             "(JSON lines)")
     add("--verbose", action="store_true", help="log every request to stderr")
     return parser.parse_args(argv)
 
@@ -72,7 +78,8 @@ def main(argv=None) -> int:
         service_cidrs=args.service_cidr or ("10.96.0.0/12",),
         builtin_crds=not args.no_builtin_crds, crd_dirs=args.crd_dir or None,
         schema_validation=not args.no_schema_validation,
-        conversion_webhooks=args.conversion_webhooks, verbose=args.verbose).start()
+        conversion_webhooks=args.conversion_webhooks, rbac=not args.no_rbac,
+        authz_log=args.authz_log, verbose=args.verbose).start()
     done = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: done.set())

@@ -111,13 +111,22 @@ class Handler(RequestHandler):
         return self.rfile.read(length) if length else b""
 
     def _authenticate(self, path: str) -> None:
+        """Sets self._user: None for the all-powerful tokens (and without authentication),
+        the ServiceAccount user of a ServiceAccount token (authn.py); else raises 401."""
+        self._user = None
         header = self.headers.get("Authorization")
         if not self.api.tokens:
             return
         if header is None and path in ("/healthz", "/livez", "/readyz", "/version"):
             return  # what the default RBAC grants anonymous users
         scheme, _, token = (header or "").partition(" ")
-        if scheme.lower() != "bearer" or token.strip() not in self.api.tokens:
+        token = token.strip()
+        if scheme.lower() != "bearer":
+            raise unauthorized()
+        if token in self.api.tokens:
+            return
+        self._user = self.api.token_issuer.authenticate(self.cluster.store, token)
+        if self._user is None:
             raise unauthorized()
 
     def _send_error(self, err: ApiError) -> None:
@@ -168,6 +177,7 @@ class Handler(RequestHandler):
         parts = [urllib.parse.unquote(p) for p in path.split("/") if p]
         static = self._static_document(parts)
         if static is not None:
+            self.api.authorizer.authorize_path(self._user, method.lower(), path)
             if method != "GET":
                 raise method_not_allowed()
             if isinstance(static, bytes):
@@ -268,7 +278,8 @@ class Handler(RequestHandler):
     def _resource_verb(self, method: str, t: Target, body: bytes) -> None:
         verb = self._verb(method, t)
         token = (self.headers.get("Authorization") or "").partition(" ")[2].strip()
-        self.api.authorizer.authorize(Attributes(token, verb, t.res, t.namespace, t.name, t.sub))
+        self.api.authorizer.authorize(Attributes(token, verb, t.res, t.namespace, t.name, t.sub,
+                                                 self._user))
         reads = {"get": self._get, "list": self._list, "watch": self._watch}
         if verb in reads:
             return reads[verb](t)

@@ -9,6 +9,7 @@ import json
 from typing import TYPE_CHECKING
 
 from . import cel
+from .authn import TOKEN_TYPE
 from .conversion import Converter
 from .errors import FieldError
 from .meta import meta_of, utc_now
@@ -167,7 +168,18 @@ class CrdHooks(Hooks):
         return {"conditions": conditions, "acceptedNames": names, "storedVersions": storage}
 
 
+class SecretHooks(Hooks):
+    """Fills a new Secret of type kubernetes.io/service-account-token with its token, as a
+    real cluster's token controller does (authn.py)."""
+
+    def prepare_create(self, cluster, obj):
+        issuer = getattr(cluster, "token_issuer", None)
+        if obj.get("type") == TOKEN_TYPE and issuer is not None:
+            issuer.issue(cluster.store, obj)
+
+
 KIND_HOOKS = {
+    ("", "secrets"): SecretHooks(),
     ("", "services"): ServiceHooks(),
     ("", "namespaces"): NamespaceHooks(),
     ("apiextensions.k8s.io", "customresourcedefinitions"): CrdHooks(),

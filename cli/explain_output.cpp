@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: Apache-2.0
+// `ingotctl explain`: loading, text and JSON output of the explanation.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/converge.h"
+#include "cli/explain.h"
+#include "cli/workspace.h"
+#include "common/json/json.h"
+#include "frrgen/build.h"
+
+namespace ingot::cli {
+namespace {
+
+using json::Value;
+
+std::string joined(const std::vector<std::string>& v, const std::string& sep) {
+  std::string out;
+  for (const auto& s : v) {
+    out += (out.empty() ? "" : sep) + s;
+  }
+  return out;
+}
+
+Value strings(const std::vector<std::string>& v) {
+  Value a = Value::array();
+  for (const auto& s : v) {
+    a.push(Value::string(s));
+  }
+  return a;
+}
+
+Value orNull(const std::string& s) {
+  return s.empty() ? Value::null() : Value::string(s);
+}
+
+std::vector<std::string> communities(const agent::Announcement& a) {
+  std::vector<std::string> out;
+  for (const auto& c : a.communities) {
+    out.push_back(frrgen::communityText(c));
+  }
+  return out;
+}
+
+Value announcementJson(const agent::Announcement& a) {
+  Value o = Value::object();
+  o.set("prefix", Value::string(a.prefix.toString()));
+  o.set("aggregationLength", Value::number(static_cast<int64_t>(a.prefix.prefixLength())));
+  o.set("advertisement", Value::string(a.advertisement));
+  o.set("localPref",
+        a.local_pref == 0 ? Value::null() : Value::number(static_cast<int64_t>(a.local_pref)));
+  o.set("communities", strings(communities(a)));
+  o.set("peers", strings(a.peers));
+  return o;
+}
+
+Value nodeJson(const Explanation& e, const NodeExplanation& n) {
+  Value o = Value::object();
+  o.set("name", Value::string(n.node));
+  o.set("live", Value::boolean(n.live));
+  Value bgp = Value::object();
+  bgp.set("announced", Value::boolean(n.live && n.bgp.announced()));
+  bgp.set("reason", orNull(n.bgp_reason));
+  Value anns = Value::array();
+  for (const auto& a : n.bgp.announcements) {
+    anns.push(announcementJson(a));
+  }
+  bgp.set("announcements", n.live ? std::move(anns) : Value::array());
+  o.set("bgp", std::move(bgp));
+  if (e.l2) {
+    Value l2 = Value::object();
+    l2.set("owner", Value::boolean(n.l2_owner));
+    l2.set("reason", orNull(n.l2_reason));
+    l2.set("rank", n.l2_rank ? Value::number(static_cast<int64_t>(*n.l2_rank)) : Value::null());
+    l2.set("excluded", orNull(n.l2_exclusion));
+    o.set("l2", std::move(l2));
+  }
+  return o;
+}
+
+Value poolJson(const PoolChoice& p) {
+  Value o = Value::object();
+  o.set("name", orNull(p.pool));
+  o.set("source", Value::string(p.source));
+  o.set("detail", Value::string(p.detail));
+  o.set("automaticOrder", strings(p.order));
+  return o;
+}
+
+Value eventsJson(const std::vector<controller::Event>& events) {
+  Value a = Value::array();
+  for (const auto& ev : events) {
+    Value o = Value::object();
+    o.set("type", Value::string(std::string(controller::eventTypeName(ev.type))));
+    o.set("reason", Value::string(ev.reason));
+    o.set("message", Value::string(ev.message));
+    a.push(std::move(o));
+  }
+  return a;
+}
+
+Value l2ElectionJson(const agent::L2Election& l2) {
+  Value o = Value::object();
+  o.set("winner", l2.winner ? Value::string(*l2.winner) : Value::null());
+  o.set("reason", orNull(std::string(agent::l2ReasonName(l2.reason))));
+  o.set("candidates", strings(l2.candidates));
+  return o;
+}
+
+std::string bgpLine(const NodeExplanation& n) {
+  if (!n.live || !n.bgp.announced()) {
+    return "not announced: " + n.bgp_reason;
+  }
+  std::vector<std::string> parts;
+  for (const auto& a : n.bgp.announcements) {
+    std::string s = a.prefix.toString() + " via " + a.advertisement;
+    if (a.local_pref != 0) {
+      s += ", localPref " + std::to_string(a.local_pref);
+    }
+    if (!a.communities.empty()) {
+      s += ", communities " + joined(communities(a), " ");
+    }
+    parts.push_back(s + (a.peers.empty() ? ", to no peer" : ", to " + joined(a.peers, ",")));
+  }
+  return "announced " + joined(parts, "; ");
+}
+
+std::string l2Line(const NodeExplanation& n) {
+  if (n.l2_owner) {
+    return "owner (candidate #1)";
+  }
+  std::string s = "not owner: " + n.l2_reason;
+  if (n.l2_rank) {
+    s += " (candidate #" + std::to_string(*n.l2_rank + 1) + ")";
+  } else if (!n.l2_exclusion.empty()) {
+    s += " (excluded: " + n.l2_exclusion + ")";
+  }
+  return s;
+}
+
+void headerText(std::ostream& out, const Explanation& e) {
+  out << "Service " << e.service << "\n";
+  out << "  addresses: " << (e.ips.empty() ? "<pending>" : joined(e.ips, ", ")) << "\n";
+  out << "  pool: " << (e.pool.pool.empty() ? "-" : e.pool.pool) << " (" << e.pool.source << ": "
+      << e.pool.detail << ")\n";
+  if (!e.pool.order.empty()) {
+    out << "  automatic order: " << joined(e.pool.order, ", ") << "\n";
+  }
+  for (const auto& ev : e.events) {
+    out << "  event: " << controller::eventTypeName(ev.type) << " " << ev.reason << ": "
+        << ev.message << "\n";
+  }
+  out << "  liveness: every Node has a live agent"
+      << (e.dead_nodes.empty() ? "" : " except " + joined(e.dead_nodes, ", ") + " (--dead-node)")
+      << "\n";
+}
+
+}  // namespace
+
+void explainText(std::ostream& out, const Explanation& e) {
+  headerText(out, e);
+  if (!e.gate.empty()) {
+    out << "  not announced by any node: " << e.gate << "\n";
+    return;
+  }
+  if (!e.bgp_pool && !e.l2_pool) {
+    out << "  no BGPAdvertisement or L2Advertisement applies to pool " << e.pool.pool << "\n";
+  }
+  if (e.l2) {
+    out << "  L2 election: "
+        << (e.l2->winner ? "owner " + *e.l2->winner
+                         : "no owner: " + std::string(agent::l2ReasonName(e.l2->reason)))
+        << "; candidate order: "
+        << (e.l2->candidates.empty() ? "(none)" : joined(e.l2->candidates, ", ")) << "\n";
+  }
+  for (const auto& n : e.nodes) {
+    out << "node " << n.node << (n.live ? "" : " (agent not alive)") << "\n";
+    if (e.bgp_pool) {
+      out << "  BGP: " << bgpLine(n) << "\n";
+    }
+    if (e.l2) {
+      out << "  L2:  " << l2Line(n) << "\n";
+    }
+  }
+}
+
+std::string explainJson(const Explanation& e) {
+  Value root = Value::object();
+  root.set("service", Value::string(e.service));
+  root.set("ips", strings(e.ips));
+  root.set("pool", poolJson(e.pool));
+  root.set("events", eventsJson(e.events));
+  root.set("deadNodes", strings(e.dead_nodes));
+  root.set("gate", orNull(e.gate));
+  root.set("bgpPool", Value::boolean(e.bgp_pool));
+  root.set("l2", e.l2 ? l2ElectionJson(*e.l2) : Value::null());
+  Value nodes = Value::array();
+  for (const auto& n : e.nodes) {
+    nodes.push(nodeJson(e, n));
+  }
+  root.set("nodes", std::move(nodes));
+  return json::write(root, json::Style::Pretty);
+}
+
+}  // namespace ingot::cli

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+// Worker against a fake FRR and kube's fake API client: what reaches FRR, FRRNodeState, Events
+// and metrics for good input, a merge conflict and an FRR that fails.
+#include "ingotfrr/worker.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include "kube/tests/fake_api_client.h"
+
+namespace ingot::ingotfrr {
+namespace {
+
+namespace bgp = agent::bgp;
+
+class FakeFrr final : public FrrPort {
+ public:
+  std::vector<frrgen::CompactModel> applied;
+  std::optional<Error> fail_next;
+  Result<bgp::FastApplyReport> apply(const frrgen::CompactModel& model) override {
+    if (fail_next) {
+      Error e = *fail_next;
+      fail_next.reset();
+      return e;
+    }
+    applied.push_back(model);
+    bgp::FastApplyReport r;
+    r.path = bgp::ApplyPath::Delta;
+    return r;
+  }
+  Result<bgp::FastApplyReport> verify() override { return bgp::FastApplyReport{}; }
+  Result<std::string> runningConfig() override {
+    return std::string("router bgp 64513\n neighbor 10.0.0.1 password hunter2\n");
+  }
+  Result<std::string> show(const std::string&) override { return std::string(); }
+  void forget() override { ++forgotten; }
+  int forgotten = 0;
+};
+
+struct RecordingSink final : k8s::EventSink {
+  std::vector<std::pair<std::string, std::string>> events;  ///< reason, message
+  void record(const k8s::ObjectReference&,
+              k8s::EventType,
+              std::string_view reason,
+              std::string_view message) override {
+    events.emplace_back(reason, message);
+  }
+};
+
+std::string frrNs() {
+  return "frr-k8s-system";
+}
+
+std::string object(const std::string& name, uint32_t peer_asn) {
+  return R"({"metadata":{"name":")" + name + R"(","namespace":")" + frrNs() +
+         R"("},"spec":{"bgp":{"routers":[{"asn":64513,"neighbors":[{"address":"10.0.0.1",)"
+         R"("asn":)" +
+         std::to_string(peer_asn) + R"(,"password":"hunter2"}]}]}}})";
+}
+
+struct Harness {
+  k8s::Store<Entry> configs;
+  k8s::Store<api::Secret> secrets;
+  k8s::Store<api::Node> nodes;
+  FakeFrr frr;
+  k8s::testing::FakeApiClient api;
+  NodeStateWriter state{api, "node1"};
+  k8s::WorkQueue queue;
+  RecordingSink events;
+  Metrics metrics;
+  log::Logger logger{log::Level::None};
+  Worker worker{Inputs{configs, secrets, nodes},
+                frr,
+                state,
+                queue,
+                events,
+                metrics,
+                logger,
+                WorkerOptions{"node1", frrNs(), k8s::Duration::zero()}};
+
+  Harness() {
+    api::Node n;
+    n.metadata.name = "node1";
+    n.metadata.labels["kubernetes.io/hostname"] = "node1";
+    nodes.upsert("node1", {std::make_shared<const api::Node>(n), "1"});
+  }
+  void put(const std::string& name, const std::string& json) {
+    configs.upsert(frrNs() + "/" + name, {std::make_shared<const Entry>(decodeEntry(json)), "1"});
+  }
+  /// lastStatus is the body of the last FRRNodeState status patch.
+  std::string lastStatus() const {
+    std::string out;
+    for (const auto& w : api.writes()) {
+      if (w.verb == "patchStatus") {
+        out = w.body;
+      }
+    }
+    return out;
+  }
+};
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(worker)
+
+BOOST_AUTO_TEST_CASE(applies_and_reports_success_with_passwords_retracted) {
+  Harness h;
+  h.put("a", object("a", 64512));
+  h.worker.reconcile(kApplyKey);
+  BOOST_TEST_REQUIRE(h.frr.applied.size() == 1u);
+  const std::string status = h.lastStatus();
+  BOOST_TEST(contains(status, R"("lastConversionResult":"success")"), status);
+  BOOST_TEST(contains(status, R"("lastReloadResult":"success")"), status);
+  BOOST_TEST(contains(status, "password <retracted>"), status);
+  BOOST_TEST(!contains(status, "hunter2"), status);
+  // An unrelated event with the same inputs does not touch FRR again.
+  h.worker.reconcile(kApplyKey);
+  BOOST_TEST(h.frr.applied.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_conflict_keeps_the_last_good_configuration) {
+  Harness h;
+  h.put("a", object("a", 64512));
+  h.worker.reconcile(kApplyKey);
+  h.put("b", object("b", 65000));
+  auto r = h.worker.reconcile(kApplyKey);
+  BOOST_TEST(r.ok());  // no retry until an input changes
+  BOOST_TEST(h.frr.applied.size() == 1u);
+  BOOST_TEST_REQUIRE(h.events.events.size() == 1u);
+  BOOST_TEST(h.events.events[0].first == "ConversionFailed");
+  BOOST_TEST(contains(h.events.events[0].second, "multiple asns"));
+  BOOST_TEST(contains(h.lastStatus(), R"("lastConversionResult":"failed: )"), h.lastStatus());
+  BOOST_TEST(contains(h.metrics.render(), "frrk8s_k8s_client_config_stale_bool 1"));
+  BOOST_TEST(h.metrics.conversionFailures() == 1u);
+  // Fixing the input applies again.
+  h.configs.erase(frrNs() + "/b");
+  h.put("a", object("a", 64520));
+  h.worker.reconcile(kApplyKey);
+  BOOST_TEST(h.frr.applied.size() == 2u);
+  BOOST_TEST(contains(h.metrics.render(), "frrk8s_k8s_client_config_stale_bool 0"));
+}
+
+BOOST_AUTO_TEST_CASE(an_frr_failure_is_reported_and_retried_with_a_delay) {
+  Harness h;
+  h.put("a", object("a", 64512));
+  h.frr.fail_next = Error{ErrorCode::Unavailable, "vtysh: bgpd is not running"};
+  h.worker.reconcile(kApplyKey);
+  BOOST_TEST(h.frr.applied.empty());
+  BOOST_TEST_REQUIRE(h.events.events.size() == 1u);
+  BOOST_TEST(h.events.events[0].first == "ReloadFailed");
+  BOOST_TEST(contains(h.lastStatus(), "failed: vtysh: bgpd is not running"), h.lastStatus());
+  BOOST_TEST(h.queue.delayedLen() == 1u);  // the retry
+  BOOST_TEST(h.frr.forgotten == 1);        // ... from scratch
+  BOOST_TEST(contains(h.metrics.render(), "ingot_frr_applies_total{path=\"failed\"} 1"));
+  h.worker.reconcile(kApplyKey);  // the retry, FRR back
+  BOOST_TEST(h.frr.applied.size() == 1u);
+  BOOST_TEST(contains(h.lastStatus(), R"("lastReloadResult":"success")"), h.lastStatus());
+}
+
+BOOST_AUTO_TEST_CASE(an_undecodable_object_for_this_node_is_a_conversion_error) {
+  Harness h;
+  h.put("a", object("a", 64512));
+  h.worker.reconcile(kApplyKey);
+  h.put("bad", R"({"metadata":{"name":"bad","namespace":"frr-k8s-system"},"spec":{"bgp":1}})");
+  h.worker.reconcile(kApplyKey);
+  BOOST_TEST(h.frr.applied.size() == 1u);
+  BOOST_TEST(contains(h.lastStatus(), "FRRConfiguration frr-k8s-system/bad"), h.lastStatus());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace ingot::ingotfrr

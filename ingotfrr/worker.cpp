@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "ingotfrr/worker.h"
+
+#include <chrono>
+
+#include "agent/bgp/frr_driver.h"
+
+namespace ingot::ingotfrr {
+namespace {
+
+namespace bgp = agent::bgp;
+
+const char* pathName(bgp::ApplyPath path) {
+  switch (path) {
+    case bgp::ApplyPath::Delta:
+      return "delta";
+    case bgp::ApplyPath::FullReload:
+      return "full_reload";
+    case bgp::ApplyPath::Unchanged:
+      break;
+  }
+  return "unchanged";
+}
+
+ApplyOutcome outcomeOf(bgp::ApplyPath path) {
+  switch (path) {
+    case bgp::ApplyPath::Delta:
+      return ApplyOutcome::Delta;
+    case bgp::ApplyPath::FullReload:
+      return ApplyOutcome::FullReload;
+    case bgp::ApplyPath::Unchanged:
+      break;
+  }
+  return ApplyOutcome::Unchanged;
+}
+
+int64_t steadyNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+Worker::Worker(Inputs inputs,
+               FrrPort& frr,
+               NodeStateWriter& state,
+               k8s::WorkQueue& queue,
+               k8s::EventSink& events,
+               Metrics& metrics,
+               log::Logger& logger,
+               WorkerOptions options)
+    : in_(inputs),
+      frr_(frr),
+      state_(state),
+      queue_(queue),
+      events_(events),
+      metrics_(metrics),
+      log_(logger),
+      options_(std::move(options)) {}
+
+k8s::ReconcileResult Worker::reconcile(const std::string& key) {
+  if (key == kApplyKey) {
+    return applyDesired();
+  }
+  if (key == kVerifyKey) {
+    return verifyNow();
+  }
+  return writeStatus();
+}
+
+k8s::ReconcileResult Worker::applyDesired() {
+  last_apply_start_.store(steadyNanos());
+  auto node = in_.nodes.get(options_.node);
+  if (!node) {
+    return conversionFailed(Error{ErrorCode::Transient, "Node " + options_.node + " not found"});
+  }
+  std::vector<Entry> entries;
+  for (const auto& e : in_.configs.list()) {
+    entries.push_back(*e);
+  }
+  auto desired =
+      desiredFor(entries, k8s::values(in_.secrets), options_.namespace_, node->metadata.labels);
+  if (!desired) {
+    return conversionFailed(desired.error());
+  }
+  auto compacted = frrgen::compact(desired->model);
+  if (!compacted) {
+    return conversionFailed(compacted.error());
+  }
+  metrics_.countConversion(false);
+  transient_failures_ = 0;
+  status_.last_conversion_result = "success";
+  if (applied_ && *applied_ == *compacted && apply_failures_ == 0) {
+    return writeStatus();  // an echo or an unrelated change: FRR already holds this model
+  }
+  auto report = frr_.apply(*compacted);
+  if (!report) {
+    return applyFailed(report.error(), "ReloadFailed");
+  }
+  applied_ = std::move(*compacted);
+  log_.info("apply", "applied", "FRR converged",
+            {{"path", pathName(report->path)},
+             {"reason", report->reload_reason},
+             log::num("configurations", static_cast<long long>(desired->selected.size())),
+             log::num("commands", static_cast<long long>(report->commands)),
+             log::num("networks_added", static_cast<long long>(report->networks_added)),
+             log::num("networks_removed", static_cast<long long>(report->networks_removed)),
+             log::num("send_ms", report->send_elapsed.count()),
+             log::num("verify_ms", report->verify_elapsed.count())});
+  applied(*report);  // after the log line: its time marks the end of the apply (bench/e2e_bgp.py)
+  return writeStatus();
+}
+
+k8s::ReconcileResult Worker::verifyNow() {
+  if (!applied_) {
+    return k8s::ReconcileResult::done();
+  }
+  auto report = frr_.verify();
+  if (!report) {
+    return applyFailed(report.error(), "ReloadFailed");
+  }
+  if (!report->drift.empty()) {
+    metrics_.countDrift();
+    warn("FRRConfigDrift",
+         "FRR's running configuration differed from the applied one (corrected): " + report->drift);
+  }
+  applied(*report);
+  return writeStatus();
+}
+
+void Worker::applied(const agent::bgp::FastApplyReport& report) {
+  apply_failures_ = 0;
+  metrics_.countApply(outcomeOf(report.path));
+  metrics_.setLoaded();
+  metrics_.setStale(false);
+  status_.last_reload_result = "success";
+  refreshRunningConfig();
+  scheduleVerify();
+}
+
+k8s::ReconcileResult Worker::conversionFailed(const Error& e) {
+  metrics_.countConversion(true);
+  metrics_.setStale(true);
+  const std::string message = agent::bgp::retractPasswords(e.message);
+  status_.last_conversion_result = "failed: " + message;
+  warn("ConversionFailed", "FRR keeps its last good configuration: " + message);
+  (void)writeStatus();
+  if (e.code == ErrorCode::Transient) {
+    // A referenced object (Secret, Node) may still appear; its informer also re-triggers.
+    return k8s::ReconcileResult::requeueAfter(bgp::retryDelay(++transient_failures_), e);
+  }
+  return k8s::ReconcileResult::done();  // the next change of an input retries
+}
+
+k8s::ReconcileResult Worker::applyFailed(const Error& e, const char* reason) {
+  metrics_.countApply(ApplyOutcome::Failed);
+  metrics_.setStale(true);
+  const auto delay = bgp::retryDelay(++apply_failures_);
+  // The retry converges FRR from scratch: it may have restarted while the apply failed, and the
+  // engine's idea of what FRR holds may be wrong.
+  frr_.forget();
+  const std::string message = agent::bgp::retractPasswords(e.message);
+  status_.last_reload_result = "failed: " + message;
+  warn(reason, message + " (retry in " + std::to_string(delay.count()) + " ms)");
+  refreshRunningConfig();
+  (void)writeStatus();
+  // The retry is an "apply": it re-applies the desired model even if unchanged.
+  queue_.addAfter(kApplyKey, delay);
+  return k8s::ReconcileResult::done();
+}
+
+void Worker::refreshRunningConfig() {
+  if (auto text = frr_.runningConfig(); text) {
+    status_.running_config = *text;
+  }
+}
+
+void Worker::warn(const char* reason, const std::string& message) {
+  log_.error("apply", reason, message, {{"node", options_.node}});
+  auto node = in_.nodes.get(options_.node);
+  events_.record(k8s::ObjectReference{"v1", "Node", "", options_.node,
+                                      node ? node->metadata.uid : std::string(),
+                                      node ? node->metadata.resource_version : std::string()},
+                 k8s::EventType::Warning, reason, message);
+}
+
+void Worker::scheduleVerify() {
+  if (options_.verify_interval > k8s::Duration::zero()) {
+    queue_.addAfter(kVerifyKey, options_.verify_interval);
+  }
+}
+
+k8s::ReconcileResult Worker::writeStatus() {
+  if (auto ok = state_.write(status_); !ok) {
+    const auto delay = bgp::retryDelay(++status_failures_);
+    log_.warn("status", "write_failed", ok.error().message,
+              {log::num("retry_ms", static_cast<long long>(delay.count()))});
+    queue_.addAfter(kStatusKey, delay);
+    return k8s::ReconcileResult::done();
+  }
+  status_failures_ = 0;
+  return k8s::ReconcileResult::done();
+}
+
+}  // namespace ingot::ingotfrr

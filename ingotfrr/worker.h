@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+// Worker: ingot-frr's reconcile of one key, on the daemon's single worker thread.
+//   "apply"  — select + merge the FRRConfigurations for this node (source.h), convert to the
+//              compact shape, apply through FrrPort; on a conversion error nothing is applied
+//              (FRR keeps the last good configuration), on an apply error it is retried with a
+//              growing delay (1 s doubling to 60 s).
+//   "verify" — read FRR back, correct drift; refresh the running configuration.
+//   "status" — write FRRNodeState (retried when the write fails).
+// Every failure is reported four ways: log, Warning Event on the Node (ConversionFailed,
+// ReloadFailed, FRRConfigDrift), FRRNodeState and metrics.
+#pragma once
+
+#include <atomic>
+#include <optional>
+#include <string>
+
+#include "api/types.h"
+#include "common/util/log.h"
+#include "frrgen/compact.h"
+#include "ingotfrr/frr_port.h"
+#include "ingotfrr/metrics.h"
+#include "ingotfrr/node_state.h"
+#include "ingotfrr/source.h"
+#include "kube/controller.h"
+#include "kube/events.h"
+#include "kube/store.h"
+#include "kube/workqueue.h"
+
+namespace ingot::ingotfrr {
+
+/// Keys of the work queue.
+inline constexpr const char* kApplyKey = "apply";
+inline constexpr const char* kVerifyKey = "verify";
+inline constexpr const char* kStatusKey = "status";
+
+/// Inputs are the informers' caches the worker reads.
+struct Inputs {
+  const k8s::Store<Entry>& configs;
+  const k8s::Store<api::Secret>& secrets;
+  const k8s::Store<api::Node>& nodes;
+};
+
+/// WorkerOptions: who we are and how often to read back.
+struct WorkerOptions {
+  std::string node;
+  std::string namespace_;
+  k8s::Duration verify_interval = std::chrono::seconds(30);  ///< 0 = never
+};
+
+/// Worker owns the reconcile state (last applied model, FRRNodeState content, failure counts).
+class Worker {
+ public:
+  /// Every reference must outlive the worker.
+  Worker(Inputs inputs,
+         FrrPort& frr,
+         NodeStateWriter& state,
+         k8s::WorkQueue& queue,
+         k8s::EventSink& events,
+         Metrics& metrics,
+         log::Logger& logger,
+         WorkerOptions options);
+
+  /// reconcile handles one key (see the file comment).
+  k8s::ReconcileResult reconcile(const std::string& key);
+
+  /// lastApplyStart is when the last "apply" began (steady clock, ns since epoch); 0 = never.
+  int64_t lastApplyStart() const { return last_apply_start_.load(); }
+
+ private:
+  k8s::ReconcileResult applyDesired();
+  k8s::ReconcileResult verifyNow();
+  k8s::ReconcileResult writeStatus();
+  k8s::ReconcileResult conversionFailed(const Error& e);
+  k8s::ReconcileResult applyFailed(const Error& e, const char* reason);
+  void applied(const agent::bgp::FastApplyReport& report);
+  void refreshRunningConfig();
+  void warn(const char* reason, const std::string& message);
+  void scheduleVerify();
+
+  Inputs in_;
+  FrrPort& frr_;
+  NodeStateWriter& state_;
+  k8s::WorkQueue& queue_;
+  k8s::EventSink& events_;
+  Metrics& metrics_;
+  log::Logger& log_;
+  WorkerOptions options_;
+  NodeStatus status_;
+  std::optional<frrgen::CompactModel> applied_;
+  int apply_failures_ = 0;
+  int transient_failures_ = 0;
+  int status_failures_ = 0;
+  std::atomic<int64_t> last_apply_start_{0};
+};
+
+}  // namespace ingot::ingotfrr
