@@ -188,46 +188,6 @@ def test_announced_metric_follows_the_address(cluster, objects, show_logs_on_fai
     exported({})
 
 
-def _leaves(cluster, node: str, gone: str, how: str) -> int:
-    return agent_log(cluster, node).count(f'"node name":"{gone}","node event":"NodeLeave",'
-                                          f'"left":"{how}"')
-
-
-def test_stopped_agent_leaves_gracefully_and_comes_back_announcing(cluster, objects,
-                                                                   show_logs_on_failure,
-                                                                   record_figure):
-    """SIGTERM: the agent leaves memberlist, so no failure detection is involved (the others log
-    a graceful leave, never a death) and its addresses go to the next candidates; started again,
-    it takes back what it wins, announcing it with gratuitous ARP."""
-    services = [(f"term{i}", vip4(cluster, 80 + i)) for i in range(4)]
-    winners = _apply_services(cluster, objects, services)
-    victim = Counter(winners.values()).most_common(1)[0][0]
-    survivors = [n for n in cluster.node_names if n != victim]
-    for name, ip in services:
-        wait_owner(cluster, ip, winners[name])
-    watched, watched_ip = next((n, ip) for n, ip in services if winners[n] == victim)
-    dead_before = {n: _leaves(cluster, n, victim, "declared dead") for n in survivors}
-    watch = ArpWatch(cluster, watched_ip)
-    proc = cluster.procs[f"agent-{victim}"]
-    proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=30) == 0, cluster.log_tail(f"agent-{victim}")
-    assert '"left memberlist cluster"' in agent_log(cluster, victim)
-    try:
-        for node in survivors:
-            wait_until(f"{node} sees {victim} leave", lambda n=node: _leaves(
-                cluster, n, victim, "gracefully") > 0, CONVERGE)
-        for name, ip in services:
-            wait_owner(cluster, ip, expected(cluster, name, live=survivors))
-        assert {n: _leaves(cluster, n, victim, "declared dead") for n in survivors} == dead_before
-    finally:
-        restart = time.monotonic()
-        cluster.start_agent(victim)
-    for name, ip in services:
-        wait_owner(cluster, ip, winners[name])
-    _check_take_back(cluster, watch.stop(), restart, victim,
-                     expected(cluster, watched, live=survivors), record_figure)
-
-
 def test_node_selectors_and_the_exclude_label_choose_the_candidates(cluster, objects,
                                                                      show_logs_on_failure):
     ip = vip4(cluster, 30)

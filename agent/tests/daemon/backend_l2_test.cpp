@@ -368,5 +368,24 @@ BOOST_AUTO_TEST_CASE(service_l2_status_deleted_by_someone_is_recreated) {
   BOOST_TEST(f.fake.calls.size() == 1u);  // the responder is not touched by status repairs
 }
 
+BOOST_AUTO_TEST_CASE(a_decision_repeated_before_the_pending_apply_keeps_asking_for_it) {
+  // The reconcile worker hands a decision, and before the apply it asked for runs, another key
+  // hands the same decision again (a membership change re-deciding several Services): the
+  // address still answered for the lost Service has no announcement any more.
+  Fixture f;
+  BOOST_TEST(f.step({svc("a", {"192.0.2.1"})}));
+  f.fake.calls.clear();
+  BOOST_TEST(f.backend.update(Desired{nullptr, {}, {}}).has_value());
+  std::optional<k8s::Duration> again;
+  BOOST_REQUIRE_NO_THROW(again = f.backend.update(Desired{nullptr, {}, {}}));
+  BOOST_TEST(again.has_value());  // the answer and its status are still to withdraw
+  BOOST_TEST(f.backend.apply().ok());
+  const std::vector<std::string> withdrawn = {"withdraw web/a 192.0.2.1"};
+  BOOST_TEST(f.fake.calls == withdrawn, boost::test_tools::per_element());
+  BOOST_REQUIRE(!f.api.writes().empty());
+  BOOST_TEST(f.api.writes().back().verb == "remove");
+  BOOST_TEST(!f.step({}));
+}
+
 }  // namespace
 }  // namespace ingot::agent
