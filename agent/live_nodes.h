@@ -21,6 +21,10 @@ class LiveNodes {
   virtual ~LiveNodes() = default;
   /// live returns the names of the members that are alive or suspect, this node included.
   virtual std::set<std::string> live() const = 0;
+  /// joined is false while this agent does not know the membership yet (memberlist not joined):
+  /// the Layer 2 election then waits, and this node answers for no address, so that an agent
+  /// starting next to running ones never claims what they answer for.
+  virtual bool joined() const { return true; }
 };
 
 }  // namespace ingot::agent

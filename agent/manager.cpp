@@ -182,16 +182,16 @@ Result<void> Manager::start(const std::stop_token& stop) {
   k8s::Reconcile run;
   run.reconcile = [this](const std::string& key) { return reconciler_->reconcile(key); };
   auto started = controller_.start(std::move(run), stop);
-  if (started && options_.membership != nullptr) {
-    k8s::WorkQueue& q = controller_.queue();
-    options_.membership->attach([&q] { q.add(std::string(keys::kMembers)); },
-                                [pods = pods_] {
-                                  std::vector<std::string> ips;
-                                  for (const auto& p : pods->list()) ips.push_back(p->pod_ip);
-                                  return ips;
-                                });
-  }
-  return started;
+  if (!started || options_.membership == nullptr) return started;
+  // memberlist binds only now: the other agents see this node alive (and stop answering for
+  // what it wins) once its caches are synced and its first sync is queued.
+  k8s::WorkQueue& q = controller_.queue();
+  return options_.membership->attach([&q] { q.add(std::string(keys::kMembers)); },
+                                     [pods = pods_] {
+                                       std::vector<std::string> ips;
+                                       for (const auto& p : pods->list()) ips.push_back(p->pod_ip);
+                                       return ips;
+                                     });
 }
 
 void Manager::stop() {

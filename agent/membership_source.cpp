@@ -137,6 +137,22 @@ void LiveSet::onEvent(const ml::Outbox::Event& event) {
   }
 }
 
+void LiveSet::markJoined() {
+  std::lock_guard lock(mu_);
+  if (joined_) {
+    return;
+  }
+  joined_ = true;
+  if (notify_) {
+    notify_();
+  }
+}
+
+bool LiveSet::joined() const {
+  std::lock_guard lock(mu_);
+  return joined_;
+}
+
 std::set<std::string> LiveSet::live() const {
   std::lock_guard lock(mu_);
   std::set<std::string> out = live_;
@@ -171,13 +187,17 @@ std::vector<std::string> seedsToJoin(const std::vector<std::string>& pod_ips,
   return out;
 }
 
-MembershipSource::MembershipSource(std::string node,
+MembershipSource::MembershipSource(ml::TransportConfig config,
                                    std::string labels,
-                                   uint16_t port,
                                    log::Logger& logger)
-    : log_(logger), labels_(std::move(labels)), port_(port), live_(std::move(node), logger) {}
+    : log_(logger),
+      config_(std::move(config)),
+      labels_(std::move(labels)),
+      port_(config_.port),
+      join_timeout_(config_.timing.tcp_timeout),
+      live_(config_.name, logger) {}
 
-Result<std::unique_ptr<MembershipSource>> MembershipSource::start(
+Result<std::unique_ptr<MembershipSource>> MembershipSource::create(
     const std::string& node, const ml::MembershipOptions& options, log::Logger& logger) {
   auto ring = keyring(options, logger);
   if (!ring) {
@@ -187,43 +207,44 @@ Result<std::unique_ptr<MembershipSource>> MembershipSource::start(
   if (!t) {
     return t.error();
   }
-  std::unique_ptr<MembershipSource> source(
-      new MembershipSource(node, options.labels, options.bind_port, logger));
   ml::TransportConfig cfg;
   cfg.name = node;
   cfg.bind_addr = options.bind_addr;
   cfg.port = options.bind_port;
   cfg.timing = *t;
   cfg.keyring = std::move(*ring);
-  LiveSet* live = &source->live_;
-  auto member = ml::Node::start(std::move(cfg), &logger,
-                                [live](const ml::Outbox::Event& e) { live->onEvent(e); });
-  if (!member) {
-    return Error{member.error().code, "memberlist on " + options.bind_addr + ":" +
-                                          std::to_string(options.bind_port) + ": " +
-                                          member.error().message};
-  }
-  source->node_ = std::move(*member);
-  source->port_ = source->node_->port();
-  logger.info("startup", "memberlist_started", "memberlist started",
-              {{"node", node},
-               {"bind_addr", options.bind_addr},
-               log::num("bind_port", source->port_),
-               {"labels", options.labels},
-               {"encrypted", options.secret_key_path.empty() ? "false" : "true"}});
-  return source;
+  return std::unique_ptr<MembershipSource>(
+      new MembershipSource(std::move(cfg), options.labels, logger));
 }
 
 MembershipSource::~MembershipSource() {
   detach();
 }
 
-void MembershipSource::attach(std::function<void()> notify,
-                              PodIps pod_ips,
-                              std::chrono::milliseconds join_interval) {
+Result<void> MembershipSource::attach(std::function<void()> notify,
+                                      PodIps pod_ips,
+                                      std::chrono::milliseconds join_interval) {
+  const std::string bind_addr = config_.bind_addr;
+  const std::string where = bind_addr + ":" + std::to_string(config_.port);
+  const bool encrypted = config_.keyring.has_value();
+  LiveSet* live = &live_;
+  auto member = ml::Node::start(std::move(config_), &log_,
+                                [live](const ml::Outbox::Event& e) { live->onEvent(e); });
+  if (!member) {
+    return Error{member.error().code, "memberlist on " + where + ": " + member.error().message};
+  }
+  node_ = std::move(*member);
+  port_ = node_->port();
+  log_.info("startup", "memberlist_started", "memberlist started",
+            {{"node", std::string(live_.self())},
+             {"bind_addr", bind_addr},
+             log::num("bind_port", port_),
+             {"labels", labels_},
+             {"encrypted", encrypted ? "true" : "false"}});
   live_.setNotify(std::move(notify));
   pod_ips_ = std::move(pod_ips);
   joiner_ = std::thread([this, join_interval] { joinLoop(join_interval); });
+  return {};
 }
 
 void MembershipSource::detach() {
@@ -259,11 +280,16 @@ void MembershipSource::joinLoop(std::chrono::milliseconds interval) {
   constexpr std::chrono::milliseconds kFirstRetry{1000};
   std::chrono::milliseconds retry = kFirstRetry;
   std::unique_lock lock(mu_);
+  bool first = true;
   while (!stopping_) {
     wake_ = false;
     lock.unlock();
     const bool attempted = joinMissing();
     lock.lock();
+    if (first) {
+      awaitFirstJoin(lock, attempted);
+      first = false;
+    }
     std::chrono::milliseconds wait = interval;
     if (attempted) {
       wait = std::min(retry, interval);
@@ -273,6 +299,34 @@ void MembershipSource::joinLoop(std::chrono::milliseconds interval) {
     }
     cv_.wait_for(lock, wait, [this] { return stopping_ || wake_; });
   }
+}
+
+void MembershipSource::awaitFirstJoin(std::unique_lock<std::mutex>& lock, bool attempted) {
+  // The exchanges are short (one TCP round trip each); the poll step bounds what this adds to
+  // the moment this node starts answering.
+  constexpr std::chrono::milliseconds kStep{2};
+  const auto start = std::chrono::steady_clock::now();
+  auto settled = [this] {
+    if (node_->joinsInFlight() == 0) {
+      return true;
+    }
+    const auto members = node_->members();
+    return std::any_of(members.begin(), members.end(), [this](const ml::MemberView& m) {
+      return m.name != live_.self() && m.state == ml::NodeState::Alive;
+    });
+  };
+  while (attempted && !stopping_ && !settled() &&
+         std::chrono::steady_clock::now() - start < join_timeout_) {
+    cv_.wait_for(lock, kStep, [this] { return stopping_; });
+  }
+  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - start);
+  const auto live = live_.live();
+  log_.info("memberDiscovery", "joined",
+            "memberlist joined: Layer 2 answers start with this membership",
+            {log::num("members", static_cast<long long>(live.size())),
+             log::num("wait_ms", static_cast<long long>(took.count()))});
+  live_.markJoined();
 }
 
 bool MembershipSource::joinMissing() {
@@ -316,7 +370,7 @@ Result<std::unique_ptr<MembershipSource>> startMembership(const std::string& nod
                 "when memberlist is disabled, the speaker pods must run on all nodes");
     return std::unique_ptr<MembershipSource>();
   }
-  return MembershipSource::start(node, options, logger);
+  return MembershipSource::create(node, options, logger);
 }
 
 }  // namespace ingot::agent

@@ -5,6 +5,11 @@
 // node's Node object or the agent pods change). Membership changes arrive on the gossip thread;
 // they only update a locked set and enqueue a key, so the reconcile worker re-runs the Layer 2
 // election on its own thread. Leaving is graceful and bounded on shutdown.
+//
+// Unlike MetalLB's speaker, which binds at start, the member binds only once the agent's caches
+// are synced (attach): the other agents see this node alive, and hand it the addresses it wins,
+// only when it can answer for them. Until its first join has finished, the live set is not
+// joined and this node answers for no address.
 #pragma once
 
 #include <chrono>
@@ -45,11 +50,19 @@ class LiveSet final : public LiveNodes {
 
   std::set<std::string> live() const override;
 
+  /// markJoined records that the first join finished (or there was nothing to join) and
+  /// notifies. Thread-safe; later calls do nothing.
+  void markJoined();
+  bool joined() const override;
+  /// self is this node's name.
+  const std::string& self() const { return self_; }
+
  private:
   std::string self_;
   log::Logger& log_;
   mutable std::mutex mu_;
   std::set<std::string> live_;
+  bool joined_ = false;
   std::function<void()> notify_;
 };
 
@@ -66,9 +79,10 @@ class MembershipSource {
   /// PodIps returns the current IPs of the agent pods (the seeds). Called on the join thread.
   using PodIps = std::function<std::vector<std::string>()>;
 
-  /// start reads the key (<secret_key_path>/secretkey) and the tuning file (when it exists),
-  /// binds and starts the member named node. Errors name the file or flag and the reason.
-  static Result<std::unique_ptr<MembershipSource>> start(
+  /// create reads the key (<secret_key_path>/secretkey) and the tuning file (when it exists)
+  /// for the member named node; nothing is bound before attach. Errors name the file or flag and
+  /// the reason.
+  static Result<std::unique_ptr<MembershipSource>> create(
       const std::string& node, const memberlist::MembershipOptions& options, log::Logger& logger);
   ~MembershipSource();
   MembershipSource(const MembershipSource&) = delete;
@@ -77,13 +91,14 @@ class MembershipSource {
   /// liveNodes is what the reconciler reads.
   const LiveNodes& liveNodes() const { return live_; }
 
-  /// attach connects the source to the agent: notify runs after every membership change,
-  /// pod_ips supplies the seeds; starts the join thread, which joins at once and then every
-  /// join_interval, retrying seeds still missing sooner (1 s, doubling up to join_interval).
-  /// Call once.
-  void attach(std::function<void()> notify,
-              PodIps pod_ips,
-              std::chrono::milliseconds join_interval = std::chrono::minutes(1));
+  /// attach binds and starts the member and connects it to the agent (call it once the caches
+  /// are synced): notify runs after every membership change, pod_ips supplies the seeds. The
+  /// join thread joins at once, marks the live set joined when that join finished (bounded by
+  /// the TCP timeout), then joins every join_interval, retrying seeds still missing sooner (1 s,
+  /// doubling up to join_interval). Call once; an error names the address and the reason.
+  Result<void> attach(std::function<void()> notify,
+                      PodIps pod_ips,
+                      std::chrono::milliseconds join_interval = std::chrono::minutes(1));
 
   /// detach stops the join thread and the notifications (before what attach was given goes
   /// away). Idempotent.
@@ -99,18 +114,23 @@ class MembershipSource {
   /// labels is --ml-labels: the selector of the agent pods whose IPs are the seeds.
   const std::string& labels() const { return labels_; }
 
-  /// node is the member (for counters); null after stop.
+  /// node is the member (for counters); null before attach and after stop.
   const memberlist::Node* node() const { return node_.get(); }
 
  private:
-  MembershipSource(std::string node, std::string labels, uint16_t port, log::Logger& logger);
+  MembershipSource(memberlist::TransportConfig config, std::string labels, log::Logger& logger);
   void joinLoop(std::chrono::milliseconds interval);
   /// joinMissing starts a join with the seeds that are not members; false when there were none.
   bool joinMissing();
+  /// awaitFirstJoin waits (lock held on mu_) until the first join's exchanges finished or one
+  /// of them brought a live member, at most the TCP timeout, then marks the live set joined.
+  void awaitFirstJoin(std::unique_lock<std::mutex>& lock, bool attempted);
 
   log::Logger& log_;
+  memberlist::TransportConfig config_;  ///< moved into the member by attach
   std::string labels_;
   uint16_t port_;
+  std::chrono::milliseconds join_timeout_;
   LiveSet live_;
   std::unique_ptr<memberlist::Node> node_;
   PodIps pod_ips_;
@@ -121,9 +141,9 @@ class MembershipSource {
   std::thread joiner_;
 };
 
-/// startMembership starts memberlist when options are enabled() and returns null otherwise,
-/// logging MetalLB's two "not starting fast dead node detection" lines (with memberlist off
-/// every Node counts as a live agent).
+/// startMembership creates the memberlist source when options are enabled() (attach binds it)
+/// and returns null otherwise, logging MetalLB's two "not starting fast dead node detection"
+/// lines (with memberlist off every Node counts as a live agent).
 Result<std::unique_ptr<MembershipSource>> startMembership(
     const std::string& node, const memberlist::MembershipOptions& options, log::Logger& logger);
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 
 #include "agent/writes.h"
 #include "common/json/scan.h"
@@ -217,6 +218,13 @@ L2Membership Reconciler::l2MembershipNow() const {
 std::vector<L2Announcement> Reconciler::decideLayer2(const std::vector<api::Service>& services,
                                                      const SlicesByService& slices) {
   std::vector<L2Announcement> won;
+  if (options_.live_nodes != nullptr && !options_.live_nodes->joined()) {
+    if (!std::exchange(l2_deferred_, true)) {
+      log_.info("memberlist", "l2_deferred", "Layer 2 election waits for the memberlist join");
+    }
+    return won;  // nothing decided, nothing answered: the join's members key decides all
+  }
+  l2_deferred_ = false;
   l2_elector_.setMembership(l2MembershipNow());  // every Service is decided below anyway
   static const std::vector<api::EndpointSlice> kNone;
   std::map<std::string, L2Decision> previous = std::move(l2_decisions_);
@@ -244,6 +252,7 @@ std::vector<L2Announcement> Reconciler::decideLayer2(const std::vector<api::Serv
 
 ReconcileResult Reconciler::reconcileMembers() {
   if (!config_) return ReconcileResult::done();  // nothing elected before a configuration
+  if (l2_deferred_) return reconcile(std::string(keys::kSync));  // first join: decide all
   bool changed = false;
   for (const auto& key : l2_elector_.setMembership(l2MembershipNow())) {
     auto it = l2_decisions_.find(key);

@@ -167,6 +167,7 @@ class Reconciler {
   std::map<std::string, L2Announcement> l2_won_;    ///< service key → what this node answers
   std::map<std::string, std::string> l2_logged_;    ///< service key → last logged L2 decision
   uint64_t l2_decisions_made_ = 0;
+  bool l2_deferred_ = false;  ///< the last full pass waited for the memberlist join
   std::map<std::string, Pending> status_writes_;  ///< ServiceBGPStatus name → pending write
   std::vector<api::Service> decided_services_;    ///< the Services of the last sync
   std::vector<Decided> decided_;                  ///< their decisions (point into the above)

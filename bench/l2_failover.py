@@ -7,6 +7,7 @@ ingot-agent, ingot-controller and ingotctl; keepalived, arping. Prints figures; 
     /usr/bin/python3 bench/l2_failover.py [--kills 20] [--nodes 3]
         [--systems keepalived keepalived-0.1 ingot ingot-pi50] [--scenarios daemon node]
         [--interval-ms 10] [--idle 10] [--ingot-args "--flag value …"]
+        [--baseline-agent PATH  (with ingot-baseline in --systems)]
 
 The cluster lab (frr-k8s mode, no FRR on the nodes, so a node namespace runs only the system
 under test) gets two client namespaces on the bridge, each with an on-link route to the VIP
@@ -19,7 +20,9 @@ Ingot's responder (or keepalived's VIP on eth0 of the VRRP master) answers ARP.
 Systems: keepalived (advert_int 1, priorities 150/100/50 in node order, preemption on),
 keepalived-0.1 (advert_int 0.1, which needs VRRP version 3), ingot (its defaults),
 ingot-pi50 (memberlist tuning file: 50 ms probe interval, 25 ms probe timeout and gossip
-interval); --ingot-args adds agent flags to both (the row is then named ingot+args).
+interval), ingot-baseline (the agent binary --baseline-agent names, at its defaults: another
+build side by side, e.g. before and after a change); --ingot-args adds agent flags to all of
+them (the row is then named ingot+args).
 Scenarios, each --kills times against the current owner:
   daemon  SIGKILL of the announcing daemon (ingot-agent; keepalived's processes)
   node    the node dies: its switch port goes down and every process of its namespace is
@@ -28,7 +31,8 @@ then the node is restored (port up, daemon restarted) and the address must come 
 (the election's winner / the higher priority) before the next kill.
 Gaps: for each probe kind, from the first probe after the kill that got no answer to the
 first probe answered by another node (ARP) or answered at all (ICMP, reply within 200 ms);
-0 when no probe was lost. The same for the take-back after the restore. "dup" counts rounds
+0 when no probe was lost. Take-back: the longest run of unanswered probes after the restore
+(whoever answers: the interim owner may rightly answer until the returning node does). "dup" counts rounds
 in which a probe got answers from two MACs. Idle: CPU of the node namespaces' processes and
 the frames the nodes send (tcpdump on the switch ports; API traffic and the refusals of the
 lab ToR's BGP/BFD attempts excluded), over --idle
@@ -138,6 +142,18 @@ def gap(probes: list, old=None) -> tuple:
     return None, dup
 
 
+def silence(probes: list) -> float:
+    """The longest run of unanswered probes (from the first of the run to the next answered
+    one, whoever answered): what a client resolving the address in that run waits."""
+    longest, first_lost = 0.0, None
+    for t, macs in probes:
+        if not macs:
+            first_lost = t if first_lost is None else first_lost
+        elif first_lost is not None:
+            longest, first_lost = max(longest, t - first_lost), None
+    return longest
+
+
 # Systems --------------------------------------------------------------------------------------
 
 
@@ -208,9 +224,10 @@ TUNINGS = {  # memberlist tuning files (MetalLB's format, Go field names) by sys
 
 
 class Ingot:
-    def __init__(self, harness, name: str, extra: list):
+    def __init__(self, harness, name: str, extra: list, binary=None):
         self.h = harness
         self.extra = list(extra)
+        self.binary = binary  # None: the lab's (build/agent/ingot-agent)
         self.name = name + ("+" + " ".join(extra) if extra else "")
         self.vip = harness.vip(7)
         if name in TUNINGS:
@@ -219,7 +236,12 @@ class Ingot:
             self.extra += ["--ml-tuning-path", str(path)]
 
     def start(self, node: str) -> None:
-        self.h.cluster.start_agent(node, self.extra)
+        c = self.h.cluster
+        default, c.agent = c.agent, self.binary or c.agent
+        try:
+            c.start_agent(node, self.extra)
+        finally:
+            c.agent = default
 
     def setup(self) -> str:
         c = self.h.cluster
@@ -409,11 +431,12 @@ def analyse(name: str, scenario: str, rounds: list, data: dict, cpu: float, fps:
         for r in rounds:
             old, interim = (r["old"], r["interim"]) if kind == "arp" else (None, None)
             g, dup = gap(answers(data[kind], r["kill"], r["restore"]), old)
-            b, dup2 = gap(answers(data[kind], r["restore"], r["end"]), interim)
+            window = answers(data[kind], r["restore"], r["end"])
+            _, dup2 = gap(window, interim)
             dups += dup or dup2
             missing += g is None
             fail += [g] if g is not None else []
-            back += [b] if b is not None else []
+            back.append(silence(window))
         out[kind] = {"failover": fail, "takeback": back, "dup": dups, "missing": missing}
     return out
 
@@ -450,6 +473,9 @@ def main() -> int:
     parser.add_argument("--interval-ms", type=float, default=10.0)
     parser.add_argument("--idle", type=float, default=10.0)
     parser.add_argument("--ingot-args", default="", help="extra ingot-agent flags")
+    parser.add_argument("--baseline-agent",
+                        help="another ingot-agent binary, run as system ingot-baseline (e.g. "
+                             "the previous commit's, to compare both in one run)")
     parser.add_argument("--json", help="also write the raw gaps here")
     args = parser.parse_args()
     if os.geteuid() != 0:
@@ -465,6 +491,10 @@ def main() -> int:
                 system = Keepalived(h, float(name.partition("-")[2] or 1.0))
             elif name == "ingot" or name in TUNINGS:
                 system = Ingot(h, name, shlex.split(args.ingot_args))
+            elif name == "ingot-baseline":
+                if not args.baseline_agent:
+                    raise SystemExit("ingot-baseline needs --baseline-agent PATH")
+                system = Ingot(h, name, shlex.split(args.ingot_args), Path(args.baseline_agent))
             else:
                 raise SystemExit(f"unknown system {name}")
             try:

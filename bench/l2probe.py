@@ -11,9 +11,11 @@ cache is not involved); every ARP reply from the VIP to this host is recorded wi
 MAC. icmp: an ICMP echo request through the kernel (so through its neighbour cache, as any
 client's traffic), each with a 64-bit probe number in the payload; every echo reply is recorded.
 
-Runs until SIGTERM or SIGINT, then writes {"sends": [t…], "replies": [[t, key]…]} to FILE, times
-in time.monotonic() seconds (one clock for every namespace), key = MAC (arp) or probe number
-(icmp). Prints "ready" once its socket is open.
+Runs until SIGTERM or SIGINT, then writes {"sends": [t…], "replies": [[t, key]…], "gratuitous":
+[[t, MAC]…]} to FILE, times in time.monotonic() seconds (one clock for every namespace), key =
+MAC (arp) or probe number (icmp); gratuitous (arp only) lists the gratuitous ARP requests and
+replies for the VIP (sender and target address both the VIP) with their sender MAC. Prints
+"ready" once its socket is open.
 """
 
 from __future__ import annotations
@@ -63,9 +65,11 @@ class ArpProbe:
             return None
         op = struct.unpack("!H", frame[20:22])[0]
         sha, spa, tpa = frame[22:28], frame[28:32], frame[38:42]
+        if spa == self.vip and tpa == self.vip and op in (1, 2):
+            return "gratuitous", sha.hex(":").upper()  # an announcement, not an answer
         if op != 2 or spa != self.vip or tpa != self.ip:
-            return None  # gratuitous packets and other hosts' traffic are not answers
-        return sha.hex(":").upper()
+            return None  # other hosts' traffic
+        return "replies", sha.hex(":").upper()
 
 
 def checksum(data: bytes) -> int:
@@ -101,14 +105,14 @@ class IcmpProbe:
             return None
         if struct.unpack("!H", icmp[4:6])[0] != self.ident:
             return None
-        return struct.unpack("!Q", icmp[8:16])[0]
+        return "replies", struct.unpack("!Q", icmp[8:16])[0]
 
 
 def run(probe, interval: float, out: str) -> None:
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     signal.signal(signal.SIGINT, lambda *_: stop.append(1))
-    sends, replies = [], []
+    sends, seen = [], {"replies": [], "gratuitous": []}
     print("ready", flush=True)
     next_send = time.monotonic()
     while not stop:
@@ -125,11 +129,11 @@ def run(probe, interval: float, out: str) -> None:
         except InterruptedError:
             continue
         if ready:
-            key = probe.receive()
-            if key is not None:
-                replies.append([time.monotonic(), key])
+            got = probe.receive()
+            if got is not None:
+                seen[got[0]].append([time.monotonic(), got[1]])
     with open(out, "w") as f:
-        json.dump({"sends": sends, "replies": replies}, f)
+        json.dump({"sends": sends, **seen}, f)
 
 
 def main() -> int:

@@ -203,6 +203,18 @@ void Node::join(const std::vector<std::string>& seeds) {
   wake();
 }
 
+size_t Node::joinsInFlight() const {
+  std::lock_guard lock(mu_);
+  size_t n = 0;
+  for (const auto& s : pending_.streams) {
+    n += s.join ? 1 : 0;
+  }
+  for (const auto& c : conns_) {
+    n += c->fd >= 0 && c->role == Conn::Role::PushPull && c->join ? 1 : 0;
+  }
+  return n;
+}
+
 void Node::leave(std::chrono::milliseconds wait) {
   {
     std::lock_guard lock(mu_);

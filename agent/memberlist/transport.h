@@ -72,6 +72,10 @@ class Node {
   uint16_t port() const { return port_; }
   /// join starts a join push/pull with each "host:port" seed (bad entries are logged).
   void join(const std::vector<std::string>& seeds);
+  /// joinsInFlight counts the join push/pulls not finished yet (queued, connecting or waiting
+  /// for the answer). Once it is 0, every answer that came back has been merged and its
+  /// membership events delivered.
+  size_t joinsInFlight() const;
   /// leave announces this member's departure and waits up to `wait` for it to be sent.
   void leave(std::chrono::milliseconds wait);
   /// members returns the current table, sorted by name.

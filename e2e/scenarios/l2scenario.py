@@ -10,23 +10,30 @@ MAC, the winner's."""
 
 from __future__ import annotations
 
+import json
+import re
+import signal
 import time
 import zlib
+from pathlib import Path
 from typing import Optional, Sequence
 
 from scenario import NS, endpoints
 from netlab import l2, manifests as m
-from netlab.cluster import Cluster, ClusterSpec
+from netlab.cluster import PYTHON, Cluster, ClusterSpec
 from netlab.ingotctl import find_ingotctl
-from netlab.proc import LabError, wait_until
+from netlab.proc import LabError, run, wait_until
 
 L2_POOL = "l2-pool"
+L2PROBE = Path(__file__).resolve().parents[2] / "bench" / "l2probe.py"
+METRICS_PORT = 7472  # the agents' /metrics, on every address of their node namespace
+LABEL = re.compile(r'(\w+)="([^"]*)"')
 CONVERGE = 45.0  # seconds a scenario waits for the wire (bounded polling; never asserted)
 
 
 def l2_spec(nodes: int = 3, node_labels: Optional[dict] = None) -> ClusterSpec:
     return ClusterSpec(nodes=nodes, mode="frr-k8s", node_frr=False,
-                       node_labels=node_labels or {})
+                       node_labels=node_labels or {}, agent_args=("--port", str(METRICS_PORT)))
 
 
 def prepare(cluster: Cluster) -> None:
@@ -132,3 +139,71 @@ def hold_owner(cluster: Cluster, ip: str, node: Optional[str], rounds: int = 2) 
 def status_node(cluster: Cluster, name: str) -> list:
     """The nodes whose ServiceL2Status names Service name (NS)."""
     return l2.l2_owners(cluster.client).get(f"{NS}/{name}", [])
+
+
+def announced_l2(cluster: Cluster, node: str) -> set:
+    """(service, ip) of every metallb_speaker_announced{protocol="layer2"} sample the agent of
+    node exports (scraped inside its namespace)."""
+    url = f"http://127.0.0.1:{METRICS_PORT}/metrics"
+    script = f"import urllib.request; print(urllib.request.urlopen({url!r}, timeout=5).read().decode())"
+    out = run(["ip", "netns", "exec", cluster.ns(node), PYTHON, "-c", script], timeout=20).stdout
+    found = set()
+    for line in out.splitlines():
+        if not line.startswith("metallb_speaker_announced{"):
+            continue
+        labels = dict(LABEL.findall(line.partition("{")[2].rpartition("}")[0]))
+        if labels.get("protocol") == "layer2" and labels.get("node") == node:
+            found.add((labels.get("service"), labels.get("ip")))
+    return found
+
+
+def agent_log(cluster: Cluster, node: str) -> str:
+    """The log of node's current agent process (the lab appends the restarts to one file)."""
+    text = (cluster.logdir / f"agent-{node}.log").read_text(errors="replace")
+    return text[text.rfind('"ingot-agent starting"'):]
+
+
+class ArpWatch:
+    """bench/l2probe.py arp in a lab namespace (default the ToR): a broadcast ARP request for ip
+    every 10 ms, and every answer and gratuitous ARP for it recorded with its MAC."""
+
+    def __init__(self, cluster: Cluster, ip: str, host: str = "tor", role: str = "arpwatch"):
+        self.cluster, self.ip, self.role = cluster, ip, role
+        self.out = cluster.workdir / f"{role}-{ip}.json"
+        self.proc = cluster.spawn(role, host, [PYTHON, str(L2PROBE), "arp", "--vip", ip,
+                                               "--out", str(self.out)])
+
+        def ready() -> bool:
+            if self.proc.poll() is not None:
+                raise LabError(f"{role} exited {self.proc.returncode}: {cluster.log_tail(role)}")
+            return "ready" in cluster.log_tail(role)
+        wait_until(f"the ARP watch on {ip}", ready, 30)
+
+    def stop(self) -> dict:
+        """Stops the probe; returns {"sends": [t], "replies": [[t, node]], "gratuitous":
+        [[t, node]]} with MACs turned into node names (unknown MACs stay as they are)."""
+        self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait(timeout=30)
+        data = json.loads(self.out.read_text())
+        for kind in ("replies", "gratuitous"):
+            data[kind] = [[t, _names(self.cluster, [mac])[0]] for t, mac in data[kind]]
+        return data
+
+
+def longest_silence(data: dict, start: float) -> float:
+    """The longest run of probes sent after start that got no answer, in seconds (from the
+    first unanswered probe to the next answered one); a figure, never asserted."""
+    replies = sorted(t for t, _ in data["replies"])
+    sends = [t for t in data["sends"] if t >= start]
+    longest, first_lost, j = 0.0, None, 0
+    for i, t in enumerate(sends):
+        nxt = sends[i + 1] if i + 1 < len(sends) else t + 0.1
+        while j < len(replies) and replies[j] < t:
+            j += 1
+        answered = j < len(replies) and replies[j] < nxt
+        if not answered:
+            first_lost = t if first_lost is None else first_lost
+        elif first_lost is not None:
+            longest = max(longest, t - first_lost)
+            first_lost = None
+    return longest

@@ -5,7 +5,10 @@ objects; every observation is who answers ARP (IPv4) or Neighbor Solicitations (
 lab bridge, asked from the ToR, where exactly one MAC must answer: the winner's.
 
 Covered: the winner for several IPv4 and IPv6 addresses (and its ServiceL2Status); a killed
-agent's addresses move to the next candidate and come back only where the returning node wins;
+agent's addresses move to the next candidate and come back only where the returning node wins
+(watched by an ARP probe: only the interim owner and the winner answer, the returning agent joins
+memberlist only once synced and announces with gratuitous ARP); an agent stopped with SIGTERM
+leaves gracefully and comes back the same way; metallb_speaker_announced follows the address;
 L2Advertisement node selectors, the exclude-from-external-load-balancers label and the
 NetworkUnavailable condition; externalTrafficPolicy Local following its endpoints; a shared
 address; the interfaces list (a missing interface: no answer, and the winner's announceFailed
@@ -15,15 +18,17 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections import Counter
 
 import pytest
 
 # scenario first: it puts e2e/ on sys.path for netlab
-from scenario import objects, show_logs_on_failure, start_cluster  # noqa: F401
+from scenario import objects, record_figure, show_logs_on_failure, start_cluster  # noqa: F401
 from scenario import NS, endpoints
-from l2scenario import (CONVERGE, L2_POOL, expected, hold_owner, l2_spec, prepare, status_node, vip4,
-                        vip6, wait_owner, with_endpoints)
+from l2scenario import (CONVERGE, L2_POOL, ArpWatch, agent_log, announced_l2, expected, hold_owner,
+                        l2_spec, longest_silence, prepare, status_node, vip4, vip6, wait_owner,
+                        with_endpoints)
 from netlab import manifests as m
 from netlab.proc import wait_until
 
@@ -63,23 +68,51 @@ def test_each_address_is_answered_by_the_elected_node_only(cluster, objects,
     assert status_node(cluster, "win0") == []
 
 
+def _check_take_back(cluster, data: dict, restart: float, node: str, interim: str,
+                     record_figure) -> None:
+    """What a client saw of one address while node's agent came back and took it back from
+    interim: only those two answered, node announced itself with gratuitous ARP, and node's
+    agent bound memberlist (became visible to the others) only after its caches synced and
+    answered nothing before it had joined."""
+    after = [who for t, who in data["replies"] if t >= restart]
+    assert set(after) <= {node, interim}, f"answers during the take-back: {Counter(after)}"
+    assert node in after, f"{node} never answered the watch: {Counter(after)}"
+    garps = Counter(who for t, who in data["gratuitous"] if t >= restart)
+    assert garps[node] > 0, f"no gratuitous ARP from {node} after its restart: {garps}"
+    log = agent_log(cluster, node)
+    order = [log.find(mark) for mark in ('"caches_synced"', '"memberlist started"',
+                                         '"memberlist joined')]
+    assert -1 < order[0] < order[1] < order[2], f"{node}: startup order {order}"
+    first_answer = log.find('"answering ARP/NDP for the service"')
+    assert first_answer == -1 or first_answer > order[2], f"{node} answered before joining"
+    record_figure(f"take-back silence ({node})", longest_silence(data, restart), "s",
+                  "longest run of unanswered ARP probes")
+
+
 def test_killed_agent_hands_over_and_takes_back_only_what_it_wins(cluster, objects,
-                                                                  show_logs_on_failure):
+                                                                  show_logs_on_failure,
+                                                                  record_figure):
     services = [(f"ha{i}", vip4(cluster, 20 + i)) for i in range(6)]
     winners = _apply_services(cluster, objects, services)
     victim = Counter(winners.values()).most_common(1)[0][0]
     survivors = [n for n in cluster.node_names if n != victim]
     for name, ip in services:
         wait_owner(cluster, ip, winners[name])
+    watched, watched_ip = next((n, ip) for n, ip in services if winners[n] == victim)
     os.kill(cluster.procs[f"agent-{victim}"].pid, signal.SIGKILL)
     cluster.procs[f"agent-{victim}"].wait(timeout=10)
+    watch = None
     try:
         for name, ip in services:
             wait_owner(cluster, ip, expected(cluster, name, live=survivors))
+        watch = ArpWatch(cluster, watched_ip)
     finally:
+        restart = time.monotonic()
         cluster.start_agent(victim)
     for name, ip in services:
         wait_owner(cluster, ip, winners[name])
+    _check_take_back(cluster, watch.stop(), restart, victim,
+                     expected(cluster, watched, live=survivors), record_figure)
 
 
 def _leaves(cluster, node: str, gone: str, how: str) -> int:
@@ -120,6 +153,39 @@ def test_stopped_agent_leaves_gracefully_and_comes_back_announcing(cluster, obje
         wait_owner(cluster, ip, winners[name])
     _check_take_back(cluster, watch.stop(), restart, victim,
                      expected(cluster, watched, live=survivors), record_figure)
+
+
+def _layer2_samples(cluster, node: str, prefix: str) -> set:
+    return {s for s in announced_l2(cluster, node) if s[0].startswith(f"{NS}/{prefix}")}
+
+
+def test_announced_metric_follows_the_address(cluster, objects, show_logs_on_failure):
+    """metallb_speaker_announced{protocol="layer2"}: only the node answering for an address
+    exports it; a node that loses it (here: excluded by label, its agent still running) clears
+    its sample, and the node taking it back clears the interim owner's."""
+    ip = vip4(cluster, 90)
+    winner = _apply_services(cluster, objects, [("metric", ip)])["metric"]
+    sample = {(f"{NS}/metric", ip)}
+    wait_owner(cluster, ip, winner)
+
+    def exported(want: dict) -> None:
+        for node in cluster.node_names:
+            wait_until(f"{node} exports {want.get(node, set())}", lambda n=node: _layer2_samples(
+                cluster, n, "metric") == want.get(n, set()), CONVERGE)
+    exported({winner: sample})
+    cluster.kubectl("label", "node", winner, f"{EXCLUDE}=")
+    try:
+        other = expected(cluster, "metric")
+        assert other != winner, "ingotctl plan still elects the excluded node"
+        wait_owner(cluster, ip, other)
+        exported({other: sample})
+    finally:
+        cluster.kubectl("label", "node", winner, f"{EXCLUDE}-")
+    wait_owner(cluster, ip, winner)
+    exported({winner: sample})
+    objects.delete("Service", "metric")
+    wait_owner(cluster, ip, None)
+    exported({})
 
 
 def test_node_selectors_and_the_exclude_label_choose_the_candidates(cluster, objects,

@@ -63,6 +63,19 @@ BOOST_AUTO_TEST_CASE(live_set_follows_events_from_the_gossip_thread) {
   BOOST_TEST(!queue.tryGet().has_value());
 }
 
+// The live set is not joined until the join thread says so; that is notified once.
+BOOST_AUTO_TEST_CASE(live_set_is_joined_once_and_notifies) {
+  log::Logger logger(log::Level::None);
+  LiveSet live("n1", logger);
+  int notified = 0;
+  live.setNotify([&notified] { ++notified; });
+  BOOST_TEST(!live.joined());
+  live.markJoined();
+  live.markJoined();
+  BOOST_TEST(live.joined());
+  BOOST_TEST(notified == 1);
+}
+
 ml::MemberView member(std::string name, ml::Bytes ip, ml::NodeState state) {
   return {std::move(name), ml::Endpoint{std::move(ip), 7946}, state, 1};
 }
@@ -152,7 +165,9 @@ BOOST_AUTO_TEST_CASE(unreadable_secret_key_names_the_file) {
 /// FixedLive is a LiveNodes the test sets by hand.
 struct FixedLive final : LiveNodes {
   std::set<std::string> names;
+  bool has_joined = true;
   std::set<std::string> live() const override { return names; }
+  bool joined() const override { return has_joined; }
 };
 
 /// l2World is four L2 nodes and kServices Services in the L2 pool, each with a ready endpoint.
@@ -242,6 +257,46 @@ BOOST_AUTO_TEST_CASE(membership_change_redecides_only_the_affected_services) {
   const auto back = winners({h.logs.begin() + static_cast<long>(back_from), h.logs.end()});
   BOOST_TEST(back.size() == affected);
   for (const auto& [key, winner] : back) BOOST_TEST(winner == gone, key);
+}
+
+// Before the memberlist join the agent knows no other member: it decides no Layer 2 Service
+// (it would win every one) and answers nothing. The join's members key then decides them all,
+// as a full pass over the joined membership does.
+BOOST_AUTO_TEST_CASE(nothing_is_decided_or_answered_before_the_join) {
+  FixedLive live;
+  live.names = {"n1"};
+  live.has_joined = false;
+  FixedLive known;  // the same agent had it known the membership from the start
+  known.names = {"n1", "n2", "n3", "n4"};
+  ReconcilerOptions o;
+  o.node = "n1";
+  o.live_nodes = &live;
+  ReconcilerOptions o_known = o;
+  o_known.live_nodes = &known;
+  Harness h(o);
+  Harness reference(o_known);
+  const TempFile file(l2World());
+  for (Harness* x : {&h, &reference}) {
+    testing::loadInto(*x, file.path());
+    x->queue.add(std::string(keys::kConfig));
+    x->drain();
+  }
+  BOOST_TEST(h.reconciler.l2Decisions() == 0u);
+  BOOST_TEST(winners(h.logs).empty());
+  BOOST_TEST(std::any_of(h.logs.begin(), h.logs.end(), [](const std::string& l) {
+    return contains(l, "Layer 2 election waits for the memberlist join");
+  }));
+
+  live.names = known.names;
+  live.has_joined = true;
+  h.queue.add(std::string(keys::kMembers));
+  h.drain();
+  BOOST_TEST(h.reconciler.l2Decisions() == static_cast<uint64_t>(kServices));
+  const auto joined = winners(h.logs);
+  BOOST_TEST(joined == winners(reference.logs));
+  std::set<std::string> distinct;
+  for (const auto& [key, winner] : joined) distinct.insert(winner);
+  BOOST_TEST(distinct.size() > 1u);  // n1 does not win everything
 }
 
 // Without memberlist (no LiveNodes) every Node object counts: a Node that is not running an
