@@ -115,7 +115,7 @@ Result<Flags> parseFlags(const std::vector<std::string>& args,
   if (auto ok = flagSet(flags).parse(args, env); !ok) {
     return ok.error();
   }
-  if (flags.help) {
+  if (flags.help || flags.version) {
     return flags;
   }
   if (flags.node_name.empty()) {

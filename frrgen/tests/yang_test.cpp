@@ -150,8 +150,12 @@ BOOST_AUTO_TEST_CASE(missing_modules_are_reported) {
   BOOST_TEST((r.error().code == ErrorCode::Unavailable));
   BOOST_TEST(r.error().message.find("/nonexistent-yang-dir") != std::string::npos,
              r.error().message);
-  // A directory without FRR's modules names the first module it could not load.
-  auto empty = YangValidator::load(std::filesystem::temp_directory_path().string());
+  // A directory without FRR's modules names the first module it could not load. A fresh one:
+  // the shared temporary directory may hold .yang files of other programs.
+  std::string dir = (std::filesystem::temp_directory_path() / "ingot-yang-empty-XXXXXX").string();
+  BOOST_TEST_REQUIRE(::mkdtemp(dir.data()) != nullptr);
+  auto empty = YangValidator::load(dir);
+  std::filesystem::remove_all(dir);
   BOOST_TEST_REQUIRE(!empty.has_value());
   BOOST_TEST(empty.error().message.find("cannot load YANG module frr-filter from") == 0u,
              empty.error().message);
