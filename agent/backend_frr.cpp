@@ -13,18 +13,6 @@ long long millis(std::chrono::nanoseconds d) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
 }
 
-const char* pathName(bgp::ApplyPath path) {
-  switch (path) {
-    case bgp::ApplyPath::Delta:
-      return "delta";
-    case bgp::ApplyPath::FullReload:
-      return "full_reload";
-    case bgp::ApplyPath::Unchanged:
-      break;
-  }
-  return "unchanged";
-}
-
 /// nodeModel selects and merges own as frr-k8s would for this node (Secrets resolved).
 Result<frrgen::Model> nodeModel(const BackendContext& ctx, const api::FRRConfiguration& own) {
   auto node = ctx.caches.nodes.get(ctx.options.node);
@@ -169,7 +157,7 @@ ReconcileResult LocalFrrBackend::failed(const Error& e) {
 void LocalFrrBackend::applied(const bgp::FastApplyReport& report) {
   failures_ = 0;
   error_ = "";
-  ctx_.metrics.countFrrApply(pathName(report.path));
+  ctx_.metrics.countFrrApply(bgp::applyPathName(report.path));
   if (!report.drift.empty()) {
     ctx_.metrics.countFrrDrift();
     const std::string message =
@@ -181,7 +169,7 @@ void LocalFrrBackend::applied(const bgp::FastApplyReport& report) {
     return;
   }
   ctx_.log.info("bgp", "frr_applied", "FRR converged",
-                {{"path", pathName(report.path)},
+                {{"path", bgp::applyPathName(report.path)},
                  {"reason", report.reload_reason},
                  log::num("commands", static_cast<long long>(report.commands)),
                  log::num("networks_added", static_cast<long long>(report.networks_added)),

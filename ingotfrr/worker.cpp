@@ -10,18 +10,6 @@ namespace {
 
 namespace bgp = agent::bgp;
 
-const char* pathName(bgp::ApplyPath path) {
-  switch (path) {
-    case bgp::ApplyPath::Delta:
-      return "delta";
-    case bgp::ApplyPath::FullReload:
-      return "full_reload";
-    case bgp::ApplyPath::Unchanged:
-      break;
-  }
-  return "unchanged";
-}
-
 ApplyOutcome outcomeOf(bgp::ApplyPath path) {
   switch (path) {
     case bgp::ApplyPath::Delta:
@@ -100,7 +88,7 @@ k8s::ReconcileResult Worker::applyDesired() {
   }
   applied_ = std::move(*compacted);
   log_.info("apply", "applied", "FRR converged",
-            {{"path", pathName(report->path)},
+            {{"path", bgp::applyPathName(report->path)},
              {"reason", report->reload_reason},
              log::num("configurations", static_cast<long long>(desired->selected.size())),
              log::num("commands", static_cast<long long>(report->commands)),

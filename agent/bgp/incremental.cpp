@@ -5,6 +5,18 @@
 
 namespace ingot::agent::bgp {
 
+const char* applyPathName(ApplyPath path) {
+  switch (path) {
+    case ApplyPath::Delta:
+      return "delta";
+    case ApplyPath::FullReload:
+      return "full_reload";
+    case ApplyPath::Unchanged:
+      break;
+  }
+  return "unchanged";
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;

@@ -33,6 +33,9 @@ class FullReload {
 /// ApplyPath is how an apply reached FRR.
 enum class ApplyPath { Unchanged, Delta, FullReload };
 
+/// applyPathName is path as logs and metric labels spell it: "unchanged", "delta", "full_reload".
+const char* applyPathName(ApplyPath path);
+
 /// FastApplyReport describes one apply or verify.
 struct FastApplyReport {
   ApplyPath path = ApplyPath::Unchanged;
