@@ -24,6 +24,7 @@ bottleneck) and prints:
   - VmRSS/VmHWM and CPU (utime+stime) of each daemon and of this process (server and writer),
     at the start, at convergence and at steady state;
   - the requests each daemon made in each phase;
+  - when the agent has written every ServiceBGPStatus of its node (bounded by --status-bound);
   - a steady-state window of --steady seconds after both daemons went idle: requests and CPU.
 Figures only; nothing is asserted here (bench/scale_test.py runs it at a tiny scale). Every
 process is stopped by PID; the load average is printed beside the figures.
@@ -262,6 +263,21 @@ def converge(api: Api, run: Daemons, n: int, expected: int, start: float, bound:
     wait_for(check, bound, "convergence", run)
 
 
+def statuses_done(api: Api, expected: int, start: float, bound: float) -> None:
+    """Waits (bounded) until the agent has written a ServiceBGPStatus for each Service it
+    announces: the agent is not at steady state before."""
+    def count() -> int:
+        return api.count("metallb.io/v1beta1", "ServiceBGPStatus", MS)
+    until = time.monotonic() + bound
+    while count() < expected and time.monotonic() < until:
+        time.sleep(1.0)
+    written = count()
+    print(f"  agent: {written} of {expected} ServiceBGPStatus objects written "
+          f"{time.monotonic() - start:.1f} s after the first write"
+          + ("" if written >= expected else f" (--status-bound {bound:.0f} s reached)"),
+          flush=True)
+
+
 def measure(args, agent: Path, controller: Path) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="ingot-scale-"))
     run = Daemons(agent, controller, node_name(0), args.qps, workdir)
@@ -284,6 +300,7 @@ def measure(args, agent: Path, controller: Path) -> None:
         converge(api, run, args.services, expected, start, args.bound)
         figures(run, "at convergence")
         counts = requests(run, "until convergence", counts)
+        statuses_done(api, expected, start, args.status_bound)
         idle = max(wait_idle(run.pids[r], bound=args.bound) for r in ("controller", "agent"))
         statuses = api.count("metallb.io/v1beta1", "ServiceBGPStatus", MS)
         print(f"  both idle {idle:.1f} s later ({statuses} ServiceBGPStatus objects)")
@@ -319,6 +336,8 @@ def main() -> int:
                         help="seconds of steady state measured after both went idle")
     parser.add_argument("--agent", help="ingot-agent binary (default: build/agent/ingot-agent)")
     parser.add_argument("--controller", help="ingot-controller binary")
+    parser.add_argument("--status-bound", type=float, default=3600.0,
+                        help="seconds to wait for every ServiceBGPStatus after convergence")
     parser.add_argument("--bound", type=float, default=1800.0,
                         help="seconds any wait may take (default 1800)")
     args = parser.parse_args()

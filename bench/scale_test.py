@@ -19,7 +19,7 @@ SERVICES, NODES = 40, 4
 
 def test_scale_bench_converges_and_prints_its_figures():
     argv = [sys.executable, str(HERE / "scale.py"), "--services", str(SERVICES),
-            "--nodes", str(NODES), "--steady", "1", "--bound", "90"]
+            "--nodes", str(NODES), "--steady", "1", "--bound", "90", "--status-bound", "90"]
     for flag, env in (("--agent", "INGOT_AGENT"), ("--controller", "INGOT_CONTROLLER")):
         if os.environ.get(env):
             argv += [flag, os.environ[env]]
@@ -33,6 +33,7 @@ def test_scale_bench_converges_and_prints_its_figures():
     for phase in ("start-up", "until convergence", "convergence to idle", "steady 1 s"):
         for role in ("controller", "agent"):
             assert re.search(rf"{phase}: {role} \d+ requests, \d+ writes", out.stdout), phase
+    assert f"agent: {expected} of {expected} ServiceBGPStatus objects written" in out.stdout
     # Until convergence the controller wrote every Service's status.
     assert re.search(rf"until convergence: controller .*patch services/status {SERVICES}\b",
                      out.stdout), out.stdout
