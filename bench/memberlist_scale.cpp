@@ -15,11 +15,14 @@
 //                                [--steady 20] [--settle 5] [--join all|one] [--bound 180]
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/resource.h>
@@ -109,6 +112,11 @@ double cpuSeconds() {
          static_cast<double>(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6;
 }
 
+double loadAverage() {
+  double load[1] = {0};
+  return getloadavg(load, 1) == 1 ? load[0] : -1;
+}
+
 /// Stats prints min / median / max of a sample.
 std::string stats(std::vector<double> v, double scale, const char* unit) {
   if (v.empty()) {
@@ -121,7 +129,9 @@ std::string stats(std::vector<double> v, double scale, const char* unit) {
   return buf;
 }
 
-/// Recorder keeps, per observing member, when it first reported each member gone.
+/// Recorder keeps, per observing member, when it first reported each member gone. Each
+/// observer has its own lock: the callback runs on that member's I/O thread, and one lock for
+/// all would couple the members' threads.
 class Recorder {
  public:
   explicit Recorder(size_t n) : gone_(n) {}
@@ -130,8 +140,9 @@ class Recorder {
     if (e.kind != ml::Outbox::Event::Kind::Leave) {
       return;
     }
-    std::lock_guard lock(mu_);
-    gone_[observer].try_emplace(e.name, Gone{Clock::now(), e.left});
+    PerObserver& mine = gone_[observer];
+    std::lock_guard lock(mine.mu);
+    mine.first.try_emplace(e.name, Gone{Clock::now(), e.left});
   }
 
   /// seconds returns, for each observer in `who`, how long after t0 it reported `name` gone
@@ -140,11 +151,12 @@ class Recorder {
                                              const std::string& name,
                                              bool left,
                                              Clock::time_point t0) {
-    std::lock_guard lock(mu_);
     std::vector<double> out;
     for (size_t i : who) {
-      auto it = gone_[i].find(name);
-      if (it == gone_[i].end() || it->second.left != left) {
+      PerObserver& theirs = gone_[i];
+      std::lock_guard lock(theirs.mu);
+      auto it = theirs.first.find(name);
+      if (it == theirs.first.end() || it->second.left != left) {
         return std::nullopt;
       }
       out.push_back(Seconds(it->second.at - t0).count());
@@ -157,8 +169,11 @@ class Recorder {
     Clock::time_point at;
     bool left = false;
   };
-  std::mutex mu_;
-  std::vector<std::map<std::string, Gone>> gone_;
+  struct PerObserver {
+    std::mutex mu;
+    std::map<std::string, Gone> first;
+  };
+  std::vector<PerObserver> gone_;
 };
 
 /// Cluster is N members in this process; a stopped member's slot is empty.
@@ -194,35 +209,52 @@ class Cluster {
   const ml::Timing& timing() const { return timing_; }
   void stop(size_t i) { nodes_[i].reset(); }
 
-  /// joinAll: every member joins every other one (the agent joins every agent pod that is not
-  /// a member yet); otherwise each joins the first member only.
-  void join(bool all) {
-    for (size_t i = 1; i < nodes_.size(); ++i) {
+  /// joinMissing: each member joins the members it does not list yet (matched by port, all on
+  /// 127.0.0.1), as the agent joins the agent pods that are not members; with `all` false only
+  /// the first member is a seed. Returns how many members started a join.
+  size_t joinMissing(bool all) {
+    size_t joining = 0;
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      if (!nodes_[i]) {
+        continue;
+      }
+      std::set<uint16_t> known;
+      for (const ml::MemberView& m : nodes_[i]->members()) {
+        known.insert(m.addr.port);
+      }
       std::vector<std::string> seeds;
       for (size_t j = 0; j < (all ? nodes_.size() : 1); ++j) {
-        if (j != i) {
+        if (j != i && nodes_[j] && known.count(nodes_[j]->port()) == 0) {
           seeds.push_back(address(j));
         }
       }
-      nodes_[i]->join(seeds);
+      if (!seeds.empty()) {
+        nodes_[i]->join(seeds);
+        ++joining;
+      }
     }
+    return joining;
+  }
+
+  /// aliveSeen is, per running member, how many members it lists alive.
+  std::vector<size_t> aliveSeen() const {
+    std::vector<size_t> out;
+    for (const auto& node : nodes_) {
+      if (node) {
+        const auto members = node->members();
+        out.push_back(
+            static_cast<size_t>(std::count_if(members.begin(), members.end(), [](const auto& m) {
+              return m.state == ml::NodeState::Alive;
+            })));
+      }
+    }
+    return out;
   }
 
   /// everyoneSees is true when every running member lists exactly `want` members alive.
   bool everyoneSees(size_t want) const {
-    for (const auto& node : nodes_) {
-      if (!node) {
-        continue;
-      }
-      const auto members = node->members();
-      const auto alive = std::count_if(members.begin(), members.end(), [](const auto& m) {
-        return m.state == ml::NodeState::Alive;
-      });
-      if (static_cast<size_t>(alive) != want) {
-        return false;
-      }
-    }
-    return true;
+    const auto seen = aliveSeen();
+    return std::all_of(seen.begin(), seen.end(), [want](size_t k) { return k == want; });
   }
 
   std::vector<size_t> running() const {
@@ -242,21 +274,53 @@ class Cluster {
   std::vector<std::unique_ptr<ml::Node>> nodes_;
 };
 
+/// waitUntil polls pred every 100 ms, calls progress every 5 s, and ends the bench after bound_s.
 template <typename Pred>
-double waitUntil(Pred pred, double bound_s, const std::string& what) {
+double waitUntil(Pred pred,
+                 double bound_s,
+                 const std::string& what,
+                 const std::function<void(double)>& progress = {}) {
   const auto t0 = Clock::now();
+  double next_report = 5;
   while (!pred()) {
-    if (Seconds(Clock::now() - t0).count() > bound_s) {
+    const double waited = Seconds(Clock::now() - t0).count();
+    if (progress && waited >= next_report) {
+      progress(waited);
+      next_report += 5;
+    }
+    if (waited > bound_s) {
       die(what + " not within " + std::to_string(static_cast<int>(bound_s)) + " s");
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   return Seconds(Clock::now() - t0).count();
 }
 
-double loadAverage() {
-  double load[1] = {0};
-  return getloadavg(load, 1) == 1 ? load[0] : -1;
+/// progress prints what the members see while they converge.
+void progress(const Cluster& c, double waited) {
+  std::vector<double> seen;
+  for (size_t k : c.aliveSeen()) {
+    seen.push_back(static_cast<double>(k));
+  }
+  uint64_t susp = 0;
+  uint64_t dead = 0;
+  uint64_t refused = 0;
+  uint64_t timeouts = 0;
+  for (size_t i : c.running()) {
+    const auto m = c.at(i)->membershipCounters();
+    const auto t = c.at(i)->counters();
+    susp += m.suspicions;
+    dead += m.deaths;
+    refused += t.tcp_refused;
+    timeouts += t.tcp_timeouts;
+  }
+  std::printf(
+      "    %.0f s: members listed alive %s; suspicions %llu, deaths %llu, TCP refused %llu, "
+      "timeouts %llu; load %.1f\n",
+      waited, stats(seen, 1, "").c_str(), static_cast<unsigned long long>(susp),
+      static_cast<unsigned long long>(dead), static_cast<unsigned long long>(refused),
+      static_cast<unsigned long long>(timeouts), loadAverage());
+  std::fflush(stdout);
 }
 
 /// pushPullBytes is the plaintext size of the full state one member sends in a push/pull (the
@@ -292,7 +356,14 @@ std::vector<Totals> perMember(const Cluster& c) {
   return out;
 }
 
-void steadyState(Cluster& c, double window_s) {
+/// Steady is what the projection needs from the steady-state window (per member, medians).
+struct Steady {
+  double pkt_out = 0;
+  double bytes_out = 0;
+  double state_bytes_per_member = 0;
+};
+
+Steady steadyState(Cluster& c, double window_s) {
   const auto before = perMember(c);
   const double cpu0 = cpuSeconds();
   const auto t0 = Clock::now();
@@ -331,11 +402,56 @@ void steadyState(Cluster& c, double window_s) {
       "  steady: one push/pull state %zu B; each member starts an exchange every %.0f s and is "
       "picked for one as often on average: ~%.0f B/s TCP in and as much out per member\n",
       state, interval, 2.0 * static_cast<double>(state) / interval);
+  std::sort(pout.begin(), pout.end());
+  std::sort(bout.begin(), bout.end());
+  return {pout[pout.size() / 2], bout[bout.size() / 2],
+          static_cast<double>(state) / static_cast<double>(c.size())};
 }
 
 }  // namespace
 
 namespace {
+
+/// pushPullScale is Go memberlist's stretch of the push/pull interval above 32 members
+/// (util.go); Ingot's Membership does not apply it.
+double pushPullScale(size_t n) {
+  return n <= 32 ? 1.0 : std::ceil(std::log2(static_cast<double>(n)) - std::log2(32.0)) + 1.0;
+}
+
+/// projection prints, for this size and for 1,000 and 5,000 members, what the rules of
+/// agent/memberlist give: suspicion timeout (probe.cpp/membership.cpp: min = suspicion_mult ×
+/// max(1, log10 n) × probe_interval, max = min × suspicion_max_timeout_mult, shrinking to min
+/// with suspicion_mult − 2 confirmations), retransmissions per broadcast (retransmit_mult ×
+/// ceil(log10(n + 1))), epidemic rounds to reach n (ceil(log(n) / log(1 + gossip_nodes))), a
+/// detection estimate (one probe interval until someone probes the dead member, one for the
+/// probe to fail, the suspicion timeout, the rounds), UDP per member (constant: measured), and
+/// push/pull per member (its state, bytes per member × n, sent and received once for its own
+/// exchange and once for the one it is picked for, per interval; Go stretches the interval).
+void projection(const ml::Timing& t, const Steady& m, int measured) {
+  const double probe = Seconds(t.probe_interval).count();
+  const double gossip = Seconds(t.gossip_interval).count();
+  const double push_pull = Seconds(t.push_pull_interval).count();
+  for (const int n : {measured, 1000, 5000}) {
+    const auto nd = static_cast<double>(n);
+    const double susp_min = t.suspicion_mult * std::max(1.0, std::log10(nd)) * probe;
+    const double susp_max = susp_min * t.suspicion_max_timeout_mult;
+    const int k = std::max(0, t.suspicion_mult - 2);
+    const int limit = t.retransmit_mult * static_cast<int>(std::ceil(std::log10(nd + 1)));
+    const double rounds = std::ceil(std::log(nd) / std::log(1.0 + t.gossip_nodes));
+    const double detect = 2 * probe + susp_min + rounds * gossip;
+    const double state = m.state_bytes_per_member * nd;
+    const double tcp = 2 * state / push_pull;
+    std::printf(
+        "  projection n=%d: suspicion %.2f s (max %.2f s, %d confirmations to shrink); %d "
+        "transmits per broadcast; %.0f gossip rounds; dead seen by all ~%.1f s; UDP %.0f pkt/s "
+        "%.0f B/s out per member; push/pull state %.0f KB, TCP ~%.1f KB/s each way per member "
+        "(Go's interval x%.0f: ~%.1f KB/s)\n",
+        n, susp_min, k < 1 ? susp_min : susp_max, k, limit, rounds, detect, m.pkt_out, m.bytes_out,
+        state / 1000, tcp / 1000, pushPullScale(static_cast<size_t>(n)),
+        tcp / 1000 / pushPullScale(static_cast<size_t>(n)));
+  }
+  std::fflush(stdout);
+}
 
 /// departure stops member `victim` (gracefully: leave first) and times until every other
 /// running member reported it gone.
@@ -387,17 +503,30 @@ void runTiming(const std::string& timing_name, const Options& o) {
   const auto t0 = Clock::now();
   Cluster c(timing, o.members);
   const double started = Seconds(Clock::now() - t0).count();
-  c.join(o.join == "all");
+  // The agent retries the joins still missing after 1 s, 2 s, 4 s … (at most a minute apart).
+  const bool all = o.join == "all";
+  size_t joins = 0;
+  auto retry_at = Clock::now();
+  auto retry = std::chrono::seconds(1);
   const auto n = static_cast<size_t>(o.members);
-  const double converged =
-      waitUntil([&] { return c.everyoneSees(n); }, o.bound_s, "every member seeing all alive");
+  const double converged = waitUntil(
+      [&] {
+        if (Clock::now() >= retry_at) {
+          joins += c.joinMissing(all);
+          retry_at = Clock::now() + retry;
+          retry = std::min(retry * 2, std::chrono::seconds(60));
+        }
+        return c.everyoneSees(n);
+      },
+      o.bound_s, "every member seeing all alive", [&](double waited) { progress(c, waited); });
   std::printf(
       "  start: %d members bound in %.2f s; every member lists all alive %.2f s after "
-      "the joins began; load %.1f\n",
-      o.members, started, converged, loadAverage());
+      "the joins began (%zu join calls, retried after 1, 2, 4 … s); load %.1f\n",
+      o.members, started, converged, joins, loadAverage());
   std::fflush(stdout);
   std::this_thread::sleep_for(Seconds(o.settle_s));
-  steadyState(c, o.steady_s);
+  const Steady steady = steadyState(c, o.steady_s);
+  projection(timing, steady, o.members);
   std::fflush(stdout);
   departures(c, o);
 }
