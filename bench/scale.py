@@ -288,7 +288,7 @@ def measure(args, agent: Path, controller: Path) -> None:
                                  f"metallb-{run.node}") is not None, args.bound,
                  f"FRRConfiguration metallb-{run.node}", run)
         for role in ("controller", "agent"):
-            wait_idle(run.pids[role], bound=args.bound)
+            wait_idle(run.pids[role], window=args.idle_window, bound=args.bound)
         expected = announced_by_first(args.services, args.nodes)
         print(f"{args.services} Services, {args.nodes} Nodes, {run.node} should announce "
               f"{expected}; --kube-api-qps {args.qps}; load {os.getloadavg()[0]:.1f}")
@@ -301,7 +301,8 @@ def measure(args, agent: Path, controller: Path) -> None:
         figures(run, "at convergence")
         counts = requests(run, "until convergence", counts)
         statuses_done(api, expected, start, args.status_bound)
-        idle = max(wait_idle(run.pids[r], bound=args.bound) for r in ("controller", "agent"))
+        idle = max(wait_idle(run.pids[r], window=args.idle_window, bound=args.bound)
+                   for r in ("controller", "agent"))
         statuses = api.count("metallb.io/v1beta1", "ServiceBGPStatus", MS)
         print(f"  both idle {idle:.1f} s later ({statuses} ServiceBGPStatus objects)")
         figures(run, "idle after")
@@ -336,6 +337,8 @@ def main() -> int:
                         help="seconds of steady state measured after both went idle")
     parser.add_argument("--agent", help="ingot-agent binary (default: build/agent/ingot-agent)")
     parser.add_argument("--controller", help="ingot-controller binary")
+    parser.add_argument("--idle-window", type=float, default=3.0,
+                        help="a daemon is idle after this many seconds with under 0.03 s of CPU")
     parser.add_argument("--status-bound", type=float, default=3600.0,
                         help="seconds to wait for every ServiceBGPStatus after convergence")
     parser.add_argument("--bound", type=float, default=1800.0,

@@ -19,7 +19,8 @@ SERVICES, NODES = 40, 4
 
 def test_scale_bench_converges_and_prints_its_figures():
     argv = [sys.executable, str(HERE / "scale.py"), "--services", str(SERVICES),
-            "--nodes", str(NODES), "--steady", "1", "--bound", "90", "--status-bound", "90"]
+            "--nodes", str(NODES), "--steady", "1", "--bound", "90", "--status-bound", "90",
+            "--idle-window", "1"]
     for flag, env in (("--agent", "INGOT_AGENT"), ("--controller", "INGOT_CONTROLLER")):
         if os.environ.get(env):
             argv += [flag, os.environ[env]]
