@@ -117,6 +117,12 @@ double loadAverage() {
   return getloadavg(load, 1) == 1 ? load[0] : -1;
 }
 
+/// pushPullScale is memberlist's stretch of the push/pull interval above 32 members, which
+/// agent/memberlist applies as Go's memberlist does (Membership::pushPullInterval).
+double pushPullScale(size_t n) {
+  return n <= 32 ? 1.0 : std::ceil(std::log2(static_cast<double>(n)) - std::log2(32.0)) + 1.0;
+}
+
 /// Stats prints min / median / max of a sample.
 std::string stats(std::vector<double> v, double scale, const char* unit) {
   if (v.empty()) {
@@ -397,7 +403,7 @@ Steady steadyState(Cluster& c, double window_s) {
       tcp / n, static_cast<unsigned long long>(susp), static_cast<unsigned long long>(dead), cpu,
       cpu / span / n * 1000, loadAverage());
   const size_t state = pushPullBytes(c);
-  const double interval = Seconds(c.timing().push_pull_interval).count();
+  const double interval = Seconds(c.timing().push_pull_interval).count() * pushPullScale(c.size());
   std::printf(
       "  steady: one push/pull state %zu B; each member starts an exchange every %.0f s and is "
       "picked for one as often on average: ~%.0f B/s TCP in and as much out per member\n",
@@ -412,12 +418,6 @@ Steady steadyState(Cluster& c, double window_s) {
 
 namespace {
 
-/// pushPullScale is Go memberlist's stretch of the push/pull interval above 32 members
-/// (util.go); Ingot's Membership does not apply it.
-double pushPullScale(size_t n) {
-  return n <= 32 ? 1.0 : std::ceil(std::log2(static_cast<double>(n)) - std::log2(32.0)) + 1.0;
-}
-
 /// projection prints, for this size and for 1,000 and 5,000 members, what the rules of
 /// agent/memberlist give: suspicion timeout (probe.cpp/membership.cpp: min = suspicion_mult ×
 /// max(1, log10 n) × probe_interval, max = min × suspicion_max_timeout_mult, shrinking to min
@@ -426,7 +426,7 @@ double pushPullScale(size_t n) {
 /// detection estimate (one probe interval until someone probes the dead member, one for the
 /// probe to fail, the suspicion timeout, the rounds), UDP per member (constant: measured), and
 /// push/pull per member (its state, bytes per member × n, sent and received once for its own
-/// exchange and once for the one it is picked for, per interval; Go stretches the interval).
+/// exchange and once for the one it is picked for, per interval, stretched above 32 members).
 void projection(const ml::Timing& t, const Steady& m, int measured) {
   const double probe = Seconds(t.probe_interval).count();
   const double gossip = Seconds(t.gossip_interval).count();
@@ -441,14 +441,14 @@ void projection(const ml::Timing& t, const Steady& m, int measured) {
     const double detect = 2 * probe + susp_min + rounds * gossip;
     const double state = m.state_bytes_per_member * nd;
     const double tcp = 2 * state / push_pull;
+    const double stretch = pushPullScale(static_cast<size_t>(n));
     std::printf(
         "  projection n=%d: suspicion %.2f s (max %.2f s, %d confirmations to shrink); %d "
         "transmits per broadcast; %.0f gossip rounds; dead seen by all ~%.1f s; UDP %.0f pkt/s "
-        "%.0f B/s out per member; push/pull state %.0f KB, TCP ~%.1f KB/s each way per member "
-        "(Go's interval x%.0f: ~%.1f KB/s)\n",
+        "%.0f B/s out per member; push/pull state %.0f KB every %.0f s, TCP ~%.1f KB/s each way "
+        "per member (without the stretch: ~%.1f KB/s)\n",
         n, susp_min, k < 1 ? susp_min : susp_max, k, limit, rounds, detect, m.pkt_out, m.bytes_out,
-        state / 1000, tcp / 1000, pushPullScale(static_cast<size_t>(n)),
-        tcp / 1000 / pushPullScale(static_cast<size_t>(n)));
+        state / 1000, push_pull * stretch, tcp / 1000 / stretch, tcp / 1000);
   }
   std::fflush(stdout);
 }

@@ -201,6 +201,7 @@ class Membership {
                                            TimePoint now);
   void adjustAwareness(int delta);
   Duration scaled(Duration d) const;
+  Duration pushPullInterval() const;
 
   std::string name_;
   Timing timing_;

@@ -70,6 +70,18 @@ void Membership::sendTo(const Member& m, const Message& msg, Outbox& out) {
   send(m.addr, speaksCrc(m), encodeMessage(msg), out);
 }
 
+Duration Membership::pushPullInterval() const {
+  // memberlist stretches the interval above 32 members (its pushPullScale), so that the full
+  // state exchanges, whose size grows with the cluster, do not grow its traffic linearly.
+  constexpr double kThreshold = 32;
+  const auto n = static_cast<double>(members_.size());
+  if (n <= kThreshold) {
+    return timing_.push_pull_interval;
+  }
+  const double mult = std::ceil(std::log2(n) - std::log2(kThreshold)) + 1.0;
+  return timing_.push_pull_interval * static_cast<int>(mult);
+}
+
 Duration Membership::scaled(Duration d) const {
   return d * (awareness_ + 1);
 }
@@ -93,7 +105,7 @@ void Membership::tick(TimePoint now, Outbox& out) {
     gossip(now, out);
   }
   if (now >= next_push_pull_) {
-    next_push_pull_ = now + timing_.push_pull_interval;
+    next_push_pull_ = now + pushPullInterval();
     pushPull(out);
   }
   reap(now);

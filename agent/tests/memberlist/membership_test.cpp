@@ -314,4 +314,47 @@ BOOST_AUTO_TEST_CASE(dead_members_are_reaped_after_gossip_to_the_dead) {
   BOOST_TEST(net.nodes[0]->members().count("node2") == 0U);
 }
 
+// memberlist's pushPullScale: the push/pull interval is multiplied by
+// ceil(log2(n) - log2(32)) + 1 above 32 members (n counts this member).
+BOOST_AUTO_TEST_CASE(push_pull_interval_stretches_above_32_members) {
+  struct Case {
+    int members;
+    int multiplier;
+  };
+  for (const Case& c : {Case{10, 1}, Case{32, 1}, Case{33, 2}, Case{64, 2}, Case{65, 3},
+                        Case{200, 4}, Case{1000, 6}}) {
+    ml::Timing t = ml::Timing::fast();
+    t.probe_interval = std::chrono::hours(1);  // nothing but push/pull in the window
+    t.gossip_interval = std::chrono::hours(1);
+    ml::TimePoint now{};
+    ml::Membership m("n0", endpointOf(0), t, 1, now);
+    std::vector<ml::PushNodeState> others;
+    for (int i = 1; i < c.members; ++i) {
+      others.push_back({"n" + std::to_string(i),
+                        {10, 1, static_cast<uint8_t>(i / 256), static_cast<uint8_t>(i % 256)},
+                        7946,
+                        {},
+                        1,
+                        ml::NodeState::Alive,
+                        ml::protocolVersions()});
+    }
+    ml::Outbox ignored;
+    m.merge(others, now, ignored);
+    std::vector<ml::TimePoint> push_pulls;
+    const auto until = now + t.push_pull_interval * (2 * c.multiplier + 1);
+    for (; now < until; now += milliseconds(500)) {
+      ml::Outbox out;
+      m.tick(now, out);
+      for (const auto& s : out.streams) {
+        if (s.kind == ml::Outbox::Stream::Kind::PushPull && !s.join) {
+          push_pulls.push_back(now);
+        }
+      }
+    }
+    BOOST_TEST_INFO("members " << c.members);
+    BOOST_TEST_REQUIRE(push_pulls.size() >= 2u);
+    BOOST_TEST((push_pulls[1] - push_pulls[0] == t.push_pull_interval * c.multiplier));
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
