@@ -367,7 +367,7 @@ std::string agentMeta(int64_t joined_ms) {
 }
 
 /// countLines counts the log lines from `from` on that contain text.
-size_t countLines(const std::vector<std::string>& logs, size_t from, std::string_view text) {
+size_t countLines(const std::vector<std::string>& logs, size_t from, const std::string& text) {
   return static_cast<size_t>(
       std::count_if(logs.begin() + static_cast<long>(from), logs.end(),
                     [&](const std::string& l) { return contains(l, text); }));
