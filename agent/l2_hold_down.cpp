@@ -64,17 +64,17 @@ HoldDownTracker::Step HoldDownTracker::update(const std::map<std::string, std::s
 void HoldDownTracker::logChanges(const HoldDown& next, int64_t now_ms) {
   if (!evaluated_ || next.off != last_.off || next.hold_down_ms != last_.hold_down_ms) {
     if (next.off.empty()) {
-      log_.info("layer2", "holdDownOn", "Layer 2 hold-down applies",
+      log_.info("holddown", "holdDownOn", "Layer 2 hold-down applies",
                 {log::num("holdDownMs", next.hold_down_ms)});
     } else if (evaluated_ || next.off != "disabled") {
-      log_.info("layer2", "holdDownOff", "Layer 2 hold-down does not apply",
+      log_.info("holddown", "holdDownOff", "Layer 2 hold-down does not apply",
                 {{"reason", next.off}});
     }
   }
   for (const auto& [node, until] : next.held) {
     auto was = last_.held.find(node);
     if (was == last_.held.end() || was->second != until) {
-      log_.info("layer2", "heldDown",
+      log_.info("holddown", "heldDown",
                 "node just joined: it takes back no address until its hold-down ends",
                 {{"node", node},
                  {"until", timestamp(until)},
@@ -84,7 +84,7 @@ void HoldDownTracker::logChanges(const HoldDown& next, int64_t now_ms) {
   }
   for (const auto& [node, until] : last_.held) {
     if (!next.held.contains(node)) {
-      log_.info("layer2", "holdDownEnded", "node's hold-down ended or no longer applies",
+      log_.info("holddown", "holdDownEnded", "node's hold-down ended or no longer applies",
                 {{"node", node}, {"reason", next.off.empty() ? "" : next.off}});
     }
   }
