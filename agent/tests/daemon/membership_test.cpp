@@ -366,6 +366,22 @@ std::string agentMeta(int64_t joined_ms) {
   return encodeMemberMeta(m);
 }
 
+/// heldDown returns the nodes ingot_l2_held_down exports with the value 1.
+std::set<std::string> heldDown(const Metrics& metrics) {
+  std::set<std::string> out;
+  for (const auto& f : metrics.families()) {
+    if (f.name != "ingot_l2_held_down") {
+      continue;
+    }
+    for (const auto& s : f.samples) {
+      if (s.value == 1 && s.labels.size() == 1 && s.labels[0].first == "node") {
+        out.insert(s.labels[0].second);
+      }
+    }
+  }
+  return out;
+}
+
 /// countLines counts the log lines from `from` on that contain text.
 size_t countLines(const std::vector<std::string>& logs, size_t from, const std::string& text) {
   return static_cast<size_t>(
@@ -405,6 +421,7 @@ BOOST_AUTO_TEST_CASE(a_returning_winner_takes_its_services_back_after_the_hold_d
   BOOST_TEST(winners({h.logs.begin() + static_cast<long>(from), h.logs.end()}).empty());
   BOOST_TEST(countLines(h.logs, from, "\"event\":\"heldDown\"") == 1u);
   BOOST_TEST(h.queue.delayedLen() == 1u);  // the members key, for the end of the hold-down
+  BOOST_TEST(heldDown(h.metrics) == std::set<std::string>{gone});
 
   wall += 9'999;  // one ms before the end: the timer has not fired yet
   h.clock.advance(std::chrono::milliseconds(9'999));
@@ -417,6 +434,7 @@ BOOST_AUTO_TEST_CASE(a_returning_winner_takes_its_services_back_after_the_hold_d
   BOOST_TEST(countLines(h.logs, from, "\"event\":\"holdDownEnded\"") == 1u);
   const auto back = winners(h.logs);
   BOOST_TEST(back == current);  // every Service is with its normal winner again
+  BOOST_TEST(heldDown(h.metrics).empty());
   BOOST_TEST(h.queue.delayedLen() == 0u);
 }
 
