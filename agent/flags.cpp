@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "agent/flags.h"
 
+#include "api/duration.h"
+
 namespace ingot::agent {
 namespace {
 
@@ -26,6 +28,22 @@ daemon::Setter verifyInterval(Flags& f) {
       return e;
     }
     f.frr_verify_interval = std::chrono::seconds(seconds);
+    return std::string();
+  };
+}
+
+daemon::Setter holdDown(Flags& f) {
+  return [&f](const std::string& v) {
+    auto ns = api::parseGoDuration(v);
+    if (!ns) {
+      return ns.error().message;
+    }
+    constexpr int64_t kHourNs = 3'600'000'000'000;
+    if (*ns < 0 || *ns > kHourNs) {
+      return std::string("must be a duration from 0s to 1h");
+    }
+    f.l2_hold_down =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::nanoseconds(*ns));
     return std::string();
   };
 }
@@ -108,6 +126,10 @@ void addAnnounceFlags(FlagSet& set, Flags& f) {
   set.add({"excludel2-path", false, daemon::text(f.excludel2_path),
            "Layer 2: YAML file whose announcedInterfacesToExclude regexes name interfaces never "
            "answered on; a missing file excludes nothing (default /etc/metallb/excludel2.yaml)"});
+  set.add({"l2-hold-down", false, holdDown(f),
+           "Layer 2: how long a node that just joined memberlist waits before it takes back the "
+           "addresses it wins, as a duration (\"10s\"); the smallest value of all agents "
+           "applies, none while a MetalLB speaker is a member (default 0s: off, as MetalLB)"});
 }
 
 daemon::Setter bindPort(memberlist::MembershipOptions& m) {

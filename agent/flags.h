@@ -50,6 +50,10 @@ struct Flags : daemon::CommonFlags {
   /// --excludel2-path: the announcedInterfacesToExclude file MetalLB reads from this fixed path
   /// (its chart mounts a ConfigMap there); a missing file excludes nothing.
   std::string excludel2_path = "/etc/metallb/excludel2.yaml";
+  /// --l2-hold-down (Go duration, 0-1h; 0 = off, MetalLB's behaviour): a node that has just
+  /// joined memberlist takes back no Layer 2 address until it has been a member this long. The
+  /// smallest value any member advertises applies; off while any member is not an Ingot agent.
+  std::chrono::milliseconds l2_hold_down{0};
   /// --ml-bindaddr, --ml-bindport, --ml-labels, --ml-secret-key-path, --ml-wan-config,
   /// --ml-tuning-path and their METALLB_ML_* variables. Memberlist runs when enabled() (MetalLB's
   /// rule: a bind address and labels); otherwise every Node object counts as a live agent.

@@ -25,11 +25,20 @@ std::string hostname() {
   return buf;
 }
 
+/// memberMeta is the one place that builds what this agent advertises to the other members
+/// (the Manager adds when it joined).
+MemberMeta memberMeta(const Flags& flags) {
+  MemberMeta m;
+  m.hold_down_ms = flags.l2_hold_down.count();
+  return m;
+}
+
 ManagerOptions managerOptions(const Flags& flags,
                               api::OwnerReference owner,
                               MembershipSource* membership) {
   ManagerOptions o;
   o.membership = membership;
+  o.member_meta = [&flags] { return memberMeta(flags); };
   auto& r = o.reconciler;
   r.node = flags.node_name;
   r.namespace_ = flags.namespace_;
@@ -81,6 +90,7 @@ void logStart(const Flags& flags, log::Logger& logger) {
                {"bgp_mode", std::string(bgpModeName(flags.bgp_mode))},
                {"frrk8s_namespace", flags.frrk8s_namespace},
                log::num("bgp_debounce_ms", flags.bgp_debounce.count()),
+               log::num("l2_hold_down_ms", flags.l2_hold_down.count()),
                log::num("port", flags.port),
                log::num("health_probe_port", flags.health_probe_port)});
 }

@@ -185,6 +185,11 @@ Result<void> Manager::start(const std::stop_token& stop) {
   if (!started || options_.membership == nullptr) return started;
   // memberlist binds only now: the other agents see this node alive (and stop answering for
   // what it wins) once its caches are synced and its first sync is queued.
+  MemberMeta meta = options_.member_meta ? options_.member_meta() : MemberMeta{};
+  meta.joined_ms = systemWallClockMs();  // the hold-down of a returning node counts from here
+  if (auto set = options_.membership->setMetadata(encodeMemberMeta(meta)); !set) {
+    return set;
+  }
   k8s::WorkQueue& q = controller_.queue();
   return options_.membership->attach([&q] { q.add(std::string(keys::kMembers)); },
                                      [pods = pods_] {

@@ -4,8 +4,10 @@
 // runs the Reconciler on each key once every cache synced.
 #pragma once
 
+#include <functional>
 #include <memory>
 
+#include "agent/core/member_meta.h"
 #include "agent/membership_source.h"
 #include "agent/metrics.h"
 #include "agent/reconciler.h"
@@ -28,6 +30,10 @@ struct ManagerOptions {
   /// seeds), feeds its live set to the election and detaches it on stop. Must outlive the
   /// Manager.
   MembershipSource* membership = nullptr;
+  /// member_meta builds what this agent advertises in its memberlist metadata (hold-down, MACs);
+  /// start() adds joined_ms (the wall clock when it attaches) and sets it right before the
+  /// member binds. Null: an Ingot agent's metadata with nothing but joined_ms.
+  std::function<MemberMeta()> member_meta;
 };
 
 /// Manager owns the informers, the queue, the reconciler (with the backends `backends` builds)

@@ -105,7 +105,8 @@ Reconciler::Reconciler(Caches caches,
       log_(logger),
       options_(std::move(options)),
       backends_(std::move(backends)),
-      clock_(clock) {}
+      clock_(clock),
+      hold_down_(logger, metrics, options_.wall_clock) {}
 
 ReconcileResult Reconciler::reconcile(const std::string& key) {
   if (key == keys::kConfig) return reconcileConfig();
@@ -226,6 +227,7 @@ std::vector<L2Announcement> Reconciler::decideLayer2(const std::vector<api::Serv
   }
   l2_deferred_ = false;
   l2_elector_.setMembership(l2MembershipNow());  // every Service is decided below anyway
+  applyHoldDown();
   static const std::vector<api::EndpointSlice> kNone;
   std::map<std::string, L2Decision> previous = std::move(l2_decisions_);
   l2_decisions_.clear();
@@ -254,7 +256,12 @@ ReconcileResult Reconciler::reconcileMembers() {
   if (!config_) return ReconcileResult::done();  // nothing elected before a configuration
   if (l2_deferred_) return reconcile(std::string(keys::kSync));  // first join: decide all
   bool changed = false;
-  for (const auto& key : l2_elector_.setMembership(l2MembershipNow())) {
+  std::vector<std::string> moved = l2_elector_.setMembership(l2MembershipNow());
+  const std::vector<std::string> released = applyHoldDown();
+  moved.insert(moved.end(), released.begin(), released.end());
+  std::sort(moved.begin(), moved.end());
+  moved.erase(std::unique(moved.begin(), moved.end()), moved.end());
+  for (const auto& key : moved) {
     auto it = l2_decisions_.find(key);
     if (it == l2_decisions_.end()) continue;
     L2Decision d = it->second;
@@ -268,6 +275,17 @@ ReconcileResult Reconciler::reconcileMembers() {
   }
   if (changed) handLayer2();
   return ReconcileResult::done();
+}
+
+std::vector<std::string> Reconciler::applyHoldDown() {
+  if (options_.live_nodes == nullptr) {
+    return {};  // without memberlist nobody advertises a join
+  }
+  HoldDownTracker::Step step = hold_down_.update(options_.live_nodes->metadata());
+  if (step.recheck) {
+    queue_.addAfter(std::string(keys::kMembers), *step.recheck);
+  }
+  return l2_elector_.setHeld(step.held);
 }
 
 bool Reconciler::noteWon(const std::string& key, const L2Decision& d) {

@@ -18,6 +18,7 @@
 #include "agent/core/announce.h"
 #include "agent/core/election.h"
 #include "agent/core/election_engine.h"
+#include "agent/l2_hold_down.h"
 #include "agent/live_nodes.h"
 #include "agent/metrics.h"
 #include "agent/writes.h"
@@ -53,6 +54,9 @@ struct ReconcilerOptions {
   /// live_nodes names the nodes with a live agent (memberlist); null when memberlist is off, and
   /// then every Node object counts as live. Must outlive the reconciler.
   const LiveNodes* live_nodes = nullptr;
+  /// wall_clock is the clock of the Layer 2 hold-down (members advertise when they joined in
+  /// Unix ms); null means the system clock.
+  WallClockMs wall_clock;
 };
 
 /// backendOptions returns the part of options the backends need.
@@ -132,6 +136,9 @@ class Reconciler {
   /// l2MembershipNow is the election's eligible set: the live agents (every Node object when
   /// memberlist is off), without excluded or network-unavailable nodes.
   L2Membership l2MembershipNow() const;
+  /// applyHoldDown gives the elector the members held down now (agent/core/hold_down.h), queues
+  /// the members key for when a hold-down ends, and returns the Services whose winner moved.
+  std::vector<std::string> applyHoldDown();
   /// noteLayer2 records a Service's decision and logs it when it changed.
   void noteLayer2(const std::string& key, const L2Decision& decision);
   /// noteWon updates l2_won_ for one re-decided Service; true when it changed.
@@ -162,7 +169,8 @@ class Reconciler {
   bool config_parsed_ = false;
   std::atomic<bool> ready_{false};
   std::map<std::string, std::string> announced_;  ///< service key → announcement signature
-  L2Elector l2_elector_;  ///< the incremental election; cleared when the Config is replaced
+  L2Elector l2_elector_;       ///< the incremental election; cleared when the Config is replaced
+  HoldDownTracker hold_down_;  ///< who is held down (memberlist metadata)
   std::map<std::string, L2Decision> l2_decisions_;  ///< service key → last L2 decision
   std::map<std::string, L2Announcement> l2_won_;    ///< service key → what this node answers
   std::map<std::string, std::string> l2_logged_;    ///< service key → last logged L2 decision

@@ -2,6 +2,7 @@
 #include "agent/core/election_engine.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace ingot::agent {
@@ -68,8 +69,8 @@ const L2Elector::Mask& L2Elector::adMask(const config::L2Advertisement* ad) {
   return ad_masks_.emplace(ad, std::move(m)).first->second;
 }
 
-// fill elects from scratch: hashes every current candidate once and keeps the best keep_.
-void L2Elector::fill(Entry& e) {
+// fill elects from scratch: hashes every current candidate once and keeps the best limit.
+void L2Elector::fill(Entry& e, size_t limit) {
   scratch_.clear();
   const size_t words = std::min(e.candidates.size(), eligible_.size());
   for (size_t w = 0; w < words; ++w) {
@@ -81,8 +82,8 @@ void L2Elector::fill(Entry& e) {
   const auto by_digest = [](const Top& a, const Top& b) {
     return before(a.digest, a.node, b.digest, b.node);
   };
-  e.complete = scratch_.size() <= keep_;
-  const size_t n = std::min(scratch_.size(), keep_);
+  e.complete = scratch_.size() <= limit;
+  const size_t n = std::min(scratch_.size(), limit);
   std::partial_sort(scratch_.begin(), scratch_.begin() + static_cast<std::ptrdiff_t>(n),
                     scratch_.end(), by_digest);
   e.top.assign(scratch_.begin(), scratch_.begin() + static_cast<std::ptrdiff_t>(n));
@@ -101,7 +102,7 @@ void L2Elector::leave(Entry& e, uint32_t node) {
   }
   e.top.erase(it);
   if (e.top.empty() && !e.complete) {
-    fill(e);
+    fill(e, keep_);
   }
 }
 
@@ -125,11 +126,62 @@ void L2Elector::join(Entry& e, uint32_t node) {
   }
 }
 
+bool L2Elector::isHeld(uint32_t node) const {
+  return testBit(held_, node);
+}
+
+void L2Elector::unheld(Entry& e) {
+  if (e.complete || e.top.empty()) {
+    return;
+  }
+  if (std::all_of(e.top.begin(), e.top.end(), [this](const Top& t) { return isHeld(t.node); })) {
+    fill(e, SIZE_MAX);  // rare: at least keep_ held nodes lead this Service's order
+  }
+}
+
 std::optional<uint32_t> L2Elector::winnerId(const Entry& e) const {
   if (!e.active || e.top.empty()) {
     return std::nullopt;
   }
-  return e.top.front().node;
+  for (const auto& t : e.top) {
+    if (!isHeld(t.node)) {
+      return t.node;
+    }
+  }
+  return e.top.front().node;  // every candidate held: the normal winner keeps it
+}
+
+std::vector<L2Elector::Before> L2Elector::winners() const {
+  std::vector<Before> out;
+  out.reserve(entries_.size());
+  for (const auto& [key, e] : entries_) {
+    out.push_back({&key, &e, winnerId(e)});
+  }
+  return out;
+}
+
+std::vector<std::string> L2Elector::changedSince(const std::vector<Before>& before) const {
+  std::vector<std::string> changed;
+  for (const auto& b : before) {
+    if (winnerId(*b.entry) != b.winner) {
+      changed.push_back(*b.key);
+    }
+  }
+  std::sort(changed.begin(), changed.end());
+  return changed;
+}
+
+std::vector<std::string> L2Elector::setHeld(const std::set<std::string>& held) {
+  Mask next;
+  for (const auto& name : held) {
+    setBit(next, intern(name));
+  }
+  const std::vector<Before> before = winners();
+  held_ = std::move(next);
+  for (auto& [key, e] : entries_) {
+    unheld(e);
+  }
+  return changedSince(before);
 }
 
 void L2Elector::diff(const Mask& next,
@@ -154,18 +206,11 @@ std::vector<std::string> L2Elector::setMembership(const L2Membership& membership
   std::vector<uint32_t> left;
   std::vector<uint32_t> joined;
   diff(next, left, joined);
-  struct Before {
-    const std::string* key;
-    const Entry* entry;
-    std::optional<uint32_t> winner;
-  };
-  std::vector<Before> old;
-  old.reserve(entries_.size());
+  const std::vector<Before> old = winners();
   for (uint32_t id : left) {
     clearBit(eligible_, id);
   }
   for (auto& [key, e] : entries_) {
-    old.push_back({&key, &e, winnerId(e)});
     for (uint32_t id : left) {
       leave(e, id);
     }
@@ -176,15 +221,13 @@ std::vector<std::string> L2Elector::setMembership(const L2Membership& membership
       join(e, id);
     }
   }
-  std::vector<std::string> changed;
-  for (const auto& b : old) {
-    if (winnerId(*b.entry) != b.winner) {
-      changed.push_back(*b.key);
+  eligible_ = std::move(next);
+  if (!held_.empty()) {
+    for (auto& [key, e] : entries_) {
+      unheld(e);
     }
   }
-  eligible_ = std::move(next);
-  std::sort(changed.begin(), changed.end());
-  return changed;
+  return changedSince(old);
 }
 
 void L2Elector::setService(const std::string& key, const L2Subject& subject) {
@@ -209,7 +252,8 @@ void L2Elector::setService(const std::string& key, const L2Subject& subject) {
   } else {
     e.candidates = e.ads;
   }
-  fill(e);
+  fill(e, keep_);
+  unheld(e);
   entries_[key] = std::move(e);
 }
 

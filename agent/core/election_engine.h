@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -28,6 +29,11 @@ class L2Elector {
   /// setMembership replaces the eligible nodes and re-elects only what the difference touches.
   /// Returns the keys of the Services whose winner changed, sorted.
   std::vector<std::string> setMembership(const L2Membership& membership);
+
+  /// setHeld replaces the nodes under hold-down (agent/core/hold_down.h): a Service's winner is
+  /// then its first candidate that is not held, or its first candidate when every one is held.
+  /// Returns the keys of the Services whose winner changed, sorted.
+  std::vector<std::string> setHeld(const std::set<std::string>& held);
 
   /// setService adds or replaces a Service (key "namespace/name") and elects it.
   void setService(const std::string& key, const L2Subject& subject);
@@ -71,7 +77,19 @@ class L2Elector {
   const Mask& adMask(const config::L2Advertisement* ad);
   // diff lists the nodes that leave and join when the eligible set becomes next.
   void diff(const Mask& next, std::vector<uint32_t>& left, std::vector<uint32_t>& joined) const;
-  void fill(Entry& e);
+  void fill(Entry& e, size_t limit);
+  // unheld makes sure the cached prefix holds a node that is not held, or every candidate.
+  void unheld(Entry& e);
+  bool isHeld(uint32_t node) const;
+  struct Before {
+    const std::string* key;
+    const Entry* entry;
+    std::optional<uint32_t> winner;
+  };
+  // winners returns every Service's winner, to compare after a change.
+  std::vector<Before> winners() const;
+  // changedSince returns the keys whose winner differs from before, sorted.
+  std::vector<std::string> changedSince(const std::vector<Before>& before) const;
   void leave(Entry& e, uint32_t node);
   void join(Entry& e, uint32_t node);
   std::optional<uint32_t> winnerId(const Entry& e) const;
@@ -81,6 +99,7 @@ class L2Elector {
   std::vector<std::string> names_;
   std::unordered_map<std::string, uint32_t> ids_;
   Mask eligible_;
+  Mask held_;  // nodes under hold-down
   std::unordered_map<const config::L2Advertisement*, Mask> ad_masks_;
   std::unordered_map<std::string, Entry> entries_;
   std::vector<Top> scratch_;

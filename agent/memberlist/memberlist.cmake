@@ -18,7 +18,7 @@ ingot_add_test(ingot_memberlist_test
 
 # The interop and benchmark peer: one member on stdin/stdout (see peer_main.cpp).
 add_executable(ingot-memberlist-peer tests/memberlist/peer_main.cpp)
-target_link_libraries(ingot-memberlist-peer PRIVATE ingot_memberlist)
+target_link_libraries(ingot-memberlist-peer PRIVATE ingot_memberlist ingot_agent_core)
 
 # Real sockets on 127.0.0.1: bad input against an Ingot member, and interop with
 # hashicorp/memberlist (builds the Go peer offline; those tests skip without Go).

@@ -104,12 +104,13 @@ def test_values_reach_the_pods(harness):
     objs = rendered(harness, "speaker.logLevel=debug", "controller.logLevel=warn",
                     "speaker.nodeSelector.rack=r1", "controller.priorityClassName=infra",
                     "speaker.priorityClassName=node-critical", "loadBalancerClass=ingot",
-                    "speaker.bgpDebounceTimeout=500", "speaker.resources.limits.memory=64Mi")
+                    "speaker.bgpDebounceTimeout=500", "speaker.resources.limits.memory=64Mi",
+                    "speaker.l2HoldDown=10s")
     agent = pod_spec(objs, "DaemonSet", "ingot-agent")
     controller = pod_spec(objs, "Deployment", "ingot-controller")
     agent_args = agent["containers"][0]["args"]
     assert "--log-level=debug" in agent_args and "--lb-class=ingot" in agent_args
-    assert "--bgp-mode=frr-k8s" in agent_args
+    assert "--bgp-mode=frr-k8s" in agent_args and "--l2-hold-down=10s" in agent_args
     assert "--log-level=warn" in controller["containers"][0]["args"]
     assert agent["nodeSelector"] == {"rack": "r1"}
     assert (agent["priorityClassName"], controller["priorityClassName"]) == ("node-critical", "infra")
@@ -163,6 +164,7 @@ def test_values_schema_accepts_the_defaults(harness):
     ("prometheus.metricsPort=70000", ["prometheus", "metricsPort"]),
     ("speaker.memberlist.mlSecretKeyPath=etc/key", ["speaker", "memberlist", "mlSecretKeyPath"]),
     ("controller.tolerations=oops", ["controller", "tolerations"]),
+    ("speaker.l2HoldDown=10", ["speaker", "l2HoldDown"]),
 ])
 def test_values_schema_rejects_a_bad_value(harness, bad, path):
     with pytest.raises(jsonschema.ValidationError) as caught:
@@ -194,7 +196,8 @@ def daemon_binary(env: str, relative: str) -> Path:
     ("frrk8s.enabled=false", "speaker.frr.enabled=true"),
     ("speaker.logLevel=debug", "controller.logLevel=none", "loadBalancerClass=ingot",
      "speaker.ignoreExcludeLB=true", "frrk8s.secretPassthrough=true", "frrk8s.namespace=frr-k8s",
-     "speaker.bgpDebounceTimeout=0", "speaker.memberlist.enabled=false"),
+     "speaker.bgpDebounceTimeout=0", "speaker.memberlist.enabled=false",
+     "speaker.l2HoldDown=1m30s"),
 ])
 @pytest.mark.parametrize("kind, name, env, relative", [
     ("DaemonSet", "ingot-agent", "INGOT_AGENT", "agent/ingot-agent"),

@@ -11,6 +11,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "agent/core/hold_down.h"
+
 namespace agent = ingot::agent;
 namespace config = ingot::config;
 
@@ -86,9 +88,98 @@ std::map<std::string, std::optional<std::string>> expectAgrees(const Cluster& c,
   return winners;
 }
 
+// expectHeldAgrees checks every subject's winner against a fresh electL2 with the hold-down
+// owner rule applied, and returns those winners.
+std::map<std::string, std::optional<std::string>> expectHeldAgrees(
+    const Cluster& c, const std::set<std::string>& held, const agent::L2Elector& engine) {
+  agent::L2Hasher hasher;
+  std::map<std::string, std::optional<std::string>> winners;
+  const auto m = c.membership();
+  for (const auto& [key, sub] : c.subjects) {
+    const auto e = agent::electL2(sub, m, hasher);
+    std::optional<std::string> want;
+    if (e.reason == agent::L2Reason::None) {
+      want = agent::holdDownOwner(e.candidates, held);
+    }
+    BOOST_TEST_CONTEXT(key) {
+      BOOST_TEST(engine.winner(key).value_or("-") == want.value_or("-"));
+      BOOST_TEST(agent::l2ReasonName(engine.reason(key)) == agent::l2ReasonName(e.reason));
+    }
+    winners[key] = want;
+  }
+  return winners;
+}
+
+// changedKeys lists the keys whose winner differs between two snapshots.
+std::vector<std::string> changedKeys(const std::map<std::string, std::optional<std::string>>& a,
+                                     const std::map<std::string, std::optional<std::string>>& b) {
+  std::vector<std::string> out;
+  for (const auto& [key, w] : b) {
+    if (a.at(key) != w) {
+      out.push_back(key);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(election_engine)
+
+BOOST_AUTO_TEST_CASE(held_winners_equal_the_hold_down_rule_over_a_fresh_election) {
+  std::mt19937 rng(20261202);
+  for (size_t keep : {1U, 2U, 8U}) {
+    Cluster c = randomCluster(rng, 24, 120);
+    agent::L2Elector engine(keep);
+    engine.setMembership(c.membership());
+    for (const auto& [key, sub] : c.subjects) {
+      engine.setService(key, sub);
+    }
+    std::set<std::string> held;
+    auto before = expectHeldAgrees(c, held, engine);
+    std::uniform_int_distribution<size_t> pick(0, c.nodes.size() - 1);
+    std::bernoulli_distribution membership_step(0.5);
+    for (int step = 0; step < 120; ++step) {
+      BOOST_TEST_CONTEXT("keep " << keep << ", step " << step) {
+        // Half the steps flip a node's eligibility, half its hold-down (up to most nodes held,
+        // so that every cached candidate of some Services is held).
+        std::set<std::string>& flipped = membership_step(rng) ? c.eligible : held;
+        const auto& n = c.nodes[pick(rng)];
+        if (!flipped.erase(n)) {
+          flipped.insert(n);
+        }
+        const auto changed =
+            &flipped == &held ? engine.setHeld(held) : engine.setMembership(c.membership());
+        const auto after = expectHeldAgrees(c, held, engine);
+        BOOST_TEST(changed == changedKeys(before, after), boost::test_tools::per_element());
+        before = after;
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(hold_down_moves_only_what_a_held_node_wins) {
+  config::L2Advertisement ad;
+  ad.nodes = {"a", "b", "c"};
+  agent::L2Elector engine(1);  // one cached candidate: a held winner forces a wider election
+  engine.setMembership({{"a", "b", "c"}});
+  agent::L2Subject sub;
+  sub.ip = "10.0.0.1";
+  sub.ads = {&ad};
+  sub.active_endpoint = true;
+  engine.setService("ns/x", sub);
+  const std::string first = *engine.winner("ns/x");
+  BOOST_TEST(engine.setHeld({"z"}).empty());  // not a candidate
+  BOOST_TEST(engine.setHeld({first}) == std::vector<std::string>{"ns/x"},
+             boost::test_tools::per_element());
+  const std::string second = *engine.winner("ns/x");
+  BOOST_TEST(second != first);
+  BOOST_TEST(engine.setHeld({"a", "b", "c"}) == std::vector<std::string>{"ns/x"},
+             boost::test_tools::per_element());
+  BOOST_TEST(*engine.winner("ns/x") == first);  // all held: the normal winner, never nobody
+  BOOST_TEST(engine.setHeld({}).empty());
+  BOOST_TEST(*engine.winner("ns/x") == first);
+}
 
 BOOST_AUTO_TEST_CASE(incremental_winners_equal_a_fresh_election) {
   std::mt19937 rng(20240611);

@@ -45,7 +45,20 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
          BOOST_TEST(!f.frr_full_reload);
          BOOST_TEST((f.log_level == log::Level::Info));
          BOOST_TEST(!f.ignore_exclude_lb);
+         BOOST_TEST(f.l2_hold_down.count() == 0);
        },
+       ""},
+      {"hold_down_is_a_go_duration",
+       {"--node-name", "n", "--l2-hold-down", "1m30.5s"},
+       {},
+       "",
+       [](const Flags& f) { BOOST_TEST(f.l2_hold_down.count() == 90'500); },
+       ""},
+      {"hold_down_of_an_hour_is_the_most",
+       {"--node-name", "n", "--l2-hold-down=1h"},
+       {},
+       "",
+       [](const Flags& f) { BOOST_TEST(f.l2_hold_down.count() == 3'600'000); },
        ""},
       {"environment_supplies_node_pod_namespaces_mode_and_debounce",
        {},
@@ -278,6 +291,24 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
        "",
        nullptr,
        "--frr-verify-interval"},
+      {"hold_down_without_unit_is_refused",
+       {"--node-name", "n", "--l2-hold-down", "10"},
+       {},
+       "",
+       nullptr,
+       "missing unit in duration"},
+      {"negative_hold_down_is_refused",
+       {"--node-name", "n", "--l2-hold-down", "-5s"},
+       {},
+       "",
+       nullptr,
+       "flag --l2-hold-down=\"-5s\": must be a duration from 0s to 1h"},
+      {"hold_down_over_an_hour_is_refused",
+       {"--node-name", "n", "--l2-hold-down", "61m"},
+       {},
+       "",
+       nullptr,
+       "must be a duration from 0s to 1h"},
       {"unknown_flag_is_an_error",
        {"--node-name", "n", "--bogus"},
        {},
@@ -318,7 +349,7 @@ BOOST_AUTO_TEST_CASE(usage_lists_every_flag_of_the_brief) {
        {"--node-name", "--pod-name", "--namespace", "--kubeconfig", "--lb-class",
         "--ignore-exclude-lb", "--log-level", "--port", "--health-probe-port", "--frrk8s-namespace",
         "--frrk8s-secret-passthrough", "--bgp-mode", "--bgp-debounce-timeout", "--frr-pathspace",
-        "--frr-workdir", "--frr-reload-script", "--frr-verify-interval"}) {
+        "--frr-workdir", "--frr-reload-script", "--frr-verify-interval", "--l2-hold-down"}) {
     const bool listed = u.find(std::string("  ") + f + " value\n") != std::string::npos ||
                         u.find(std::string("  ") + f + "\n") != std::string::npos;
     BOOST_TEST(listed, f);

@@ -6,6 +6,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "agent/core/member_meta.h"
 #include "agent/membership_source.h"
 #include "agent/tests/daemon/fixtures.h"
 
@@ -190,8 +191,18 @@ BOOST_AUTO_TEST_CASE(unreadable_secret_key_names_the_file) {
 struct FixedLive final : LiveNodes {
   std::set<std::string> names;
   bool has_joined = true;
+  std::map<std::string, std::string> meta;  ///< metadata by member (only members in names)
   std::set<std::string> live() const override { return names; }
   bool joined() const override { return has_joined; }
+  std::map<std::string, std::string> metadata() const override {
+    std::map<std::string, std::string> out;
+    for (const auto& [name, text] : meta) {
+      if (names.contains(name)) {
+        out.emplace(name, text);
+      }
+    }
+    return out;
+  }
 };
 
 /// l2World is four L2 nodes and kServices Services in the L2 pool, each with a ready endpoint.
@@ -345,6 +356,117 @@ BOOST_AUTO_TEST_CASE(without_memberlist_every_node_object_is_live) {
   std::set<std::string> all;
   for (const auto& [key, winner] : winners(b.logs)) all.insert(winner);
   BOOST_TEST(all.size() > 1u);
+}
+
+/// agentMeta is an Ingot agent's metadata: joined at joined_ms with a 10 s hold-down.
+std::string agentMeta(int64_t joined_ms) {
+  MemberMeta m;
+  m.joined_ms = joined_ms;
+  m.hold_down_ms = 10'000;
+  return encodeMemberMeta(m);
+}
+
+/// heldDown returns the nodes ingot_l2_held_down exports with the value 1.
+std::set<std::string> heldDown(const Metrics& metrics) {
+  std::set<std::string> out;
+  for (const auto& f : metrics.families()) {
+    if (f.name != "ingot_l2_held_down") {
+      continue;
+    }
+    for (const auto& s : f.samples) {
+      if (s.value == 1 && s.labels.size() == 1 && s.labels[0].first == "node") {
+        out.insert(s.labels[0].second);
+      }
+    }
+  }
+  return out;
+}
+
+/// countLines counts the log lines from `from` on that contain text.
+size_t countLines(const std::vector<std::string>& logs, size_t from, const std::string& text) {
+  return static_cast<size_t>(
+      std::count_if(logs.begin() + static_cast<long>(from), logs.end(),
+                    [&](const std::string& l) { return contains(l, text); }));
+}
+
+// A winner that leaves and comes back is held down: its Services stay with the interim winners
+// until its hold-down ends; the members key queued for that instant moves them back.
+BOOST_AUTO_TEST_CASE(a_returning_winner_takes_its_services_back_after_the_hold_down) {
+  int64_t wall = 100'000;
+  FixedLive live;
+  live.names = {"n1", "n2", "n3", "n4"};
+  for (const auto& n : live.names) live.meta[n] = agentMeta(0);
+  ReconcilerOptions o;
+  o.node = "n1";
+  o.live_nodes = &live;
+  o.wall_clock = [&wall] { return wall; };
+  Harness h(o);
+  const TempFile file(l2World());
+  testing::loadInto(h, file.path());
+  h.queue.add(std::string(keys::kConfig));
+  h.drain();
+  auto current = winners(h.logs);
+  const std::string gone = current.at("web/s0");
+  live.names.erase(gone);
+  h.queue.add(std::string(keys::kMembers));
+  h.drain();
+  const auto interim = winners(h.logs);
+  BOOST_TEST(interim.at("web/s0") != gone);
+
+  live.names.insert(gone);  // back, joined now: held until wall + 10 s
+  live.meta[gone] = agentMeta(wall);
+  size_t from = h.logs.size();
+  h.queue.add(std::string(keys::kMembers));
+  h.drain();
+  BOOST_TEST(winners({h.logs.begin() + static_cast<long>(from), h.logs.end()}).empty());
+  BOOST_TEST(countLines(h.logs, from, "\"event\":\"heldDown\"") == 1u);
+  BOOST_TEST(h.queue.delayedLen() == 1u);  // the members key, for the end of the hold-down
+  BOOST_TEST(heldDown(h.metrics) == std::set<std::string>{gone});
+
+  wall += 9'999;  // one ms before the end: the timer has not fired yet
+  h.clock.advance(std::chrono::milliseconds(9'999));
+  BOOST_TEST(h.drain().empty());
+  wall += 1;
+  h.clock.advance(std::chrono::milliseconds(1));
+  from = h.logs.size();
+  BOOST_TEST(h.drain() == std::vector<std::string>{std::string(keys::kMembers)},
+             boost::test_tools::per_element());
+  BOOST_TEST(countLines(h.logs, from, "\"event\":\"holdDownEnded\"") == 1u);
+  const auto back = winners(h.logs);
+  BOOST_TEST(back == current);  // every Service is with its normal winner again
+  BOOST_TEST(heldDown(h.metrics).empty());
+  BOOST_TEST(h.queue.delayedLen() == 0u);
+}
+
+// A member that is not an Ingot agent (a MetalLB speaker advertises no metadata) switches the
+// hold-down off for everyone: a returning winner takes its Services back at once.
+BOOST_AUTO_TEST_CASE(a_metallb_speaker_in_the_cluster_switches_the_hold_down_off) {
+  const int64_t wall = 100'000;
+  FixedLive live;
+  live.names = {"n1", "n2", "n3", "n4"};
+  for (const auto& n : live.names) live.meta[n] = agentMeta(0);
+  live.meta["n4"] = "";  // a MetalLB speaker
+  ReconcilerOptions o;
+  o.node = "n1";
+  o.live_nodes = &live;
+  o.wall_clock = [&wall] { return wall; };
+  Harness h(o);
+  const TempFile file(l2World());
+  testing::loadInto(h, file.path());
+  h.queue.add(std::string(keys::kConfig));
+  h.drain();
+  const auto current = winners(h.logs);
+  std::string gone = current.at("web/s0");
+  live.names.erase(gone);
+  h.queue.add(std::string(keys::kMembers));
+  h.drain();
+  live.names.insert(gone);
+  live.meta[gone] = gone == "n4" ? "" : agentMeta(wall);
+  h.queue.add(std::string(keys::kMembers));
+  h.drain();
+  BOOST_TEST(winners(h.logs) == current);
+  BOOST_TEST(h.queue.delayedLen() == 0u);
+  BOOST_TEST(countLines(h.logs, 0, "member n4 is not an Ingot agent") == 1u);
 }
 
 }  // namespace

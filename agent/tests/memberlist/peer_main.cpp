@@ -4,10 +4,12 @@
 // Commands (one per line): members | all | join HOST:PORT | leave | counters | quit.
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "agent/core/hold_down.h"
 #include "agent/memberlist/transport.h"
 
 namespace ml = ingot::agent::memberlist;
@@ -56,6 +58,8 @@ Args parse(int argc, char** argv) {
       const std::string s = readFile(v);
       a.cfg.keyring = *ml::Keyring::create(
           {ml::deriveMetalLbKey({reinterpret_cast<const uint8_t*>(s.data()), s.size()})});
+    } else if (k == "--meta") {
+      a.cfg.meta.assign(v.begin(), v.end());
     } else if (k == "--timing") {
       a.cfg.timing = v == "lan" ? ml::Timing::lan() : ml::Timing::fast();
     } else if (k == "--probe-interval-ms") {
@@ -88,13 +92,31 @@ void printMembers(const ml::Node& node, bool all) {
   std::cout << line.str() << std::endl;
 }
 
+/// printHoldDown prints "holddown held=<names,...> off=<reason>": the Layer 2 hold-down rule
+/// over the live members' metadata (this member's own included) at now_ms.
+void printHoldDown(const ml::Node& node, const ml::TransportConfig& self, int64_t now_ms) {
+  std::map<std::string, std::string> metadata;
+  for (const ml::MemberView& m : node.members()) {
+    if (m.state == ml::NodeState::Alive || m.state == ml::NodeState::Suspect) {
+      metadata[m.name] = std::string(m.meta.begin(), m.meta.end());
+    }
+  }
+  metadata[self.name] = std::string(self.meta.begin(), self.meta.end());
+  const auto h = ingot::agent::holdDown(metadata, now_ms);
+  std::string held;
+  for (const auto& name : h.heldNames()) {
+    held += (held.empty() ? "" : ",") + name;
+  }
+  std::cout << "holddown held=" << held << " off=" << h.off << std::endl;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Args args = parse(argc, argv);
   if (!args.ok || args.cfg.name.empty()) {
     std::cerr << "usage: ingot-memberlist-peer --name N [--bind IP] [--port P] [--join H:P]"
-                 " [--secret-file F] [--timing fast|lan]\n";
+                 " [--secret-file F] [--timing fast|lan] [--meta TEXT]\n";
     return 2;
   }
   ingot::log::Logger logger(ingot::log::Level::Warn);
@@ -116,6 +138,8 @@ int main(int argc, char** argv) {
       printMembers(**node, line == "all");
     } else if (line.rfind("join ", 0) == 0) {
       (*node)->join({line.substr(5)});
+    } else if (line.rfind("holddown ", 0) == 0) {
+      printHoldDown(**node, args.cfg, std::stoll(line.substr(9)));
     } else if (line == "leave") {
       (*node)->leave(std::chrono::milliseconds(1000));
       std::cout << "left" << std::endl;

@@ -26,10 +26,12 @@ def cluster(tmp_path, go_peer):
     other = tmp_path / "other"
     other.write_text("a different secret")
 
-    def start(kind, name, join=None, port=0, key=secret):
+    def start(kind, name, join=None, port=0, key=secret, meta=None):
         argv = ([str(go_peer)] if kind == "go" else [str(ingot_peer_binary())])
         dash = "-" if kind == "go" else "--"
         argv += [dash + "name", name, dash + "port", str(port), dash + "secret-file", str(key)]
+        if meta is not None:
+            argv += ["--meta", meta]
         if join is not None:
             argv += [dash + "join", f"127.0.0.1:{join.port}"]
         peer = Peer(argv, name)
@@ -90,3 +92,29 @@ def test_a_member_with_the_wrong_key_does_not_join(cluster, joiner):
              "the Ingot side counted undecryptable input")
     assert seed.members() == {"seed"}
     assert intruder.members() == {"intruder"}
+
+
+def hold_down(peer, now_ms):
+    """(held names, off reason) of the Layer 2 hold-down rule over peer's members at now_ms."""
+    line = peer.command(f"holddown {now_ms}", "holddown")
+    held, _, off = line.split(" ", 1)[1].partition(" off=")
+    return set(filter(None, held.removeprefix("held=").split(","))), off
+
+
+def test_a_go_member_switches_the_hold_down_off_for_every_ingot_member(cluster):
+    """Ingot agents advertise when they joined and their hold-down; a MetalLB speaker (a Go
+    member) advertises nothing, and its arrival over the wire must switch the rule off on every
+    Ingot member, and its death switch it back on."""
+    hour = 3_600_000
+    now = 10 * hour
+    i1 = cluster("ingot", "i1", meta=f"ingot/1 joined=0 holddown={hour}")
+    i2 = cluster("ingot", "i2", join=i1, meta=f"ingot/1 joined={now} holddown={hour}")
+    wait_for(lambda: converged([i1, i2], {"i1", "i2"}), 20, "two members")
+    assert hold_down(i1, now) == hold_down(i2, now) == ({"i2"}, "")
+    g1 = cluster("go", "g1", join=i1)
+    wait_for(lambda: converged([i1, i2, g1], {"i1", "i2", "g1"}), 20, "three members")
+    off = (set(), "member g1 is not an Ingot agent")
+    assert hold_down(i1, now) == hold_down(i2, now) == off
+    g1.kill()
+    wait_for(lambda: converged([i1, i2], {"i1", "i2"}), 30, "g1 declared dead")
+    assert hold_down(i1, now) == hold_down(i2, now) == ({"i2"}, "")
