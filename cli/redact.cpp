@@ -31,6 +31,14 @@ bool credentialEnvName(std::string_view name) {
                      [&](const std::string& w) { return upper.find(w) != std::string::npos; });
 }
 
+/// publicSecretKey: keys of Secret data that hold public values (a service-account token
+/// Secret's namespace and CA certificate, a TLS Secret's certificate). They are still redacted
+/// in the Secret itself, but not scrubbed from the rest of the bundle: the namespace's name and
+/// the cluster's CA appear legitimately elsewhere.
+bool publicSecretKey(std::string_view key) {
+  return key == "namespace" || key == "ca.crt" || key == "tls.crt";
+}
+
 json::Value redacted() {
   return json::Value::string(std::string(kRedacted));
 }
@@ -142,16 +150,20 @@ std::set<std::string> sensitiveValues(const std::vector<json::Value>& objects) {
       continue;
     }
     if (const auto* data = o.find("data"); data != nullptr && data->isObject()) {
-      for (const auto& v : data->items()) {
-        if (auto plain = decodeBase64(v.text(), Base64Mode::GoStd); plain) {
-          all.insert(*plain);
+      for (size_t i = 0; i < data->size(); ++i) {
+        const auto& v = data->items()[i];
+        auto plain = decodeBase64(v.text(), Base64Mode::GoStd);
+        if (!publicSecretKey(data->keys()[i])) {
+          all.insert(v.text());
+          all.insert(plain ? *plain : v.text());
         }
-        all.insert(v.text());
       }
     }
     if (const auto* data = o.find("stringData"); data != nullptr && data->isObject()) {
-      for (const auto& v : data->items()) {
-        all.insert(v.text());
+      for (size_t i = 0; i < data->size(); ++i) {
+        if (!publicSecretKey(data->keys()[i])) {
+          all.insert(data->items()[i].text());
+        }
       }
     }
   }

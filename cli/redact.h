@@ -35,8 +35,9 @@ json::Value redactObject(const json::Value& object);
 std::string redactFrrText(std::string_view text);
 
 /// sensitiveValues collects, from raw (unredacted) objects, every value redactObject would
-/// remove that is at least kMinScrubLength long: Secret data decoded from base64 and stringData,
-/// and the string values of credential-named members.
+/// remove that is at least kMinScrubLength long: Secret data (as stored and decoded from base64)
+/// and stringData, except the public keys namespace, ca.crt and tls.crt, and the string values
+/// of credential-named members.
 std::set<std::string> sensitiveValues(const std::vector<json::Value>& objects);
 
 /// scrub replaces every occurrence of each value, and of its base64 encoding, in text with

@@ -91,9 +91,13 @@ BOOST_AUTO_TEST_CASE(sensitive_values_are_collected_from_raw_objects) {
       parsed(R"({"kind":"BGPPeer","spec":{"password":"peer-pass","passwordSecret":{"name":"n"}}})"),
       parsed(R"({"kind":"Pod","spec":{"env":[{"name":"MY_TOKEN","value":"tok-value"}]}})"),
       parsed(R"({"kind":"BGPPeer","spec":{"password":"abc"}})"),  // too short to scrub
+      // A service-account token Secret: its namespace and CA are public, its token is not.
+      parsed(R"({"kind":"Secret","data":{"namespace":"bWV0YWxsYi1zeXN0ZW0=","ca.crt":"Q0VSVA==",)"
+             R"("token":"dG9rLXNlY3JldA=="}})"),
   };
-  const std::set<std::string> want = {"c2VjcmV0LXZhbHVl", "secret-value", "plain-value",
-                                      "peer-pass", "tok-value"};
+  const std::set<std::string> want = {
+      "c2VjcmV0LXZhbHVl", "secret-value",     "plain-value", "peer-pass",
+      "tok-value",        "dG9rLXNlY3JldA==", "tok-secret"};
   BOOST_TEST(sensitiveValues(objects) == want);
 }
 
