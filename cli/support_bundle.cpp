@@ -2,6 +2,7 @@
 // `ingotctl support-bundle`: the command line, the index and the final scrub and write.
 #include "cli/support_bundle.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
@@ -113,6 +114,34 @@ std::string indexJson(const Bundle& bundle,
   return json::write(root, json::Style::Pretty) + "\n";
 }
 
+namespace {
+
+/// finish scrubs every file (and the index) for the collected secret values, writes the
+/// archive and returns how many values it replaced.
+Result<size_t> finish(Bundle& bundle,
+                      const BundleOptions& options,
+                      const ClusterConnection& conn,
+                      const std::string& output) {
+  auto values = sensitiveValues(bundle.sensitive);
+  if (conn.token.size() >= kMinScrubLength) {
+    values.insert(conn.token);
+  }
+  size_t scrubbed = 0;
+  for (auto& f : bundle.files) {
+    scrubbed += scrub(f.content, values);
+  }
+  std::string index = indexJson(bundle, options, conn.source + " (" + conn.server + ")", scrubbed);
+  scrub(index, values);
+  bundle.files.insert(bundle.files.begin(), BundleFile{"index.json", std::move(index)});
+  const std::string top = "ingot-support-bundle-" + utcNow("%Y%m%dT%H%M%SZ");
+  if (auto ok = writeTarGz(output, top, bundle.files); !ok) {
+    return ok.error();
+  }
+  return scrubbed;
+}
+
+}  // namespace
+
 int runSupportBundle(const std::vector<std::string>& words, std::ostream& out, std::ostream& err) {
   std::vector<std::string> rest;
   std::string output;
@@ -144,28 +173,14 @@ int runSupportBundle(const std::vector<std::string>& words, std::ostream& out, s
   Bundle bundle;
   collectCluster(*conn->client, *options, bundle);
   collectFrr(*options, bundle);
-  auto values = sensitiveValues(bundle.sensitive);
-  if (conn->token.size() >= kMinScrubLength) {
-    values.insert(conn->token);
+  auto scrubbed = finish(bundle, *options, *conn, output);
+  if (!scrubbed) {
+    return fail(err, scrubbed.error().message, kExitInvalid);
   }
-  size_t scrubbed = 0;
-  for (auto& f : bundle.files) {
-    scrubbed += scrub(f.content, values);
-  }
-  std::string index =
-      indexJson(bundle, *options, conn->source + " (" + conn->server + ")", scrubbed);
-  scrub(index, values);
-  bundle.files.insert(bundle.files.begin(), BundleFile{"index.json", std::move(index)});
-  const std::string top = "ingot-support-bundle-" + utcNow("%Y%m%dT%H%M%SZ");
-  if (auto ok = writeTarGz(output, top, bundle.files); !ok) {
-    return fail(err, ok.error().message, kExitInvalid);
-  }
-  size_t failed = 0;
-  for (const auto& e : bundle.entries) {
-    failed += e.status == "failed" ? 1 : 0;
-  }
+  const auto failed = std::count_if(bundle.entries.begin(), bundle.entries.end(),
+                                    [](const auto& e) { return e.status == "failed"; });
   out << "wrote " << output << ": " << bundle.files.size() << " files, " << failed
-      << " items failed (see index.json), " << scrubbed << " secret values scrubbed\n";
+      << " items failed (see index.json), " << *scrubbed << " secret values scrubbed\n";
   return kExitOk;
 }
 

@@ -69,6 +69,7 @@ std::vector<ListSpec> metallbLists(const std::string& ns) {
   kinds.push_back({r::kServiceL2Statuses, kV1beta1, "ServiceL2Status"});
   kinds.push_back({r::kServiceBgpStatuses, kV1beta1, "ServiceBGPStatus"});
   kinds.push_back({r::kConfigurationStates, kV1beta1, "ConfigurationState"});
+  out.reserve(kinds.size());
   for (const auto& k : kinds) {
     out.push_back({k, ns, "metallb/" + k.ref.plural + ".json"});
   }
