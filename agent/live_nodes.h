@@ -3,6 +3,7 @@
 // on). Without it every Node object counts as live, as in MetalLB with memberlist disabled.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -25,6 +26,9 @@ class LiveNodes {
   /// the Layer 2 election then waits, and this node answers for no address, so that an agent
   /// starting next to running ones never claims what they answer for.
   virtual bool joined() const { return true; }
+  /// metadata returns what each live member advertises in its memberlist metadata (raw text,
+  /// empty for a MetalLB speaker), this node included; empty without memberlist.
+  virtual std::map<std::string, std::string> metadata() const { return {}; }
 };
 
 }  // namespace ingot::agent

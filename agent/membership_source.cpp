@@ -127,10 +127,15 @@ void LiveSet::onEvent(const ml::Outbox::Event& event) {
               {{"node addr", addr}, {"node name", event.name}, {"node event", kind}});
   }
   std::lock_guard lock(mu_);
-  if (event.kind == ml::Outbox::Event::Kind::Join) {
+  if (event.kind == ml::Outbox::Event::Kind::Join ||
+      event.kind == ml::Outbox::Event::Kind::Update) {
     live_.insert(event.name);
+    meta_[event.name] = std::string(event.meta.begin(), event.meta.end());
   } else if (event.kind == ml::Outbox::Event::Kind::Leave) {
     live_.erase(event.name);
+    if (event.name != self_) {
+      meta_.erase(event.name);
+    }
   }
   if (notify_) {
     notify_();
@@ -151,6 +156,16 @@ void LiveSet::markJoined() {
 bool LiveSet::joined() const {
   std::lock_guard lock(mu_);
   return joined_;
+}
+
+std::map<std::string, std::string> LiveSet::metadata() const {
+  std::lock_guard lock(mu_);
+  return meta_;
+}
+
+void LiveSet::setSelfMetadata(std::string meta) {
+  std::lock_guard lock(mu_);
+  meta_[self_] = std::move(meta);
 }
 
 std::set<std::string> LiveSet::live() const {
@@ -215,6 +230,17 @@ Result<std::unique_ptr<MembershipSource>> MembershipSource::create(
   cfg.keyring = std::move(*ring);
   return std::unique_ptr<MembershipSource>(
       new MembershipSource(std::move(cfg), options.labels, logger));
+}
+
+Result<void> MembershipSource::setMetadata(const std::string& meta) {
+  if (meta.size() > ml::kMaxMetaLength) {
+    return Error{ErrorCode::InvalidArgument,
+                 "memberlist metadata is " + std::to_string(meta.size()) +
+                     " bytes, more than the limit of " + std::to_string(ml::kMaxMetaLength)};
+  }
+  config_.meta.assign(meta.begin(), meta.end());
+  live_.setSelfMetadata(meta);
+  return {};
 }
 
 MembershipSource::~MembershipSource() {

@@ -54,6 +54,10 @@ class LiveSet final : public LiveNodes {
   /// notifies. Thread-safe; later calls do nothing.
   void markJoined();
   bool joined() const override;
+  std::map<std::string, std::string> metadata() const override;
+  /// setSelfMetadata records what this node advertises (its own member is never reported by
+  /// an event). Thread-safe.
+  void setSelfMetadata(std::string meta);
   /// self is this node's name.
   const std::string& self() const { return self_; }
 
@@ -62,6 +66,7 @@ class LiveSet final : public LiveNodes {
   log::Logger& log_;
   mutable std::mutex mu_;
   std::set<std::string> live_;
+  std::map<std::string, std::string> meta_;  ///< live members' metadata, self included
   bool joined_ = false;
   std::function<void()> notify_;
 };
@@ -90,6 +95,11 @@ class MembershipSource {
 
   /// liveNodes is what the reconciler reads.
   const LiveNodes& liveNodes() const { return live_; }
+
+  /// setMetadata sets what this member advertises to the others (Ingot's agents describe
+  /// themselves there; MetalLB's speakers advertise nothing). Call before attach; an error when
+  /// it is longer than memberlist's limit of 512 bytes.
+  Result<void> setMetadata(const std::string& meta);
 
   /// attach binds and starts the member and connects it to the agent (call it once the caches
   /// are synced): notify runs after every membership change, pod_ips supplies the seeds. The

@@ -25,7 +25,8 @@ Bytes protocolVersions() {
   return {1, 5, 2, 0, 0, 0};
 }
 
-Membership::Membership(std::string name, Endpoint self, Timing timing, uint32_t seed, TimePoint now)
+Membership::Membership(
+    std::string name, Endpoint self, Timing timing, uint32_t seed, TimePoint now, Bytes meta)
     : name_(std::move(name)),
       timing_(timing),
       rng_(seed),
@@ -33,7 +34,7 @@ Membership::Membership(std::string name, Endpoint self, Timing timing, uint32_t 
       next_gossip_(now + timing.gossip_interval),
       next_push_pull_(now + timing.push_pull_interval) {
   Outbox ignored;
-  Alive a{1, name_, self.ip, self.port, {}, protocolVersions()};
+  Alive a{1, name_, self.ip, self.port, std::move(meta), protocolVersions()};
   aliveNode(a, now, ignored, true);
 }
 
@@ -123,7 +124,7 @@ void Membership::aliveNode(const Alive& a, TimePoint now, Outbox& out, bool boot
     probe_order_.insert(
         probe_order_.begin() + static_cast<long>(rng_() % (probe_order_.size() + 1)), a.node);
     queueBroadcast(a.node, a);
-    out.events.push_back({Outbox::Event::Kind::Join, a.node, addr});
+    out.events.push_back({Outbox::Event::Kind::Join, a.node, addr, false, a.meta});
     return;
   }
   Member& m = it->second;
@@ -161,9 +162,9 @@ void Membership::aliveNode(const Alive& a, TimePoint now, Outbox& out, bool boot
     m.state_change = now;
   }
   if (old == NodeState::Dead || old == NodeState::Left) {
-    out.events.push_back({Outbox::Event::Kind::Join, a.node, addr});
+    out.events.push_back({Outbox::Event::Kind::Join, a.node, addr, false, a.meta});
   } else if (old == NodeState::Alive && !bootstrap) {
-    out.events.push_back({Outbox::Event::Kind::Update, a.node, addr});
+    out.events.push_back({Outbox::Event::Kind::Update, a.node, addr, false, a.meta});
   }
 }
 
@@ -225,7 +226,8 @@ void Membership::deadNode(const Dead& d, TimePoint now, Outbox& out) {
   if (m.state == NodeState::Dead) {
     ++counters_.deaths;
   }
-  out.events.push_back({Outbox::Event::Kind::Leave, d.node, m.addr, m.state == NodeState::Left});
+  out.events.push_back(
+      {Outbox::Event::Kind::Leave, d.node, m.addr, m.state == NodeState::Left, {}});
 }
 
 // startSuspicion follows memberlist's suspicion: the timeout starts at max and shrinks

@@ -83,6 +83,7 @@ struct Outbox {
     std::string name;
     Endpoint addr;      ///< the member's address as this node knows it
     bool left = false;  ///< Leave: the member left gracefully (false: it was declared dead)
+    Bytes meta;         ///< Join/Update: the member's metadata (empty from MetalLB speakers)
   };
   std::vector<Packet> packets;
   std::vector<Stream> streams;
@@ -106,8 +107,14 @@ struct Counters {
 /// Deterministic for a given seed and input sequence. Not thread-safe.
 class Membership {
  public:
-  /// Membership starts with only this node alive at incarnation 1.
-  Membership(std::string name, Endpoint self, Timing timing, uint32_t seed, TimePoint now);
+  /// Membership starts with only this node alive at incarnation 1, advertising `meta` (at most
+  /// kMaxMetaLength bytes; longer metadata is refused by peers).
+  Membership(std::string name,
+             Endpoint self,
+             Timing timing,
+             uint32_t seed,
+             TimePoint now,
+             Bytes meta = {});
 
   /// onMessage handles one message received from `from` over UDP.
   void onMessage(const Message& m, const Endpoint& from, TimePoint now, Outbox& out);

@@ -104,6 +104,11 @@ Node::Node(TransportConfig cfg, log::Logger* logger, EventFn on_event)
 Result<std::unique_ptr<Node>> Node::start(TransportConfig cfg,
                                           log::Logger* logger,
                                           EventFn on_event) {
+  if (cfg.meta.size() > kMaxMetaLength) {
+    return Error{ErrorCode::InvalidArgument,
+                 "memberlist metadata is " + std::to_string(cfg.meta.size()) +
+                     " bytes, more than the limit of " + std::to_string(kMaxMetaLength)};
+  }
   std::unique_ptr<Node> node(new Node(std::move(cfg), logger, std::move(on_event)));
   auto bound = node->bind();
   if (!bound) {
@@ -113,8 +118,8 @@ Result<std::unique_ptr<Node>> Node::start(TransportConfig cfg,
   const uint32_t seed = node->cfg_.seed != 0
                             ? node->cfg_.seed
                             : static_cast<uint32_t>(now.time_since_epoch().count());
-  node->membership_ =
-      std::make_unique<Membership>(node->cfg_.name, node->self_, node->cfg_.timing, seed, now);
+  node->membership_ = std::make_unique<Membership>(node->cfg_.name, node->self_, node->cfg_.timing,
+                                                   seed, now, node->cfg_.meta);
   node->sec_.ring = node->cfg_.keyring ? &*node->cfg_.keyring : nullptr;
   node->sec_.verify_incoming = node->cfg_.timing.gossip_verify_incoming;
   node->thread_ = std::thread([n = node.get()] { n->loop(); });
@@ -237,7 +242,7 @@ std::vector<MemberView> Node::members() const {
   std::lock_guard lock(mu_);
   std::vector<MemberView> out;
   for (const auto& [name, m] : membership_->members()) {
-    out.push_back({name, m.addr, m.state, m.incarnation});
+    out.push_back({name, m.addr, m.state, m.incarnation, m.meta});
   }
   return out;
 }

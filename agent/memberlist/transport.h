@@ -29,6 +29,7 @@ struct TransportConfig {
   size_t max_stream_bytes = 4 << 20;  ///< bound on one TCP message (Go allows 20 MiB)
   size_t max_connections = 32;        ///< concurrent TCP streams; more are refused
   uint32_t seed = 0;                  ///< 0: seeded from the clock
+  Bytes meta;                         ///< advertised metadata (at most kMaxMetaLength bytes)
 };
 
 /// TransportCounters are totals since start (for metrics, logs and tests).
@@ -50,6 +51,7 @@ struct MemberView {
   Endpoint addr;
   NodeState state = NodeState::Alive;
   uint32_t incarnation = 0;
+  Bytes meta;
 };
 
 /// Node runs one memberlist member: a UDP socket and a TCP listener on the same port, and one

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The agent's memberlist adapter: the live set fed from the gossip thread, the seeds it joins,
 // and the reconciler re-deciding only the Services a membership change affects.
+#include <map>
 #include <thread>
 
 #include <boost/test/unit_test.hpp>
@@ -20,7 +21,7 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 ml::Outbox::Event event(ml::Outbox::Event::Kind kind, std::string name) {
-  return {kind, std::move(name), ml::Endpoint{{127, 0, 0, 9}, 7946}};
+  return {kind, std::move(name), ml::Endpoint{{127, 0, 0, 9}, 7946}, false, {}};
 }
 
 // Events arrive on another thread; the live set follows them and each one enqueues the members
@@ -63,6 +64,29 @@ BOOST_AUTO_TEST_CASE(live_set_follows_events_from_the_gossip_thread) {
   BOOST_TEST(!queue.tryGet().has_value());
 }
 
+// Members' metadata follows their events: set on join, replaced on update, dropped on leave;
+// this node's own metadata stays.
+BOOST_AUTO_TEST_CASE(live_set_keeps_each_members_metadata) {
+  log::Logger logger(log::Level::None);
+  LiveSet live("n1", logger);
+  live.setSelfMetadata("ingot/1 joined=1");
+  using K = ml::Outbox::Event::Kind;
+  auto withMeta = [](K kind, std::string name, std::string meta) {
+    auto e = event(kind, std::move(name));
+    e.meta.assign(meta.begin(), meta.end());
+    return e;
+  };
+  live.onEvent(withMeta(K::Join, "n2", "ingot/1 joined=2"));
+  live.onEvent(withMeta(K::Join, "n3", ""));
+  live.onEvent(withMeta(K::Update, "n2", "ingot/1 joined=3"));
+  using Map = std::map<std::string, std::string>;
+  BOOST_TEST(
+      (live.metadata() == Map{{"n1", "ingot/1 joined=1"}, {"n2", "ingot/1 joined=3"}, {"n3", ""}}));
+  live.onEvent(event(K::Leave, "n2"));
+  live.onEvent(event(K::Leave, "n1"));
+  BOOST_TEST((live.metadata() == Map{{"n1", "ingot/1 joined=1"}, {"n3", ""}}));
+}
+
 // The live set is not joined until the join thread says so; that is notified once.
 BOOST_AUTO_TEST_CASE(live_set_is_joined_once_and_notifies) {
   log::Logger logger(log::Level::None);
@@ -77,7 +101,7 @@ BOOST_AUTO_TEST_CASE(live_set_is_joined_once_and_notifies) {
 }
 
 ml::MemberView member(std::string name, ml::Bytes ip, ml::NodeState state) {
-  return {std::move(name), ml::Endpoint{std::move(ip), 7946}, state, 1};
+  return {std::move(name), ml::Endpoint{std::move(ip), 7946}, state, 1, {}};
 }
 
 BOOST_AUTO_TEST_CASE(seeds_are_the_pod_ips_that_are_not_members) {

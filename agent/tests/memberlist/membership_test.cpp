@@ -38,9 +38,9 @@ struct Net {
       add(i);
     }
   }
-  void add(int i) {
+  void add(int i, ml::Bytes meta = {}) {
     auto m = std::make_unique<ml::Membership>("node" + std::to_string(i), endpointOf(i), timing,
-                                              static_cast<uint32_t>(i + 1), now);
+                                              static_cast<uint32_t>(i + 1), now, std::move(meta));
     if (static_cast<size_t>(i) < nodes.size()) {
       nodes[static_cast<size_t>(i)] = std::move(m);
     } else {
@@ -156,6 +156,29 @@ BOOST_AUTO_TEST_CASE(nodes_joining_one_seed_all_list_every_member_alive) {
       BOOST_TEST((net.stateAt(v, s) == ml::NodeState::Alive));
     }
   }
+}
+
+// Each member's metadata reaches every other member and rides on its Join event.
+BOOST_AUTO_TEST_CASE(metadata_reaches_every_member_and_its_join_events) {
+  Net net(0);
+  for (int i = 0; i < 4; ++i) {
+    net.add(i, ml::Bytes{'m', static_cast<uint8_t>('0' + i)});
+  }
+  net.joinAll();
+  for (int v = 0; v < 4; ++v) {
+    for (int s = 0; s < 4; ++s) {
+      const auto& m = net.nodes[static_cast<size_t>(v)]->members().at("node" + std::to_string(s));
+      BOOST_TEST((m.meta == ml::Bytes{'m', static_cast<uint8_t>('0' + s)}));
+    }
+  }
+  size_t joins = 0;
+  for (const auto& e : net.events) {
+    if (e.kind == ml::Outbox::Event::Kind::Join) {
+      ++joins;
+      BOOST_TEST((e.meta == ml::Bytes{'m', static_cast<uint8_t>(e.name.back())}), e.name);
+    }
+  }
+  BOOST_TEST(joins == 12U);  // each of 4 members learns of 3 others
 }
 
 BOOST_AUTO_TEST_CASE(stopped_node_is_declared_dead_by_all_within_the_fast_budget) {
