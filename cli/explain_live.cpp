@@ -285,7 +285,8 @@ int runExplainLive(const std::string& service,
                    std::ostream& err) {
   auto conn = connectCluster(args.option("kubeconfig"), args.option("context"));
   if (!conn) {
-    return fail(err, conn.error().message, kExitInvalid);
+    return fail(err, "no -f PATH, so explain reads a cluster: " + conn.error().message,
+                kExitInvalid);
   }
   for (const auto& w : conn->warnings) {
     err << "ingotctl explain: warning: " << w << "\n";
