@@ -25,6 +25,10 @@ int runPlan(const std::vector<std::string>& words, std::ostream& out, std::ostre
 /// [--ignore-exclude-lb] [--lb-class X] [--namespace NS] [--frrk8s-namespace NS] -f PATH...`.
 int runRender(const std::vector<std::string>& words, std::ostream& out, std::ostream& err);
 
+/// runSupportBundle: `support-bundle [--kubeconfig PATH] [--namespace NS] [--frr-pathspace P]
+/// -o FILE.tar.gz` (cli/support_bundle.h).
+int runSupportBundle(const std::vector<std::string>& words, std::ostream& out, std::ostream& err);
+
 /// runMain dispatches argv to a subcommand and prints usage for unknown ones.
 int runMain(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 

@@ -10,7 +10,7 @@ namespace ingot::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: ingotctl COMMAND [flags] -f PATH...\n"
+    "usage: ingotctl COMMAND [flags] [-f PATH...]\n"
     "\n"
     "Runs Ingot's own decision code on manifest files (files, directories, or - for stdin).\n"
     "\n"
@@ -29,6 +29,11 @@ constexpr const char* kUsage =
     "             announce it (BGP and L2); every Node counts as live unless --dead-node names it\n"
     "             NAMESPACE/NAME [--output text|json] [--dead-node NODE]... [--lb-class X]\n"
     "             [--namespace NS] [--ignore-exclude-lb]\n"
+    "             without -f: read the cluster (--kubeconfig PATH, $KUBECONFIG, in-cluster or\n"
+    "             ~/.kube/config) and take liveness from the agent pods [--agent-selector SEL]\n"
+    "  support-bundle  collect a redacted tar.gz for a bug report from the cluster (and FRR)\n"
+    "             -o FILE.tar.gz [--kubeconfig PATH] [--namespace NS] [--frrk8s-namespace NS]\n"
+    "             [--frr-pathspace P] [--metrics-port N]\n"
     "  frr-k8s    show the frr.conf frr-k8s would apply on a node from FRRConfigurations\n"
     "             --node NODE [--frrk8s-namespace NS] [--log-level LEVEL]\n"
     "  version    print the version and git revision (also --version)\n";
@@ -53,6 +58,9 @@ int runMain(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   }
   if (command == "explain") {
     return runExplain(rest, out, err);
+  }
+  if (command == "support-bundle") {
+    return runSupportBundle(rest, out, err);
   }
   if (command == "frr-k8s") {
     return runFrrK8s(rest, out, err);

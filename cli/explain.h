@@ -14,6 +14,7 @@
 #include "agent/core/announce.h"
 #include "agent/core/election.h"
 #include "api/types.h"
+#include "cli/explain_liveness.h"
 #include "common/util/result.h"
 #include "config/config.h"
 #include "controller/core/service.h"
@@ -68,6 +69,7 @@ struct Explanation {
   std::optional<agent::L2Election> l2;    ///< the election, when the gate passed in an L2 pool
   std::vector<NodeExplanation> nodes;     ///< one per Node, in name order
   std::vector<std::string> dead_nodes;    ///< as given, sorted
+  ExplainLiveness liveness;               ///< where liveness came from (set by the caller)
 };
 
 /// explainService builds the explanation. Pure: it reads the inputs and returns a value.

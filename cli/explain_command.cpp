@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/converge.h"
 #include "cli/explain.h"
+#include "cli/explain_live.h"
 #include "cli/workspace.h"
 
 namespace ingot::cli {
@@ -73,8 +74,13 @@ int fail(std::ostream& err, const std::string& message, int code) {
   return code;
 }
 
-/// explainLoaded runs the controller over the loaded Services and explains the one asked for.
-Result<Explanation> explainLoaded(const Workspace& ws, const ExplainWords& w, const Args& args) {
+}  // namespace
+
+Result<Explanation> explainWorkspace(const Workspace& ws,
+                                     const std::string& service,
+                                     const std::set<std::string>& dead_nodes,
+                                     const Args& args) {
+  const ExplainWords w{service, dead_nodes, {}};
   auto index = findService(ws.services, w.service);
   if (auto dead = checkDeadNodes(w.dead, ws.inputs.nodes); !index || !dead) {
     return invalidArgument(!index ? index.error().message : dead.error().message);
@@ -103,15 +109,23 @@ Result<Explanation> explainLoaded(const Workspace& ws, const ExplainWords& w, co
   return explainService(in);
 }
 
-}  // namespace
+int printExplanation(std::ostream& out, const Explanation& e, const std::string& output) {
+  if (output == "json") {
+    out << explainJson(e) << "\n";
+  } else {
+    explainText(out, e);
+  }
+  return kExitOk;
+}
 
 int runExplain(const std::vector<std::string>& words, std::ostream& out, std::ostream& err) {
   auto w = splitWords(words);
   if (!w) {
     return fail(err, w.error().message, kExitUsage);
   }
-  auto args =
-      parseArgs(w->rest, FlagSpec{{"lb-class", "output", "namespace"}, {"ignore-exclude-lb"}});
+  auto args = parseArgs(w->rest, FlagSpec{{"lb-class", "output", "namespace", "kubeconfig",
+                                           "context", "agent-selector"},
+                                          {"ignore-exclude-lb"}});
   if (!args) {
     return fail(err, args.error().message, kExitUsage);
   }
@@ -119,8 +133,13 @@ int runExplain(const std::vector<std::string>& words, std::ostream& out, std::os
   if (auto ok = checkChoice("output", output, {"text", "json"}); !ok) {
     return fail(err, ok.error().message, kExitUsage);
   }
+  if (!args->files.empty() &&
+      (args->options.contains("kubeconfig") || args->options.contains("agent-selector"))) {
+    return fail(err, "give either -f PATH (files) or --kubeconfig (a cluster), not both",
+                kExitUsage);
+  }
   if (args->files.empty()) {
-    return fail(err, "no input: give -f PATH (a file, a directory, or - for stdin)", kExitUsage);
+    return runExplainLive(w->service, w->dead, *args, out, err);
   }
   const Workspace ws = loadWorkspace(args->files, {args->option("namespace", "metallb-system")});
   if (!ws.problems.empty() || !ws.parsed.config) {
@@ -129,16 +148,11 @@ int runExplain(const std::vector<std::string>& words, std::ostream& out, std::os
     }
     return kExitInvalid;
   }
-  auto e = explainLoaded(ws, *w, *args);
+  auto e = explainWorkspace(ws, w->service, w->dead, *args);
   if (!e) {
     return fail(err, e.error().message, kExitInvalid);
   }
-  if (output == "json") {
-    out << explainJson(*e) << "\n";
-  } else {
-    explainText(out, *e);
-  }
-  return kExitOk;
+  return printExplanation(out, *e, output);
 }
 
 }  // namespace ingot::cli

@@ -81,6 +81,27 @@ Value nodeJson(const Explanation& e, const NodeExplanation& n) {
   return o;
 }
 
+Value livenessJson(const ExplainLiveness& l) {
+  Value nodes = Value::array();
+  for (const auto& [name, n] : l.nodes) {
+    Value o = Value::object();
+    o.set("name", Value::string(name));
+    o.set("alive", Value::boolean(n.alive));
+    o.set("state", Value::string(n.state));
+    o.set("agentPod", orNull(n.agent_pod));
+    o.set("configurationState", orNull(n.configuration_state));
+    o.set("configurationError", orNull(n.configuration_error));
+    o.set("serviceL2Status", Value::boolean(n.observed_l2));
+    o.set("serviceBGPStatusPeers", n.observed_bgp ? strings(n.observed_bgp_peers) : Value::null());
+    nodes.push(std::move(o));
+  }
+  Value o = Value::object();
+  o.set("source", Value::string(l.source));
+  o.set("detail", Value::string(l.detail));
+  o.set("nodes", std::move(nodes));
+  return o;
+}
+
 Value poolJson(const PoolChoice& p) {
   Value o = Value::object();
   o.set("name", orNull(p.pool));
@@ -141,6 +162,31 @@ std::string l2Line(const NodeExplanation& n) {
   return s;
 }
 
+/// livenessLine says where liveness came from and which nodes are not alive.
+std::string livenessLine(const Explanation& e) {
+  if (e.liveness.source == "deadNodeFlags") {
+    return "  liveness: every Node has a live agent" +
+           (e.dead_nodes.empty() ? "" : " except " + joined(e.dead_nodes, ", ") + " (--dead-node)");
+  }
+  return "  liveness (source " + e.liveness.source + "): " + e.liveness.detail +
+         (e.dead_nodes.empty() ? "" : "; not alive: " + joined(e.dead_nodes, ", "));
+}
+
+/// apiLine is what the cluster's API shows about a node's agent.
+std::string apiLine(const NodeLiveness& n) {
+  std::string s = "agent " + n.state + (n.agent_pod.empty() ? "" : " (pod " + n.agent_pod + ")");
+  s += "; ConfigurationState " + (n.configuration_state.empty() ? "none" : n.configuration_state);
+  if (!n.configuration_error.empty()) {
+    s += " (" + n.configuration_error + ")";
+  }
+  s += n.observed_l2 ? "; ServiceL2Status names it" : "";
+  if (n.observed_bgp) {
+    s += "; ServiceBGPStatus peers: " +
+         (n.observed_bgp_peers.empty() ? "none" : joined(n.observed_bgp_peers, ","));
+  }
+  return s;
+}
+
 void headerText(std::ostream& out, const Explanation& e) {
   out << "Service " << e.service << "\n";
   out << "  addresses: " << (e.ips.empty() ? "<pending>" : joined(e.ips, ", ")) << "\n";
@@ -153,9 +199,7 @@ void headerText(std::ostream& out, const Explanation& e) {
     out << "  event: " << controller::eventTypeName(ev.type) << " " << ev.reason << ": "
         << ev.message << "\n";
   }
-  out << "  liveness: every Node has a live agent"
-      << (e.dead_nodes.empty() ? "" : " except " + joined(e.dead_nodes, ", ") + " (--dead-node)")
-      << "\n";
+  out << livenessLine(e) << "\n";
 }
 
 }  // namespace
@@ -184,6 +228,9 @@ void explainText(std::ostream& out, const Explanation& e) {
     if (e.l2) {
       out << "  L2:  " << l2Line(n) << "\n";
     }
+    if (const auto it = e.liveness.nodes.find(n.node); it != e.liveness.nodes.end()) {
+      out << "  API: " << apiLine(it->second) << "\n";
+    }
   }
 }
 
@@ -194,6 +241,7 @@ std::string explainJson(const Explanation& e) {
   root.set("pool", poolJson(e.pool));
   root.set("events", eventsJson(e.events));
   root.set("deadNodes", strings(e.dead_nodes));
+  root.set("liveness", livenessJson(e.liveness));
   root.set("gate", orNull(e.gate));
   root.set("bgpPool", Value::boolean(e.bgp_pool));
   root.set("l2", e.l2 ? l2ElectionJson(*e.l2) : Value::null());

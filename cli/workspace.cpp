@@ -167,8 +167,11 @@ Result<config::Backend> parseBackend(const std::string& name) {
 }
 
 Workspace loadWorkspace(const std::vector<std::string>& paths, const WorkspaceOptions& options) {
+  return loadWorkspaceSet(api::loadManifestPaths(paths), options);
+}
+
+Workspace loadWorkspaceSet(api::ManifestSet set, const WorkspaceOptions& options) {
   Workspace ws;
-  api::ManifestSet set = api::loadManifestPaths(paths);
   ws.notes = std::move(set.notes);
   for (auto& mp : set.problems) {
     if (mp.namespace_.empty() && !mp.name.empty()) {

@@ -44,6 +44,9 @@ struct Workspace {
 /// rule for MetalLB kinds, per-object field validation, and the cross-object config parser.
 Workspace loadWorkspace(const std::vector<std::string>& paths, const WorkspaceOptions& options);
 
+/// loadWorkspaceSet is loadWorkspace on objects already loaded (e.g. read from a cluster).
+Workspace loadWorkspaceSet(api::ManifestSet set, const WorkspaceOptions& options);
+
 /// formatProblem renders "FILE:LINE: Kind namespace/name: field: message" (parts that are empty
 /// are left out).
 std::string formatProblem(const Problem& p);

@@ -167,6 +167,13 @@ class ApiClient {
   virtual Result<void> remove(const ResourceRef& ref,
                               std::string_view ns,
                               std::string_view name) = 0;
+
+  /// getPath GETs any path of the API server (e.g. a pod's proxy subresource
+  /// "/api/v1/namespaces/NS/pods/NAME:PORT/proxy/metrics") and returns the body as text. The
+  /// caller builds the path; only clients that reach a real server implement it.
+  virtual Result<std::string> getPath(const std::string& path) {
+    return Error{ErrorCode::Unavailable, "GET " + path + ": not supported by this client"};
+  }
 };
 
 using ApiClientPtr = std::unique_ptr<ApiClient>;

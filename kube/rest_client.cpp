@@ -176,6 +176,10 @@ class RestClient final : public ApiClient {
                   patchContentType(type));
   }
 
+  Result<std::string> getPath(const std::string& path) override {
+    return object(http::methods::GET, path, {}, nullptr);
+  }
+
   Result<void> remove(const ResourceRef& ref, std::string_view ns, std::string_view name) override {
     auto r = object(http::methods::DEL, resourcePath(ref, ns, name), {}, {});
     if (!r) return r.error();
