@@ -69,7 +69,8 @@ def summary(name, values, unit="ms", scale=1000.0):
         print(f"{name}: no samples")
         return
     v = [x * scale for x in values]
-    print(f"{name}: n={len(v)} p50={pct(v, 50):.0f} {unit} p99={pct(v, 99):.0f} {unit} "
+    print(f"{name}: n={len(v)} p50={pct(v, 50):.0f} {unit} p90={pct(v, 90):.0f} {unit} "
+          f"p95={pct(v, 95):.0f} {unit} p99={pct(v, 99):.0f} {unit} "
           f"min={min(v):.0f} max={max(v):.0f} mean={statistics.mean(v):.0f}")
 
 
@@ -278,6 +279,10 @@ class Bench:
             if not applied:
                 continue
             end = log_time(applied[0]["ts"]) - applied[0].get("verify_ms", 0) / 1000.0
+            if end - applied[0].get("send_ms", 0) / 1000.0 < t_seen - 0.002:
+                # An apply that began before the agent saw the Service (a start-up reload
+                # still running): which part of it carried this Service cannot be told.
+                continue
             if end > applied_end:
                 seen, applied_end = t_seen, end
                 applied_start = end - applied[0].get("send_ms", 0) / 1000.0
