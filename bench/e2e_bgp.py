@@ -187,6 +187,21 @@ class Bench:
             if time.monotonic() > deadline:
                 raise LabError("BGP sessions did not come up in 60 s")
             time.sleep(0.2)
+        self.settle()
+
+    def settle(self) -> None:
+        """Waits (up to 120 s) until no agent runs frr-reload.py: the sessions come up during the
+        first pass of the reload that added the BGPPeer, and a sample taken before its last pass
+        ended would wait behind it (the record of the running reload's process group exists
+        while it runs)."""
+        if self.c.spec.mode != "frr":
+            return
+        records = [self.c.routers[n].dir / "reload.pgid" for n in self.c.node_names]
+        deadline = time.monotonic() + 120
+        quiet = 0
+        while quiet < 10 and time.monotonic() < deadline:
+            quiet = 0 if any(r.exists() for r in records) else quiet + 1
+            time.sleep(0.1)
 
     def routes(self) -> dict:
         return read_kernel_routes(self.tor_ns)
@@ -302,6 +317,7 @@ class Bench:
                 if time.monotonic() > deadline:
                     raise LabError(f"{node}: the restarted agent did not apply in 120 s")
                 time.sleep(0.1)
+        self.settle()
 
     def phase_local(self, n: int) -> None:
         i = 5000
