@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agent/bgp/apply_health.h"
 #include "agent/bgp/frr_driver.h"
 #include "agent/bgp/incremental.h"
 #include "agent/core/announcement.h"
@@ -83,6 +84,9 @@ struct BackendOptions {
   api::OwnerReference owner;  ///< owner of the status objects (the pod)
   /// frr mode: how often FRR's running configuration is read back to find drift (0 = never).
   k8s::Duration frr_verify_interval = std::chrono::seconds(30);  ///< --frr-verify-interval
+  /// frr mode: a delta is read back once no change came for this long (and the interval above is
+  /// not 0), so that the read-back never holds back the next change.
+  k8s::Duration frr_verify_quiet = std::chrono::seconds(1);
   /// frr mode: every change through frr-reload.py with the per-prefix policy shape, as before the
   /// incremental path (--frr-apply reload; for comparisons).
   bool frr_full_reload = false;
@@ -212,12 +216,14 @@ class FrrApply;
 /// LocalFrrBackend keeps the node's FRR on this node's part of the configuration: it builds the
 /// FRRConfiguration, selects and merges it as frr-k8s would, and hands the model to FrrApply,
 /// which converges FRR incrementally (compact policy shape, structural delta through vtysh, read
-/// back; a full reload with frr-reload.py at start-up, after an FRR restart, a vtysh error or
-/// drift). Every frr_verify_interval it reads FRR back to find drift (reported: Warning Event
-/// FRRConfigDrift on the Node and ingot_agent_frr_drift_total, then corrected). A failed apply is
-/// reported (log, Event FRRReloadFailed on the Node, ConfigurationState frrReloadValid False,
-/// ingot_agent_frr_reloads_total{result="failure"}) and retried after a growing delay; FRR keeps
-/// the last configuration that applied.
+/// back later; a full reload with frr-reload.py at start-up, after an FRR restart, a vtysh error
+/// or drift). It reads FRR back frr_verify_quiet after the last delta and every
+/// frr_verify_interval to find drift (reported: Warning Event FRRConfigDrift on the Node and
+/// ingot_agent_frr_drift_total, then corrected). A failed apply is reported with its reason
+/// (bgp::FailureReason: log, Event FRRReloadFailed on the Node, ConfigurationState frrReloadValid
+/// False with the message, ingot_agent_frr_apply_failures_total{reason}) and retried after a
+/// growing delay (bgp::retryDelay), never given up; FRR keeps the last configuration that
+/// applied. ingot_agent_frr_last_success_timestamp_seconds says when FRR last took it.
 class LocalFrrBackend final : public BgpBackend {
  public:
   /// LocalFrrBackend applies through frr, which must outlive it.
@@ -237,14 +243,19 @@ class LocalFrrBackend final : public BgpBackend {
   ReconcileResult verifyNow();
   ReconcileResult failed(const Error& e);
   void applied(const bgp::FastApplyReport& report);
+  /// rearm queues the key for the next read-back (the earliest of the quiet and periodic ones).
+  void rearm(k8s::TimePoint now);
   k8s::ObjectReference nodeRef() const;
 
   std::unique_ptr<FrrApply> owned_;
   FrrApply& frr_;
   int collector_ = -1;  ///< the session metrics' collector, -1 = none
-  bool dirty_ = true;   ///< desired_ changed since the last successful apply
+  int health_collector_ = -1;
+  bool dirty_ = true;  ///< desired_ changed since the last successful apply
   k8s::TimePoint next_verify_{};
-  int failures_ = 0;
+  std::optional<k8s::TimePoint> quiet_verify_;  ///< read back a delta then, if nothing came
+  /// health_ is shared with the /metrics collector, which may run after the backend is gone.
+  std::shared_ptr<bgp::ApplyHealth> health_ = std::make_shared<bgp::ApplyHealth>();
   std::optional<std::string> error_;
 };
 

@@ -64,11 +64,14 @@ void LocalFrrBackend::addSessionMetrics() {
   if (auto c = frr_.sessionCollector()) {
     collector_ = ctx_.metrics.addCollector(std::move(c));
   }
+  health_collector_ = ctx_.metrics.addCollector([h = health_] { return h->families(); });
 }
 
 LocalFrrBackend::~LocalFrrBackend() {
-  if (collector_ >= 0) {
-    ctx_.metrics.removeCollector(collector_);
+  for (int id : {collector_, health_collector_}) {
+    if (id >= 0) {
+      ctx_.metrics.removeCollector(id);
+    }
   }
 }
 
@@ -97,21 +100,31 @@ ReconcileResult LocalFrrBackend::apply() {
   }
   const k8s::TimePoint now = ctx_.clock.now();
   const k8s::Duration interval = ctx_.options.frr_verify_interval;
-  const bool verify_due = interval > k8s::Duration::zero() && now >= next_verify_;
+  const bool periodic_due = interval > k8s::Duration::zero() && now >= next_verify_;
+  const bool quiet_due = quiet_verify_ && now >= *quiet_verify_;
   ReconcileResult r = ReconcileResult::done();
-  if (dirty_ || failures_ > 0) {
+  if (dirty_ || health_->consecutiveFailures() > 0) {
     r = applyDesired();
-  } else if (verify_due) {
+  } else if (periodic_due || quiet_due) {
+    quiet_verify_.reset();
     r = verifyNow();
   }
   if (r.ok() && interval > k8s::Duration::zero()) {
     if (now >= next_verify_) {
       next_verify_ = now + interval;
     }
-    // The queue keeps the earliest of several delays: re-arm the read-back after every run.
-    ctx_.queue.addAfter(std::string(key()), next_verify_ - now);
+    rearm(now);
   }
   return r;
+}
+
+void LocalFrrBackend::rearm(k8s::TimePoint now) {
+  k8s::TimePoint next = next_verify_;
+  if (quiet_verify_ && *quiet_verify_ < next) {
+    next = *quiet_verify_;
+  }
+  // The queue keeps the earliest of several delays: re-arm the read-back after every run.
+  ctx_.queue.addAfter(std::string(key()), next > now ? next - now : k8s::Duration::zero());
 }
 
 ReconcileResult LocalFrrBackend::applyDesired() {
@@ -128,6 +141,12 @@ ReconcileResult LocalFrrBackend::applyDesired() {
     return failed(report.error());
   }
   dirty_ = false;
+  if (report->path == bgp::ApplyPath::Delta) {
+    // Read the delta back once changes go quiet; every further delta pushes it out.
+    quiet_verify_ = ctx_.clock.now() + ctx_.options.frr_verify_quiet;
+  } else if (report->path == bgp::ApplyPath::FullReload) {
+    quiet_verify_.reset();  // frr-reload.py converged FRR to the whole file
+  }
   applied(*report);
   return ReconcileResult::done();
 }
@@ -146,16 +165,30 @@ ReconcileResult LocalFrrBackend::verifyNow() {
 }
 
 ReconcileResult LocalFrrBackend::failed(const Error& e) {
-  const auto delay = bgp::retryDelay(++failures_);
-  ctx_.log.error("bgp", "frr_apply_failed", e.message,
-                 {log::num("failures", failures_), log::num("retry_ms", millis(delay))});
-  ctx_.events.record(nodeRef(), k8s::EventType::Warning, "FRRReloadFailed", e.message);
-  error_ = e.message;
+  const bgp::FailureReason reason = bgp::classifyFailure(e);
+  const auto delay = health_->failed(reason);
+  const int failures = health_->consecutiveFailures();
+  const std::string message = std::string("applying to FRR failed (") +
+                              bgp::failureReasonName(reason) + "), FRR keeps the last " +
+                              "configuration that applied; retry " + std::to_string(failures) +
+                              " in " + std::to_string(millis(delay)) + " ms: " + e.message;
+  ctx_.log.error("bgp", "frr_apply_failed", message,
+                 {{"reason", bgp::failureReasonName(reason)},
+                  log::num("failures", failures),
+                  log::num("retry_ms", millis(delay))});
+  ctx_.events.record(nodeRef(), k8s::EventType::Warning, "FRRReloadFailed", message);
+  error_ = message;
   return ReconcileResult::requeueAfter(delay, e);
 }
 
 void LocalFrrBackend::applied(const bgp::FastApplyReport& report) {
-  failures_ = 0;
+  const bool recovered = health_->consecutiveFailures() > 0;
+  health_->succeeded(
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
+  if (recovered) {
+    ctx_.log.info("bgp", "frr_apply_recovered", "FRR took the desired configuration again",
+                  {{"path", bgp::applyPathName(report.path)}});
+  }
   error_ = "";
   ctx_.metrics.countFrrApply(bgp::applyPathName(report.path));
   if (!report.drift.empty()) {

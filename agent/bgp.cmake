@@ -5,7 +5,7 @@
 # Included from agent/CMakeLists.txt.
 ingot_add_library(ingot_agent_bgp
   SOURCES bgp/process.cpp bgp/reload_delta.cpp bgp/frr_driver.cpp bgp/compact_delta.cpp
-          bgp/vtysh_session.cpp bgp/incremental.cpp bgp/session_metrics.cpp
+          bgp/vtysh_session.cpp bgp/incremental.cpp bgp/apply_health.cpp bgp/session_metrics.cpp
   LIBRARIES ingot_util ingot_frrgen ingot_json ingot_daemon)
 
 # Unit tests: parser on captured frr-reload.py output, the process helper, and the driver and
@@ -14,6 +14,7 @@ ingot_add_test(ingot_agent_bgp_test
   SOURCES tests/bgp/reload_delta_test.cpp tests/bgp/process_test.cpp tests/bgp/frr_driver_test.cpp
           tests/bgp/compact_delta_test.cpp tests/bgp/incremental_test.cpp
           tests/bgp/vtysh_session_test.cpp tests/bgp/session_metrics_test.cpp
+          tests/bgp/apply_health_test.cpp
           tests/bgp/bgp_test_main.cpp
   LIBRARIES ingot_agent_bgp)
 
@@ -32,4 +33,13 @@ ingot_add_test(ingot_agent_bgp_incremental_frr_test
   LIBRARIES ingot_agent_bgp
   LABELS frr)
 set_tests_properties(ingot_agent_bgp_incremental_frr_test PROPERTIES
+  SKIP_REGULAR_EXPRESSION "skipped: " TIMEOUT 300)
+
+# The incremental engine when FRR fails: a rejected configuration, bgpd stopped, restarted and
+# frozen with SIGSTOP (root; skips with a message otherwise).
+ingot_add_test(ingot_agent_bgp_failure_frr_test
+  SOURCES tests/bgp/failure_real_test.cpp
+  LIBRARIES ingot_agent_bgp
+  LABELS frr)
+set_tests_properties(ingot_agent_bgp_failure_frr_test PROPERTIES
   SKIP_REGULAR_EXPRESSION "skipped: " TIMEOUT 300)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // FrrApply is the seam between the agent's frr-mode loop and the node's FRR. Production wraps
 // agent/bgp: applyModel() keeps FRR on the compact policy shape (frrgen/compact.h) with the
-// incremental engine (a structural delta through a persistent vtysh, read back after each change,
-// frr-reload.py only as the fallback); apply() is the older whole-file path (keep the last good
-// config, frr-reload.py --test then --reload). Unit tests substitute a fake.
+// incremental engine (a structural delta through a persistent vtysh, read back once changes go
+// quiet, frr-reload.py only as the fallback); apply() is the older whole-file path (keep the last
+// good config, frr-reload.py --test then --reload). Unit tests substitute a fake.
 #pragma once
 
 #include <functional>

@@ -125,6 +125,11 @@ std::string toolMessage(const std::string& text) {
 
 /// runTest runs `frr-reload.py --test` on the file already written and parses its delta.
 Result<ReloadDelta> runTest(const FrrDriverOptions& o) {
+  if (::access(o.reload_script.c_str(), R_OK) != 0) {
+    return fail(ErrorCode::NotFound, "frr-reload.py " + o.reload_script + ": " +
+                                         std::strerror(errno) +
+                                         " (FRR's frr-pythontools; --frr-reload-script)");
+  }
   const auto argv = reloadArgv(o, "--test");
   auto r = runCommand(argv, o.command_timeout, o.group_record);
   if (!r) return fail(r.error().code, r.error().message);
@@ -275,15 +280,6 @@ Result<ApplyReport> FrrApplier::apply(const std::string& text) {
         "; re-applying the last good configuration failed too: " + restored.error().message;
   }
   return error;
-}
-
-std::chrono::milliseconds retryDelay(int consecutive_failures) {
-  constexpr milliseconds kFirst{1000};
-  constexpr milliseconds kCap{60'000};
-  if (consecutive_failures <= 0) return milliseconds{0};
-  // 1 s << 6 = 64 s already exceeds the cap, so larger counts cannot overflow.
-  const int shift = std::min(consecutive_failures - 1, 6);
-  return std::min(kFirst * (1 << shift), kCap);
 }
 
 }  // namespace ingot::agent::bgp

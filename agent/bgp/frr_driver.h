@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agent/bgp/apply_health.h"  // retryDelay, for the callers of the driver
 #include "common/util/log.h"
 #include "common/util/result.h"
 
@@ -112,9 +113,5 @@ class FrrApplier {
   std::string last_good_;
   bool has_last_good_ = false;  ///< "" is a valid configuration too
 };
-
-/// Backoff is the retry delay after consecutive failures: first 1 s, doubling, capped at 60 s.
-/// Pure.
-std::chrono::milliseconds retryDelay(int consecutive_failures);
 
 }  // namespace ingot::agent::bgp

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "agent/bgp/incremental.h"
 
+#include <algorithm>
+#include <sstream>
 #include <utility>
 
 namespace ingot::agent::bgp {
@@ -25,6 +27,46 @@ std::chrono::milliseconds since(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t);
 }
 
+/// kProbe is a cheap command only bgpd answers: it proves bgpd is not stopped or hung.
+constexpr const char* kProbe = "show bgp vrf all summary json";
+
+/// requiredDaemons: zebra and bgpd always, bfdd when the model uses BFD.
+std::vector<std::string> requiredDaemons(const frrgen::CompactModel& model) {
+  std::vector<std::string> out = {"zebra", "bgpd"};
+  bool bfd = !model.bfd_profiles.empty();
+  for (const auto& r : model.routers) {
+    for (const auto& n : r.neighbors) {
+      bfd = bfd || !n.session.bfd_profile.empty();
+    }
+  }
+  if (bfd) {
+    out.emplace_back("bfdd");
+  }
+  return out;
+}
+
+/// primeLines is the rendered file as configuration commands, without what only applies at a
+/// daemon's start (`frr version`, `frr defaults`) and the closing `end`.
+std::vector<std::string> primeLines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("frr ", 0) == 0 || line == "end" || line.empty() || line == "!") {
+      continue;
+    }
+    out.push_back(std::move(line));
+  }
+  return out;
+}
+
+size_t prefixCount(const frrgen::CompactModel& model) {
+  size_t n = 0;
+  for (const auto& r : model.routers) {
+    n += r.networks_v4.size() + r.networks_v6.size();
+  }
+  return n;
+}
+
 }  // namespace
 
 IncrementalApplier::IncrementalApplier(VtyshPort& vtysh,
@@ -47,8 +89,44 @@ Result<std::string> IncrementalApplier::readBack(const frrgen::CompactModel& mod
   return expected == actual ? std::string() : describeDrift(expected, actual);
 }
 
+Result<void> IncrementalApplier::checkDaemons(const frrgen::CompactModel& model) {
+  auto listed = vtysh_.show("show daemons");
+  if (!listed) {
+    // vtysh talks to every daemon when it starts: a hung one shows here already.
+    return Error{listed.error().code, "checking FRR's daemons: " + listed.error().message +
+                                          "; nothing applied, FRR keeps its configuration"};
+  }
+  std::istringstream words(*listed);
+  std::vector<std::string> running;
+  for (std::string w; words >> w;) {
+    running.push_back(w);
+  }
+  std::string listing;
+  for (const auto& d : running) {
+    listing += (listing.empty() ? "" : " ") + d;
+  }
+  std::string missing;
+  for (const auto& d : requiredDaemons(model)) {
+    if (std::find(running.begin(), running.end(), d) == running.end()) {
+      missing += (missing.empty() ? "" : "; ") + d + std::string(kNotRunningMarker);
+    }
+  }
+  if (!missing.empty()) {
+    return Error{ErrorCode::Unavailable, "FRR: " + missing + " (vtysh `show daemons` lists: " +
+                                             (listing.empty() ? std::string("none") : listing) +
+                                             "); nothing applied, FRR keeps its configuration"};
+  }
+  if (auto probe = vtysh_.show(kProbe); !probe) {
+    return Error{probe.error().code, "bgpd probe `" + std::string(kProbe) +
+                                         "`: " + probe.error().message +
+                                         "; nothing applied, FRR keeps its configuration"};
+  }
+  return {};
+}
+
 Result<FastApplyReport> IncrementalApplier::fullReload(const frrgen::CompactModel& model,
-                                                       std::string reason) {
+                                                       std::string reason,
+                                                       bool prime) {
   FastApplyReport report;
   report.path = ApplyPath::FullReload;
   report.reload_reason = std::move(reason);
@@ -56,10 +134,28 @@ Result<FastApplyReport> IncrementalApplier::fullReload(const frrgen::CompactMode
   if (!text) {
     return text.error();
   }
-  // A new session after a reload: FRR may have restarted, and vtysh's daemon connections with it.
+  // A new session: FRR may have restarted, and vtysh's daemon connections with it.
   vtysh_.reset();
   synced_ = false;
+  if (auto up = checkDaemons(model); !up) {
+    vtysh_.reset();
+    return Error{up.error().code,
+                 "full reload (" + report.reload_reason + "): " + up.error().message};
+  }
   const auto start = Clock::now();
+  if (prime) {
+    // frr-reload.py diffs the file against the running configuration of all daemons together:
+    // a daemon that restarted and lost its part (bgpd's route-maps, which zebra still lists)
+    // would never get it back. Every line first, to every daemon (existing lines are no-ops);
+    // frr-reload.py then removes what is extra. The lines are those of the last model that
+    // applied (known good); the new model's only at start-up. Errors are frr-reload.py's to
+    // report.
+    auto known = last_ ? frrgen::renderCompact(*last_, render_) : text;
+    if (known) {
+      (void)vtysh_.configure(primeLines(*known));
+    }
+    vtysh_.reset();
+  }
   auto r = full_.reload(*text);
   report.send_elapsed = since(start);
   if (!r) {
@@ -74,10 +170,16 @@ Result<FastApplyReport> IncrementalApplier::fullReload(const frrgen::CompactMode
   }
   last_ = model;
   synced_ = true;
+  unverified_ = false;
   return report;
 }
 
 Result<FastApplyReport> IncrementalApplier::apply(const frrgen::CompactModel& model) {
+  if (auto size = checkSize(render_.hostname.empty() ? "(this node)" : render_.hostname,
+                            prefixCount(model));
+      !size) {
+    return size.error();
+  }
   if (!synced_ || !last_) {
     return fullReload(model, last_ ? "resynchronising after an error" : "start-up");
   }
@@ -86,40 +188,37 @@ Result<FastApplyReport> IncrementalApplier::apply(const frrgen::CompactModel& mo
     return FastApplyReport{};
   }
   if (delta.needsReload()) {
-    return fullReload(model, delta.reload_reason);
+    return fullReload(model, delta.reload_reason, false);  // FRR is synced and healthy
   }
+  return sendDelta(model, delta);
+}
+
+Result<FastApplyReport> IncrementalApplier::sendDelta(const frrgen::CompactModel& model,
+                                                      const CompactDelta& delta) {
   FastApplyReport report;
   report.path = ApplyPath::Delta;
   report.commands = delta.commands.size();
   report.networks_added = delta.networks_added;
   report.networks_removed = delta.networks_removed;
   report.networks_changed = delta.networks_changed;
-  auto start = Clock::now();
+  const auto start = Clock::now();
   auto sent = vtysh_.configure(delta.commands);
   report.send_elapsed = since(start);
-  if (!sent) {
-    ++fallback_count_;
-    synced_ = false;
-    return fullReload(model, "vtysh: " + sent.error().message);
+  if (sent) {
+    last_ = model;
+    unverified_ = true;
+    return report;
   }
-  last_ = model;
-  start = Clock::now();
-  auto drift = readBack(model);
-  report.verify_elapsed = since(start);
-  if (!drift) {
-    ++fallback_count_;
-    synced_ = false;
-    return fullReload(model, "read-back: " + drift.error().message);
+  ++fallback_count_;
+  synced_ = false;
+  // A daemon down or not answering: a reload would fail the same way. The caller retries with
+  // backoff, and the retry reloads the whole file once FRR answers again.
+  if (sent.error().code == ErrorCode::Unavailable) {
+    return Error{sent.error().code, "delta: " + sent.error().message};
   }
-  if (!drift->empty()) {
-    ++drift_count_;
-    auto full = fullReload(model, "drift after delta: " + *drift);
-    if (full) {
-      full->drift = *drift;
-    }
-    return full;
-  }
-  return report;
+  // A rejected line, or a daemon that restarted under the delta: the whole file, now.
+  return fullReload(model, "vtysh: " + sent.error().message,
+                    sent.error().code == ErrorCode::Transient);
 }
 
 Result<FastApplyReport> IncrementalApplier::verify() {
@@ -133,9 +232,12 @@ Result<FastApplyReport> IncrementalApplier::verify() {
   const auto start = Clock::now();
   auto drift = readBack(model);
   if (!drift) {
-    return fullReload(model, "read-back: " + drift.error().message);
+    // vtysh or a daemon not answering: the retry (with backoff) reloads once FRR answers.
+    synced_ = false;
+    return Error{drift.error().code, "read-back: " + drift.error().message};
   }
   if (drift->empty()) {
+    unverified_ = false;
     FastApplyReport report;
     report.verify_elapsed = since(start);
     return report;

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // IncrementalApplier keeps the node's FRR on a compact model (frrgen/compact.h) by sending only
-// the structural delta from the model it applied last (compact_delta.h) through vtysh, and reads
-// FRR's running configuration back after every delta to prove it took. It falls back to a full
-// reload of the rendered file (frr-reload.py through FrrDriver) at start-up, when the delta
-// touches more than Service policy, when vtysh rejects a line or fails, and when the read-back
-// (after an apply, or a periodic verify()) finds drift — FRR restarted, or someone edited it by
-// hand. Drift is counted and described in the report before it is corrected.
+// the structural delta from the model it applied last (compact_delta.h) through vtysh. It does not
+// read FRR back on the hot path: vtysh's replies to the delta already say when a line was rejected,
+// a daemon is down or restarted; verify() reads FRR's running configuration back, and the caller
+// runs it once changes have gone quiet and periodically. It falls back to a full reload of the
+// rendered file (frr-reload.py through FrrDriver) at start-up, when the delta touches more than
+// Service policy, when vtysh rejects a line, after a daemon restarted, and when the read-back finds
+// drift (FRR restarted, or someone edited it by hand; counted and described in the report before it
+// is corrected). Before a full reload it checks that FRR's daemons run and answer, so a stopped or
+// hung bgpd costs one bounded vtysh call, not a frr-reload.py run; the error names the daemon.
 #pragma once
 
 #include <chrono>
@@ -13,6 +16,7 @@
 #include <optional>
 #include <string>
 
+#include "agent/bgp/apply_health.h"
 #include "agent/bgp/compact_delta.h"
 #include "agent/bgp/frr_driver.h"
 #include "agent/bgp/vtysh_session.h"
@@ -55,14 +59,19 @@ class IncrementalApplier {
   /// vtysh and full must outlive the applier. render shapes the file of a full reload.
   IncrementalApplier(VtyshPort& vtysh, FullReload& full, frrgen::RenderOptions render);
 
-  /// apply converges FRR to model. Errors leave the applier unsynced, so that the next apply or
-  /// verify does a full reload (the caller retries with backoff); FRR is put back on the last
-  /// model that applied when the new one cannot be.
+  /// apply converges FRR to model. A model announcing more than kMaxPrefixes is refused before
+  /// anything is sent (Exhausted). Other errors leave the applier unsynced, so that the next
+  /// apply or verify does a full reload (the caller retries with backoff); FRR is put back on the
+  /// last model that applied when the new one cannot be. A delta is not read back here: see
+  /// verifyPending().
   Result<FastApplyReport> apply(const frrgen::CompactModel& model);
 
   /// verify reads FRR's running configuration back and reloads the last model on drift. Does
-  /// nothing before the first successful apply. Call it periodically.
+  /// nothing before the first successful apply. Call it once changes go quiet and periodically.
   Result<FastApplyReport> verify();
+
+  /// verifyPending: a delta went out since the last read-back (or full reload).
+  bool verifyPending() const { return unverified_; }
 
   uint64_t driftCount() const { return drift_count_; }        ///< drift found and corrected
   uint64_t fallbackCount() const { return fallback_count_; }  ///< deltas that failed
@@ -71,7 +80,16 @@ class IncrementalApplier {
   PolicyProjection expectedFor(const frrgen::CompactModel& model) const;
 
  private:
-  Result<FastApplyReport> fullReload(const frrgen::CompactModel& model, std::string reason);
+  /// fullReload converges FRR to the whole rendered file with frr-reload.py; prime first sends
+  /// every line through vtysh (after a start, an error or drift: a daemon may have restarted).
+  Result<FastApplyReport> fullReload(const frrgen::CompactModel& model,
+                                     std::string reason,
+                                     bool prime = true);
+  /// sendDelta sends delta and handles what vtysh reported (see apply()).
+  Result<FastApplyReport> sendDelta(const frrgen::CompactModel& model, const CompactDelta& delta);
+  /// checkDaemons returns an error naming each daemon model needs that is not running, or the
+  /// probe's error when bgpd does not answer.
+  Result<void> checkDaemons(const frrgen::CompactModel& model);
   /// readBack returns the drift between model and FRR ("" = none).
   Result<std::string> readBack(const frrgen::CompactModel& model);
 
@@ -80,6 +98,7 @@ class IncrementalApplier {
   frrgen::RenderOptions render_;
   std::optional<frrgen::CompactModel> last_;  ///< last model FRR was converged to
   bool synced_ = false;                       ///< FRR is known to hold last_
+  bool unverified_ = false;                   ///< a delta went out since the last read-back
   uint64_t drift_count_ = 0;
   uint64_t fallback_count_ = 0;
 };

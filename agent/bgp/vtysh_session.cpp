@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "agent/bgp/apply_health.h"
 #include "agent/bgp/process.h"
 
 namespace ingot::agent::bgp {
@@ -67,7 +68,70 @@ Error rejected(const std::vector<std::string>& errors) {
   return Error{ErrorCode::InvalidArgument, retractPasswords(msg)};
 }
 
+constexpr std::string_view kLostConnection = "Warning: closing connection to ";
+
+/// isDaemonName: lower-case letters and digits only ("bgpd", "ospf6d").
+bool isDaemonName(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+  });
+}
+
+/// forEachLine calls f with each line of text (without its newline or a trailing CR).
+template <typename F>
+void forEachLine(const std::string& text, F f) {
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) {
+      end = text.size();
+    }
+    std::string_view line(text.data() + start, end - start);
+    if (!line.empty() && line.back() == '\r') {
+      line.remove_suffix(1);
+    }
+    f(line);
+    start = end + 1;
+  }
+}
+
 }  // namespace
+
+std::optional<Error> daemonTrouble(const std::string& output) {
+  std::vector<std::string> down;
+  std::vector<std::string> restarted;
+  forEachLine(output, [&](std::string_view line) {
+    const size_t at = line.find(kNotRunningMarker);
+    if (at != std::string_view::npos && at + kNotRunningMarker.size() == line.size() &&
+        isDaemonName(line.substr(0, at))) {
+      const std::string d(line.substr(0, at));
+      if (std::find(down.begin(), down.end(), d) == down.end()) {
+        down.push_back(d);
+      }
+    } else if (line.rfind(kLostConnection, 0) == 0) {
+      const std::string_view rest = line.substr(kLostConnection.size());
+      restarted.emplace_back(rest.substr(0, rest.find(' ')));
+    }
+  });
+  auto names = [](const std::vector<std::string>& v, std::string_view each) {
+    std::string out;
+    for (const auto& d : v) {
+      out += (out.empty() ? "" : "; ") + d + std::string(each);
+    }
+    return out;
+  };
+  if (!down.empty()) {
+    return Error{ErrorCode::Unavailable,
+                 "FRR: " + names(down, kNotRunningMarker) + " (vtysh sent its lines nowhere)"};
+  }
+  if (!restarted.empty()) {
+    return Error{ErrorCode::Transient,
+                 "FRR: " + names(restarted, " restarted") +
+                     " (vtysh lost its connection and reconnected; the daemon lost the rest of "
+                     "its configuration)"};
+  }
+  return std::nullopt;
+}
 
 std::vector<std::string> rejectedLines(const std::string& output) {
   std::vector<std::string> out;
@@ -86,7 +150,7 @@ std::vector<std::string> rejectedLines(const std::string& output) {
     }
     const bool marker =
         line.rfind(kUnknown, 0) == 0 && line.substr(kUnknown.size()).rfind(kMarker, 0) == 0;
-    if (line.rfind("%", 0) == 0 && !marker && line.find("vtysh.conf") == std::string_view::npos) {
+    if (line.rfind('%', 0) == 0 && !marker && line.find("vtysh.conf") == std::string_view::npos) {
       out.push_back((last.empty() ? "" : last + ": ") + std::string(line));
     }
   }
@@ -116,11 +180,16 @@ void VtyshSession::reset() {
 }
 
 Result<void> VtyshSession::start() {
+  if (::access(options_.vtysh.c_str(), X_OK) != 0) {
+    return Error{ErrorCode::NotFound, "vtysh " + options_.vtysh + ": " + std::strerror(errno) +
+                                          " (is FRR installed on this node?)"};
+  }
   std::vector<std::string> args = {options_.vtysh};
   if (!options_.pathspace.empty()) {
     args.insert(args.end(), {"-N", options_.pathspace});
   }
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (auto& a : args) {
     argv.push_back(a.data());
   }
@@ -247,6 +316,9 @@ Result<void> VtyshSession::configure(const std::vector<std::string>& commands) {
   if (!out) {
     return out.error();
   }
+  if (auto trouble = daemonTrouble(*out)) {
+    return *trouble;
+  }
   if (auto errors = rejectedLines(*out); !errors.empty()) {
     return rejected(errors);
   }
@@ -271,9 +343,12 @@ Result<void> VtyshSession::configureFile(const std::vector<std::string>& command
     argv.insert(argv.end(), {"-N", options_.pathspace});
   }
   argv.insert(argv.end(), {"-f", path});
-  auto r = runCommand(argv, options_.timeout);
+  auto r = runCommand(argv, options_.timeout + std::chrono::milliseconds(commands.size()));
   if (!r) {
     return r.error();
+  }
+  if (auto trouble = daemonTrouble(r->out + "\n" + r->err)) {
+    return *trouble;
   }
   if (r->exit_status != 0) {
     std::vector<std::string> errors;

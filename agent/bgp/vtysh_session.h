@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -25,9 +26,12 @@ namespace ingot::agent::bgp {
 class VtyshPort {
  public:
   virtual ~VtyshPort() = default;
-  /// configure sends configuration commands between `configure terminal` and `end`. Error
-  /// (InvalidArgument) when FRR rejects a line, naming the line and FRR's reply; the lines before
-  /// and after it were still applied. Unavailable when vtysh cannot run or times out.
+  /// configure sends configuration commands between `configure terminal` and `end`. Errors:
+  /// InvalidArgument when FRR rejects a line, naming the line and FRR's reply (the lines before
+  /// and after it were still applied); Unavailable when a daemon is not running ("<daemon> is not
+  /// running": its lines went nowhere), when vtysh times out (killed) or cannot run; Transient
+  /// when a daemon restarted since the last batch (vtysh reconnected: the lines reached a daemon
+  /// that lost the rest of its configuration); NotFound when vtysh is not installed.
   virtual Result<void> configure(const std::vector<std::string>& commands) = 0;
   /// show runs one command in exec mode and returns its output.
   virtual Result<std::string> show(const std::string& command) = 0;
@@ -38,10 +42,12 @@ class VtyshPort {
 /// VtyshSessionOptions: where vtysh is and how long it may take.
 struct VtyshSessionOptions {
   std::string vtysh = "/usr/bin/vtysh";
-  std::string pathspace;                      ///< -N; "" = the default instance
-  std::string workdir;                        ///< holds delta.conf for `vtysh -f`
-  std::chrono::milliseconds timeout{30'000};  ///< one batch, from the write to the last reply
-  size_t file_threshold = 64;                 ///< batches longer than this go through `vtysh -f`
+  std::string pathspace;  ///< -N; "" = the default instance
+  std::string workdir;    ///< holds delta.conf for `vtysh -f`
+  /// timeout bounds one batch, from the write to the last reply; a `vtysh -f` run gets 1 ms more
+  /// per line. On expiry vtysh is killed and the error says so.
+  std::chrono::milliseconds timeout{30'000};
+  size_t file_threshold = 64;  ///< batches longer than this go through `vtysh -f`
 };
 
 /// VtyshSession is the production VtyshPort. Not thread-safe.
@@ -72,6 +78,11 @@ class VtyshSession final : public VtyshPort {
   uint64_t marker_ = 0;
   std::string pending_;  ///< output read after the last marker (the next batch's start)
 };
+
+/// daemonTrouble returns, for vtysh output, an error when it says a daemon is not running
+/// (Unavailable, "<daemon> is not running") or that vtysh lost its connection to one and
+/// reconnected (Transient: the daemon restarted); nullopt otherwise.
+std::optional<Error> daemonTrouble(const std::string& output);
 
 /// rejectedLines returns, for vtysh output (prompts and echoed commands included), one
 /// "<command>: <reply>" per error reply ("% …"), leaving out the replies to sync markers.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // FrrDriver and FrrApplier against a fake frr-reload.py (testdata/fake-frr-reload.py): the apply
 // loop, the exit status that is not trusted, convergence, last-good restore, password retraction
-// and the command line the driver builds; retryDelay.
+// and the command line the driver builds.
 #include "agent/bgp/frr_driver.h"
 
 #include <csignal>
@@ -315,7 +315,7 @@ BOOST_FIXTURE_TEST_CASE(tool_failures_are_errors_naming_the_command, Fake) {
       {"no python", "/nonexistent/python3", fakeScript(), "/bin/echo", false,
        "/nonexistent/python3"},
       {"no reload script", "/usr/bin/python3", "/nonexistent/frr-reload.py", "/bin/echo", false,
-       "/nonexistent/frr-reload.py --test --stdout --confdir"},
+       "frr-reload.py /nonexistent/frr-reload.py: No such file or directory"},
       {"vtysh fails", "/usr/bin/python3", fakeScript(), "/bin/false", true,
        "`/bin/false --config_dir"},
       {"no vtysh", "/usr/bin/python3", fakeScript(), "/nonexistent/vtysh", true,
@@ -352,22 +352,6 @@ BOOST_FIXTURE_TEST_CASE(a_bad_workdir_is_an_error_before_anything_runs, Fake) {
   auto r = FrrDriver(options).test(kConfigA);
   BOOST_TEST_REQUIRE(!r.has_value());
   BOOST_TEST(has(r.error().message, "not a directory"), r.error().message);
-}
-
-BOOST_AUTO_TEST_CASE(retry_delay_doubles_from_one_second_up_to_a_minute) {
-  struct Case {
-    int failures;
-    std::chrono::milliseconds want;
-  };
-  const std::vector<Case> cases = {
-      {-1, 0ms}, {0, 0ms}, {1, 1s},  {2, 2s},  {3, 4s},     {4, 8s},
-      {5, 16s},  {6, 32s}, {7, 60s}, {8, 60s}, {1000, 60s}, {2147483647, 60s},
-  };
-  for (const auto& c : cases) {
-    BOOST_TEST_CONTEXT("failures " << c.failures) {
-      BOOST_TEST(retryDelay(c.failures).count() == c.want.count());
-    }
-  }
 }
 
 BOOST_FIXTURE_TEST_CASE(a_reload_left_running_by_a_killed_agent_is_killed_on_the_next_start, Fake) {

@@ -7,6 +7,7 @@
 // namespaces and directories. Header-only: used by the live tests of agent/bgp.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <fcntl.h>
 #include <fstream>
@@ -136,6 +137,7 @@ class FrrLab {
       stopPid(*it);
     }
     pids_.clear();
+    daemons_.clear();
     for (const auto& ns : namespaces_) {
       (void)runCommand({"ip", "netns", "del", ns}, std::chrono::seconds(30));
       (void)runCommand({"rm", "-rf", "/var/run/frr/" + ns}, std::chrono::seconds(30));
@@ -145,6 +147,36 @@ class FrrLab {
       (void)runCommand({"rm", "-rf", dir_}, std::chrono::seconds(30));
     }
     dir_.clear();
+  }
+
+  /// daemonPid returns the PID of daemon ("zebra", "bfdd", "bgpd") in ns, or -1.
+  pid_t daemonPid(const std::string& ns, const std::string& daemon) const {
+    for (const auto& d : daemons_) {
+      if (d.ns == ns && d.name == daemon) {
+        return d.pid;
+      }
+    }
+    return -1;
+  }
+
+  /// stopDaemon stops daemon in ns by PID (SIGTERM, then SIGKILL) and removes its vty socket.
+  void stopDaemon(const std::string& ns, const std::string& daemon) {
+    const pid_t pid = daemonPid(ns, daemon);
+    if (pid <= 0) {
+      return;
+    }
+    stopPid(pid);
+    pids_.erase(std::remove(pids_.begin(), pids_.end(), pid), pids_.end());
+    daemons_.erase(std::remove_if(daemons_.begin(), daemons_.end(),
+                                  [&](const Daemon& d) { return d.pid == pid; }),
+                   daemons_.end());
+    (void)unlink(("/var/run/frr/" + ns + "/" + daemon + ".vty").c_str());
+  }
+
+  /// startDaemon starts daemon in ns again (empty configuration, as after a crash that watchfrr
+  /// restarts); returns "" or what failed.
+  std::string startDaemon(const std::string& ns, const std::string& daemon) {
+    return startOne(ns, daemon);
   }
 
   /// vtysh runs commands (each a -c) in ns and returns stdout, or "" on failure.
@@ -191,13 +223,20 @@ class FrrLab {
       return "chown " + rundir;
     }
     for (const std::string d : {"zebra", "bfdd", "bgpd"}) {
-      if (auto e = spawn(ns, d); !e.empty()) {
+      if (auto e = startOne(ns, d); !e.empty()) {
         return e;
       }
-      const std::string sock = rundir + "/" + (d == "zebra" ? "zserv.api" : d + ".vty");
-      if (!waitFor([&] { return access(sock.c_str(), F_OK) == 0; }, 200)) {
-        return d + " in " + ns + " did not start: " + slurp(dir_ + "/" + ns + "." + d + ".log");
-      }
+    }
+    return "";
+  }
+
+  std::string startOne(const std::string& ns, const std::string& d) {
+    if (auto e = spawn(ns, d); !e.empty()) {
+      return e;
+    }
+    const std::string sock = "/var/run/frr/" + ns + "/" + (d == "zebra" ? "zserv.api" : d + ".vty");
+    if (!waitFor([&] { return access(sock.c_str(), F_OK) == 0; }, 200)) {
+      return d + " in " + ns + " did not start: " + slurp(dir_ + "/" + ns + "." + d + ".log");
     }
     return "";
   }
@@ -237,6 +276,7 @@ class FrrLab {
       return "fork failed";
     }
     pids_.push_back(pid);
+    daemons_.push_back({ns, daemon, pid});
     return "";
   }
 
@@ -268,6 +308,12 @@ class FrrLab {
   std::string dir_;
   std::vector<std::string> namespaces_;
   std::vector<pid_t> pids_;
+  struct Daemon {
+    std::string ns;
+    std::string name;
+    pid_t pid;
+  };
+  std::vector<Daemon> daemons_;
 };
 
 }  // namespace ingot::agent::bgp::testing

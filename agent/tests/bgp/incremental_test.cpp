@@ -4,6 +4,10 @@
 // test says FRR takes it (so read-back and drift are exercised with real projections).
 #include "agent/bgp/incremental.h"
 
+#include <algorithm>
+#include <optional>
+#include <utility>
+
 #include <boost/test/unit_test.hpp>
 
 #include "frrgen/tests/compact_fixtures.h"
@@ -37,13 +41,22 @@ class FakeFrr final : public VtyshPort, public FullReload {
     if (!reject.empty()) {
       return Error{ErrorCode::InvalidArgument, reject};
     }
-    if (takes_delta) {
+    if (trouble) {
+      return *std::exchange(trouble, std::nullopt);
+    }
+    if (takes_delta && next_state) {
       running = text(*next_state);
     }
     return {};
   }
   Result<std::string> show(const std::string& command) override {
     shows.push_back(command);
+    if (command == "show daemons") {
+      return daemons;
+    }
+    if (command.rfind("show bgp", 0) == 0 && hung) {
+      return Error{ErrorCode::Unavailable, "vtysh did not answer within 30000 ms (session ended)"};
+    }
     return running;
   }
   void reset() override { ++resets; }
@@ -58,10 +71,13 @@ class FakeFrr final : public VtyshPort, public FullReload {
   }
 
   std::string running;
-  const frrgen::CompactModel* next_state = nullptr;  ///< what a delta turns FRR into
+  std::optional<frrgen::CompactModel> next_state;  ///< what a delta turns FRR into
   bool takes_delta = true;
   std::string reject;
   bool reload_fails = false;
+  std::string daemons = " zebra bgpd bfdd\n";
+  bool hung = false;             ///< bgpd does not answer the probe
+  std::optional<Error> trouble;  ///< what the next delta reports instead of applying
   std::vector<std::vector<std::string>> configured;
   std::vector<std::string> shows;
   std::vector<std::string> reloads;
@@ -73,7 +89,7 @@ struct Fixture {
   IncrementalApplier applier{frr, frr, {}};
 
   FastApplyReport apply(const frrgen::CompactModel& m) {
-    frr.next_state = &m;
+    frr.next_state = m;
     auto r = applier.apply(m);
     BOOST_TEST_REQUIRE(r.has_value(), (r ? "" : r.error().message));
     return *r;
@@ -84,22 +100,41 @@ struct Fixture {
 
 BOOST_AUTO_TEST_SUITE(incremental)
 
-BOOST_FIXTURE_TEST_CASE(start_up_reloads_then_changes_go_as_verified_deltas, Fixture) {
+BOOST_FIXTURE_TEST_CASE(start_up_reloads_then_changes_go_as_deltas_read_back_later, Fixture) {
   const auto a = model(3);
   const auto b = model(4);
   auto first = apply(a);
   BOOST_TEST((first.path == ApplyPath::FullReload));
   BOOST_TEST(first.reload_reason == "start-up");
   BOOST_TEST(frr.reloads.size() == 1u);
+  // The daemons were checked before the reload.
+  const std::vector<std::string> checks = {"show daemons", "show bgp vrf all summary json"};
+  BOOST_TEST(frr.shows == checks, boost::test_tools::per_element());
+  BOOST_TEST(!applier.verifyPending());
+  // Every line went through vtysh first (a daemon that restarted gets its whole part back),
+  // without what only a daemon's start takes.
+  BOOST_TEST_REQUIRE(frr.configured.size() == 1u);
+  const auto& primed = frr.configured[0];
+  BOOST_TEST(std::count(primed.begin(), primed.end(), "router bgp 64512") == 1);
+  BOOST_TEST(std::none_of(primed.begin(), primed.end(), [](const std::string& l) {
+    return l.rfind("frr ", 0) == 0 || l == "end";
+  }));
   auto second = apply(b);
   BOOST_TEST((second.path == ApplyPath::Delta));
   BOOST_TEST(second.networks_added == 1u);
   BOOST_TEST(frr.reloads.size() == 1u);
-  BOOST_TEST(frr.configured.size() == 1u);
-  BOOST_TEST(frr.shows == std::vector<std::string>{"show running-config"});
+  BOOST_TEST(frr.configured.size() == 2u);
+  // Nothing read back on the hot path: the caller verifies once changes go quiet.
+  BOOST_TEST(frr.shows == checks, boost::test_tools::per_element());
+  BOOST_TEST(applier.verifyPending());
   auto third = apply(b);
   BOOST_TEST((third.path == ApplyPath::Unchanged));
-  BOOST_TEST(frr.configured.size() == 1u);
+  BOOST_TEST(frr.configured.size() == 2u);
+  auto checked = applier.verify();
+  BOOST_TEST_REQUIRE(checked.has_value());
+  BOOST_TEST((checked->path == ApplyPath::Unchanged));
+  BOOST_TEST(frr.shows.back() == "show running-config");
+  BOOST_TEST(!applier.verifyPending());
 }
 
 BOOST_FIXTURE_TEST_CASE(a_rejected_line_falls_back_to_a_full_reload, Fixture) {
@@ -115,7 +150,10 @@ BOOST_FIXTURE_TEST_CASE(a_rejected_line_falls_back_to_a_full_reload, Fixture) {
 BOOST_FIXTURE_TEST_CASE(a_delta_frr_did_not_take_is_drift_and_is_corrected, Fixture) {
   apply(model(3));
   frr.takes_delta = false;
-  auto r = apply(model(4));
+  BOOST_TEST((apply(model(4)).path == ApplyPath::Delta));
+  auto v = applier.verify();
+  BOOST_TEST_REQUIRE(v.has_value(), (v ? "" : v.error().message));
+  const FastApplyReport& r = *v;
   BOOST_TEST((r.path == ApplyPath::FullReload));
   BOOST_TEST(r.drift.find("-router bgp 64512|ipv4|network 10.1.0.4/32") != std::string::npos,
              r.drift);
@@ -155,6 +193,7 @@ BOOST_FIXTURE_TEST_CASE(a_failed_reload_restores_the_last_model_and_retries_next
 
 BOOST_FIXTURE_TEST_CASE(session_changes_take_the_full_reload_path, Fixture) {
   apply(model(3));
+  frr.configured.clear();  // the start-up reload's priming
   auto changed = model(3);
   changed.routers[0].neighbors[1].session.hold_time = 9;
   changed.routers[0].neighbors[1].session.keepalive_time = 3;
@@ -162,6 +201,66 @@ BOOST_FIXTURE_TEST_CASE(session_changes_take_the_full_reload_path, Fixture) {
   BOOST_TEST((r.path == ApplyPath::FullReload));
   BOOST_TEST(r.reload_reason == "neighbor 10.0.0.2 changed");
   BOOST_TEST(frr.configured.empty());
+}
+
+BOOST_FIXTURE_TEST_CASE(a_daemon_down_stops_the_reload_before_frr_reload_runs, Fixture) {
+  frr.daemons = " zebra\n";
+  auto r = applier.apply(model(3));
+  BOOST_TEST_REQUIRE(!r.has_value());
+  BOOST_TEST(r.error().message.find("bgpd is not running") != std::string::npos, r.error().message);
+  BOOST_TEST(r.error().message.find("lists: zebra)") != std::string::npos, r.error().message);
+  BOOST_TEST((classifyFailure(r.error()) == FailureReason::DaemonDown));
+  BOOST_TEST(frr.reloads.empty());
+  // bgpd back: the retry reloads.
+  frr.daemons = " zebra bgpd bfdd\n";
+  BOOST_TEST((apply(model(3)).path == ApplyPath::FullReload));
+  BOOST_TEST(frr.running == text(model(3)));
+}
+
+BOOST_FIXTURE_TEST_CASE(a_hung_bgpd_costs_one_bounded_probe_not_a_reload, Fixture) {
+  apply(model(3));
+  frr.trouble = Error{ErrorCode::Unavailable, "vtysh did not answer within 30000 ms"};
+  auto r = applier.apply(model(4));
+  BOOST_TEST_REQUIRE(!r.has_value());
+  BOOST_TEST((classifyFailure(r.error()) == FailureReason::Timeout), r.error().message);
+  BOOST_TEST(frr.reloads.size() == 1u);  // no reload into a daemon that does not answer
+  frr.hung = true;
+  auto again = applier.apply(model(4));
+  BOOST_TEST_REQUIRE(!again.has_value());
+  BOOST_TEST(again.error().message.find("bgpd probe") != std::string::npos, again.error().message);
+  BOOST_TEST(frr.reloads.size() == 1u);
+  frr.hung = false;
+  auto back = apply(model(4));
+  BOOST_TEST((back.path == ApplyPath::FullReload));
+  BOOST_TEST(back.reload_reason == "resynchronising after an error");
+  BOOST_TEST(frr.running == text(model(4)));
+}
+
+BOOST_FIXTURE_TEST_CASE(a_daemon_restarted_under_a_delta_reloads_at_once, Fixture) {
+  apply(model(3));
+  frr.trouble = Error{ErrorCode::Transient, "FRR: bgpd restarted"};
+  auto r = apply(model(4));
+  BOOST_TEST((r.path == ApplyPath::FullReload));
+  BOOST_TEST(r.reload_reason.find("bgpd restarted") != std::string::npos, r.reload_reason);
+  BOOST_TEST(frr.running == text(model(4)));
+}
+
+BOOST_FIXTURE_TEST_CASE(a_model_above_the_limit_sends_nothing, Fixture) {
+  apply(model(3));
+  auto huge = model(3);
+  for (size_t i = 0; i <= kMaxPrefixes; ++i) {
+    huge.routers[0].networks_v6["2001:db8::" + std::to_string(i) + "/128"] =
+        huge.routers[0].networks_v4.begin()->second;
+  }
+  const size_t reloads = frr.reloads.size();
+  const size_t configured = frr.configured.size();
+  auto r = applier.apply(huge);
+  BOOST_TEST_REQUIRE(!r.has_value());
+  BOOST_TEST((classifyFailure(r.error()) == FailureReason::TooLarge));
+  BOOST_TEST(frr.configured.size() == configured);
+  BOOST_TEST(frr.reloads.size() == reloads);
+  // FRR still holds the last model, and the applier knows it: the next change is a delta.
+  BOOST_TEST((apply(model(4)).path == ApplyPath::Delta));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

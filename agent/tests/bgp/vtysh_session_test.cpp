@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <signal.h>
 #include <sstream>
 #include <sys/wait.h>
@@ -156,6 +157,53 @@ BOOST_AUTO_TEST_CASE(rejected_lines_of_real_vtysh_output) {
       "no network 10.9.9.9/32: % Can't find static route specified",
       "network 10.1.1.300/32: % Unknown command: network 10.1.1.300/32"};
   BOOST_TEST(rejectedLines(out) == want, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(daemon_trouble_in_real_vtysh_output) {
+  // FRR 8.4.4's vtysh, a persistent session (stdin a pipe): bgpd stopped, then bgpd restarted
+  // under a session that was connected to it, then vtysh -f with bgpd stopped.
+  struct Case {
+    std::string desc;
+    std::string output;
+    std::optional<ErrorCode> code;
+    std::string mention;
+  };
+  const std::vector<Case> cases = {
+      {"bgpd down",
+       "vm# configure terminal\nvm(config)# router bgp 64512\nbgpd is not running\n"
+       "vm(config-router)# network 10.9.9.7/32\nbgpd is not running\nvm# end\n",
+       ErrorCode::Unavailable, "FRR: bgpd is not running"},
+      {"bgpd restarted",
+       "vm# configure terminal\nWarning: closing connection to bgpd because of "
+       "an I/O error!\nWarning: connecting to bgpd...success!\nvm(config)# router bgp 64512\n",
+       ErrorCode::Transient, "FRR: bgpd restarted"},
+      {"vtysh -f, two down", "bgpd is not running\nbgpd is not running\r\nbfdd is not running\n",
+       ErrorCode::Unavailable, "bgpd is not running; bfdd is not running"},
+      {"healthy", "vm# configure terminal\nvm(config)# router bgp 64512\nvm# end\n", std::nullopt,
+       ""},
+      {"a route-map named like it", "vm(config)# route-map x is not running\n", std::nullopt, ""},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      const auto got = daemonTrouble(c.output);
+      BOOST_TEST(got.has_value() == c.code.has_value());
+      if (got && c.code) {
+        BOOST_TEST((got->code == *c.code));
+        BOOST_TEST(got->message.find(c.mention) != std::string::npos, got->message);
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_vtysh_is_not_found_naming_the_path) {
+  TempDir dir;
+  VtyshSessionOptions o = options(dir.path);
+  o.vtysh = dir.path + "/no-vtysh";
+  VtyshSession s(o);
+  auto r = s.show("show daemons");
+  BOOST_TEST_REQUIRE(!r.has_value());
+  BOOST_TEST((r.error().code == ErrorCode::NotFound));
+  BOOST_TEST(r.error().message.find(o.vtysh) != std::string::npos, r.error().message);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

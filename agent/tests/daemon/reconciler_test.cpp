@@ -318,6 +318,14 @@ class FakeApply final : public FrrApply {
     }
     return r;
   }
+  Result<bgp::FastApplyReport> applyModel(const frrgen::Model& model,
+                                          const frrgen::RenderOptions& render) override {
+    auto r = FrrApply::applyModel(model, render);
+    if (r && as_delta) {
+      r->path = bgp::ApplyPath::Delta;
+    }
+    return r;
+  }
   Result<bgp::ApplyReport> apply(const std::string& text) override {
     texts.push_back(text);
     if (failures > 0) {
@@ -330,6 +338,7 @@ class FakeApply final : public FrrApply {
   int failures = 0;
   int verifies = 0;
   std::string drift;
+  bool as_delta = false;  ///< report applies as deltas (read back once changes go quiet)
 };
 
 ReconcilerOptions frrMode() {
@@ -359,12 +368,50 @@ BOOST_AUTO_TEST_CASE(frr_mode_reports_a_failed_reload_and_retries_with_backoff) 
   h.drain();  // the state key queued by the failure
   BOOST_TEST(contains(h.writes("patchStatus").back().body, "\"reason\":\"UnknownError\""));
   BOOST_TEST(contains(h.metrics.render(), "ingot_agent_frr_reloads_total{result=\"failure\"} 1"));
+  BOOST_TEST(
+      contains(h.metrics.render(), "ingot_agent_frr_apply_failures_total{reason=\"other\"} 1"));
+  BOOST_TEST(contains(h.metrics.render(), "ingot_agent_frr_apply_consecutive_failures 1"));
+  BOOST_TEST(contains(h.metrics.render(), "ingot_agent_frr_last_success_timestamp_seconds 0"));
+  BOOST_TEST(contains(h.writes("patchStatus").back().body, "boom"));
+  BOOST_TEST(contains(ev.message, "applying to FRR failed (other)"), ev.message);
   // The retry (the manager re-adds the key after the delay) succeeds and clears the condition.
   h.queue.add(std::string(keys::kBgp));
   h.drain();
   BOOST_TEST(frr.texts.size() == 2u);
   BOOST_TEST(
       contains(h.writes("patchStatus").back().body, "\"frrReloadValid\",\"status\":\"True\""));
+  BOOST_TEST(contains(h.metrics.render(), "ingot_agent_frr_apply_consecutive_failures 0"));
+  BOOST_TEST(!contains(h.metrics.render(), "ingot_agent_frr_last_success_timestamp_seconds 0\n"));
+}
+
+BOOST_AUTO_TEST_CASE(frr_mode_reads_a_delta_back_once_changes_go_quiet) {
+  FakeApply frr;
+  frr.as_delta = true;
+  const ReconcilerOptions o = frrMode();
+  Harness h(o, &frr);
+  start(h);
+  BOOST_REQUIRE_EQUAL(frr.texts.size(), 1u);
+  BOOST_TEST(frr.verifies == 0);  // not on the apply's path
+  h.clock.advance(std::chrono::milliseconds(500));
+  h.drain();
+  BOOST_TEST(frr.verifies == 0);
+  // A change within the quiet period pushes the read-back out.
+  api::Service svc = *h.world.services.get("shop/checkout");
+  svc.status.ingress = {{"198.51.100.9", "", std::nullopt}};
+  testing::World::upsert(h.world.services, svc, "2");
+  h.queue.add(std::string(keys::kSync));
+  h.drain();
+  BOOST_REQUIRE_EQUAL(frr.texts.size(), 2u);  // the leading edge: at once
+  h.clock.advance(std::chrono::milliseconds(900));
+  h.drain();
+  BOOST_TEST(frr.verifies == 0);
+  h.clock.advance(std::chrono::milliseconds(100));
+  h.drain();
+  BOOST_TEST(frr.verifies == 1);
+  // Then only the periodic one.
+  h.clock.advance(std::chrono::seconds(5));
+  h.drain();
+  BOOST_TEST(frr.verifies == 1);
 }
 
 BOOST_AUTO_TEST_CASE(frr_mode_applies_the_compact_shape_and_reads_back_periodically) {
