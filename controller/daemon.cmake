@@ -75,4 +75,4 @@ ingot_add_test(ingot_controller_integration_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/unannounced_test.cpp
   LIBRARIES ingot_controller_testkit
   LABELS integration)
-set_tests_properties(ingot_controller_integration_test PROPERTIES TIMEOUT 120)
+set_tests_properties(ingot_controller_integration_test PROPERTIES TIMEOUT 240)

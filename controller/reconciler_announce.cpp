@@ -146,6 +146,9 @@ ReconcileResult Reconciler::checkAnnounce(const std::string& key, const TruthInd
   const api::Condition* current = announcedCondition(*svc);
   // A condition written before a restart still stands: no second grace period for it.
   const bool standing = current != nullptr && current->status == "False";
+  // A report is cleared by an agent's report, not by the decision alone: while the decision
+  // expects a node to announce but none reports it yet, a standing report stays.
+  if (standing && finding.state == AnnounceState::Expected) return ReconcileResult::done();
   const auto step = unannounced_.observe(key, finding, joinedIps(*svc), clock_.now(), standing);
   metrics_.setUnannounced(unannounced_.reported());
   std::optional<api::Condition> desired;
