@@ -2,6 +2,7 @@
 // Core kinds (v1 Service, Node, Namespace, Secret, Pod; discovery.k8s.io/v1 EndpointSlice). Only
 // the fields Ingot uses are decoded; every other field is ignored, because real objects carry many
 // fields Ingot does not model. Type errors in the decoded fields are still reported.
+#include <algorithm>
 #include <charconv>
 
 #include "api/codec_internal.h"
@@ -151,11 +152,13 @@ void decodeKind(const Field& f, Service& out) {
     (void)ir["hostname"].read(in.hostname);
     (void)ir["ipMode"].read(in.ip_mode);
   });
+  decodeConditions(status["conditions"], out.status.conditions);
 }
 
 Value encodeKind(const Service& in) {
   Value o = header(in);
   o.set("spec", encodeServiceSpec(in.spec));
+  Value status = Value::object();
   if (!in.status.ingress.empty()) {
     Value list = Value::array();
     for (const auto& ingress : in.status.ingress) {
@@ -169,8 +172,12 @@ Value encodeKind(const Service& in) {
     }
     Value lb = Value::object();
     lb.set("ingress", std::move(list));
-    Value status = Value::object();
     status.set("loadBalancer", std::move(lb));
+  }
+  if (!in.status.conditions.empty()) {
+    status.set("conditions", encodeConditions(in.status.conditions));
+  }
+  if (!in.status.ingress.empty() || !in.status.conditions.empty()) {
     o.set("status", std::move(status));
   }
   return o;
@@ -304,6 +311,15 @@ void decodeKind(const Field& f, Pod& out) {
     ObjectReader ir(item, Unknown::Ignore);
     (void)ir["ip"].read(ip);
   });
+  // Pod conditions carry more fields than metav1.Condition (lastProbeTime): read leniently.
+  std::vector<std::pair<std::string, std::string>> conditions;
+  arrayOf(status["conditions"], conditions, [](const Field& item, auto& c) {
+    ObjectReader cr(item, Unknown::Ignore);
+    (void)cr["type"].read(c.first);
+    (void)cr["status"].read(c.second);
+  });
+  out.ready = std::any_of(conditions.begin(), conditions.end(),
+                          [](const auto& c) { return c.first == "Ready" && c.second == "True"; });
 }
 
 Value encodeKind(const Pod& in) {
@@ -321,6 +337,12 @@ Value encodeKind(const Pod& in) {
       putStringAlways(v, "ip", ip);
       list.push(std::move(v));
     }
+  }
+  if (in.ready) {
+    Condition ready;
+    ready.type = "Ready";
+    ready.status = "True";
+    status.set("conditions", encodeConditions({ready}));
   }
   putObject(o, "status", std::move(status));
   return o;

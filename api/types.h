@@ -325,6 +325,7 @@ struct LoadBalancerIngress {
 
 struct ServiceStatus {
   std::vector<LoadBalancerIngress> ingress;  ///< status.loadBalancer.ingress
+  std::vector<Condition> conditions;         ///< status.conditions
   friend bool operator==(const ServiceStatus&, const ServiceStatus&) = default;
 };
 
@@ -401,6 +402,7 @@ struct Pod {
   std::string phase;                 ///< status.phase
   std::string pod_ip;                ///< status.podIP
   std::vector<std::string> pod_ips;  ///< status.podIPs[].ip
+  bool ready = false;                ///< status.conditions: Ready is "True"
   friend bool operator==(const Pod&, const Pod&) = default;
 };
 

@@ -13,6 +13,7 @@
 
 #include "agent/core/announce.h"
 #include "agent/core/election.h"
+#include "agent/core/verdicts.h"
 #include "api/types.h"
 #include "cli/explain_liveness.h"
 #include "common/util/result.h"
@@ -45,17 +46,8 @@ struct PoolChoice {
   std::vector<std::string> order;  ///< automatic order (name and priority), for "automatic"
 };
 
-/// NodeExplanation is one node's BGP and Layer 2 verdicts for the Service.
-struct NodeExplanation {
-  std::string node;
-  bool live = true;
-  agent::BgpDecision bgp;         ///< the agent's decideBgp on this node
-  std::string bgp_reason;         ///< "" when announced; "agentNotAlive" for a dead node
-  bool l2_owner = false;          ///< this node answers ARP/NDP for the Service
-  std::string l2_reason;          ///< MetalLB's per-node reason ("" on the owner)
-  std::string l2_exclusion;       ///< why the node is not an L2 candidate ("" when it is one)
-  std::optional<size_t> l2_rank;  ///< position in the candidate order (0 = owner)
-};
+/// NodeExplanation is one node's BGP and Layer 2 verdicts for the Service (the agent's).
+using NodeExplanation = agent::NodeVerdict;
 
 /// Explanation is the whole answer for one Service.
 struct Explanation {

@@ -5,11 +5,13 @@
 pkg_check_modules(CPP_HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 ingot_add_library(ingot_controller
   SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/announce_watch.cpp
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
     ${CMAKE_CURRENT_LIST_DIR}/manager.cpp
     ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
     ${CMAKE_CURRENT_LIST_DIR}/ml_secret.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconciler_announce.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_status.cpp
     ${CMAKE_CURRENT_LIST_DIR}/status_writes.cpp
     ${CMAKE_CURRENT_LIST_DIR}/write_pool.cpp
@@ -23,7 +25,7 @@ ingot_add_library(ingot_controller
     ${CMAKE_CURRENT_LIST_DIR}/webhook_service.cpp
     ${CMAKE_CURRENT_LIST_DIR}/webhook_tls.cpp
     ${CMAKE_CURRENT_LIST_DIR}/webhooks.cpp
-  LIBRARIES ingot_controller_core ingot_config ingot_api ingot_json ingot_kube_daemon ingot_kube ingot_daemon ingot_util
+  LIBRARIES ingot_controller_core ingot_controller_unannounced ingot_config ingot_api ingot_json ingot_kube_daemon ingot_kube ingot_daemon ingot_util
             OpenSSL::Crypto OpenSSL::SSL PkgConfig::CPP_HTTPLIB)
 
 add_executable(ingot-controller ${CMAKE_CURRENT_LIST_DIR}/main.cpp)
@@ -70,6 +72,7 @@ ingot_add_test(ingot_controller_integration_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/config_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/startup_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/ml_secret_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/integration/unannounced_test.cpp
   LIBRARIES ingot_controller_testkit
   LABELS integration)
-set_tests_properties(ingot_controller_integration_test PROPERTIES TIMEOUT 120)
+set_tests_properties(ingot_controller_integration_test PROPERTIES TIMEOUT 240)

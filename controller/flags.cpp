@@ -77,6 +77,14 @@ FlagSet flagSet(Flags& f) {
   set.add({"deployment", false, daemon::text(f.deployment),
            "the controller's Deployment, owner of the memberlist Secret (env METALLB_DEPLOYMENT)",
            "METALLB_DEPLOYMENT"});
+  set.add({"unannounced-grace-seconds", false,
+           daemon::integer(f.unannounced_grace_seconds, 0, 3600, "must be seconds 0-3600"),
+           "report a Service address no node announces after this many seconds (Warning "
+           "Event, condition ingot.dev/Announced, metric ingot_services_unannounced); 0 turns "
+           "the check off (default 20)"});
+  set.add({"agent-labels", false, daemon::text(f.agent_labels),
+           "label selector of the agent Pods, whose readiness tells which agents are alive "
+           "(default app.kubernetes.io/component=speaker)"});
   set.ignore(f.ignored, {"pprof-bind-address", "tls-curve-preferences", "metrics-cert-dir"},
              {"webhook-http2"});
   return set;

@@ -44,6 +44,11 @@ struct Flags : daemon::CommonFlags {
   std::string ml_secret_name;
   std::string deployment;  ///< --deployment, $METALLB_DEPLOYMENT: owner of that Secret
   WebhookFlags webhook;
+  /// --unannounced-grace-seconds: how long a Service's address may go unannounced before the
+  /// Warning Event, condition and metric (docs/diagnostics.md); 0 turns the check off.
+  int unannounced_grace_seconds = 20;
+  /// --agent-labels: label selector of the agent Pods, whose readiness says which agents live
+  std::string agent_labels = "app.kubernetes.io/component=speaker";
   /// ignored lists MetalLB flags that were given but have no effect in ingot-controller
   /// (HTTP/2, TLS curves, TLS metrics, pprof); main warns.
   std::vector<std::string> ignored;

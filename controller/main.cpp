@@ -24,6 +24,8 @@ ManagerOptions managerOptions(const Flags& flags, api::OwnerReference owner) {
   o.reconciler.service.lb_class = flags.lb_class;
   o.reconciler.backend = flags.backend;
   o.reconciler.owner = std::move(owner);
+  o.reconciler.unannounced_grace = std::chrono::seconds(flags.unannounced_grace_seconds);
+  o.agent_labels = flags.agent_labels;
   return o;
 }
 

@@ -4,6 +4,7 @@
 #include <malloc.h>
 
 #include "api/codec.h"
+#include "controller/announce_watch.h"
 #include "controller/status_writes.h"
 #include "kube/resources.h"
 
@@ -24,9 +25,14 @@ std::string keyOf(const T& obj) {
 
 /// Handlers only enqueue keys; level-based reconciles read the caches themselves.
 
-k8s::Informer<api::Service>::Handlers serviceHandlers(k8s::WorkQueue& q, ErrorHandler err) {
+k8s::Informer<api::Service>::Handlers serviceHandlers(k8s::WorkQueue& q,
+                                                      bool announce,
+                                                      ErrorHandler err) {
   using Ptr = k8s::Informer<api::Service>::Ptr;
-  auto add = [&q](const Ptr& s) { q.add(keys::service(keyOf(*s))); };
+  auto add = [&q, announce](const Ptr& s) {
+    q.add(keys::service(keyOf(*s)));
+    if (announce) q.add(keys::announce(keyOf(*s)));
+  };
   return {add, [add](const Ptr&, const Ptr& s) { add(s); }, add, std::move(err)};
 }
 
@@ -101,8 +107,13 @@ Manager::Manager(k8s::ApiClient& api,
   k8s::WorkQueue& q = controller_.queue();
   const auto& io = options_.informer;
   namespace r = k8s::resources;
-  const auto& services = set.add<api::Service>(
-      "services", api, r::kServices, "", decoder<api::Service>(), serviceHandlers(q, err), io);
+  const bool announce = options_.reconciler.unannounced_grace > k8s::Duration::zero();
+  const auto& services =
+      set.add<api::Service>("services", api, r::kServices, "", decoder<api::Service>(),
+                            serviceHandlers(q, announce, err), io);
+  if (announce) {
+    announce_ = addAnnounceInformers(set, api, q, ns, options_.agent_labels, io, err);
+  }
   const auto& pools =
       set.add<api::IPAddressPool>("ipaddresspools", api, r::kIpAddressPools, ns,
                                   decoder<api::IPAddressPool>(), poolHandlers(q, err), io);
@@ -115,9 +126,9 @@ Manager::Manager(k8s::ApiClient& api,
   const auto& states = set.add<api::ConfigurationState>(
       "configurationstates", api, r::kConfigurationStates, ns, decoder<api::ConfigurationState>(),
       stateHandlers(q, err), state_options);
-  reconciler_ =
-      std::make_unique<Reconciler>(Caches{services, pools, communities, namespaces, states}, api,
-                                   events, q, metrics, log_, options_.reconciler);
+  reconciler_ = std::make_unique<Reconciler>(
+      Caches{services, pools, communities, namespaces, states, announce_.get()}, api, events, q,
+      metrics, log_, options_.reconciler);
 }
 
 Manager::~Manager() {

@@ -28,6 +28,8 @@ struct ManagerOptions {
   k8s::Duration cache_sync_timeout = std::chrono::seconds(60);
   /// drain_timeout bounds shutdown: keys still queued after it are dropped.
   k8s::Duration drain_timeout = std::chrono::seconds(10);
+  /// agent_labels selects the agent Pods (--agent-labels), for the unannounced check.
+  std::string agent_labels = "app.kubernetes.io/component=speaker";
 };
 
 /// Manager declares the controller's informers and runs its Reconciler on kube's reconcile
@@ -65,6 +67,7 @@ class Manager final : public k8s::Workload {
   log::Logger& log_;
   ManagerOptions options_;
   k8s::Controller controller_;
+  std::unique_ptr<AnnounceCaches> announce_;  ///< null when the unannounced check is off
   std::unique_ptr<Reconciler> reconciler_;
 };
 

@@ -23,11 +23,24 @@ void Metrics::setAllocator(std::vector<Metric> metrics) {
   allocator_ = std::move(metrics);
 }
 
+void Metrics::setUnannounced(size_t count) {
+  std::lock_guard lock(mu_);
+  unannounced_ = count;
+}
+
 std::vector<MetricFamily> Metrics::families() const {
   std::vector<MetricFamily> out;
   {
     std::lock_guard lock(mu_);
     out = groupMetrics(allocator_);
+    if (unannounced_) {
+      out.push_back(MetricFamily{
+          "ingot_services_unannounced",
+          "Services with an address that no node announces over any protocol, past the grace "
+          "period",
+          MetricType::Gauge,
+          {Sample{{}, static_cast<double>(*unannounced_)}}});
+    }
   }
   for (auto& f : commonFamilies()) {
     out.push_back(std::move(f));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -43,11 +44,16 @@ class Metrics final : public k8s::DaemonMetrics {
   /// setAllocator replaces the allocator gauges (from allocatorMetrics()).
   void setAllocator(std::vector<Metric> metrics);
 
+  /// setUnannounced sets ingot_services_unannounced: Services with an address that no node
+  /// announces, past the grace period (docs/diagnostics.md). Only exported when enabled.
+  void setUnannounced(size_t count);
+
   std::vector<MetricFamily> families() const override;
 
  private:
   mutable std::mutex mu_;
   std::vector<Metric> allocator_;
+  std::optional<size_t> unannounced_;
 };
 
 }  // namespace ingot::controller

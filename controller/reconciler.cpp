@@ -16,6 +16,7 @@ namespace {
 
 constexpr std::string_view kServicePrefix = "svc:";
 constexpr std::string_view kPoolPrefix = "pool:";
+constexpr std::string_view kAnnouncePrefix = "ann:";
 
 k8s::ObjectReference serviceRef(const api::Service& svc) {
   return k8s::ObjectReference{"v1",
@@ -41,6 +42,9 @@ std::string service(std::string_view object_key) {
 std::string poolStatus(std::string_view pool_name) {
   return std::string(kPoolPrefix) + std::string(pool_name);
 }
+std::string announce(std::string_view object_key) {
+  return std::string(kAnnouncePrefix) + std::string(object_key);
+}
 bool isService(std::string_view key) {
   return key.substr(0, kServicePrefix.size()) == kServicePrefix;
 }
@@ -65,7 +69,10 @@ Reconciler::Reconciler(Caches caches,
       writers_(options_.write_concurrency),
       service_writes_(options_.overlay_ttl),
       pool_writes_(options_.overlay_ttl),
-      state_writes_(options_.overlay_ttl) {}
+      state_writes_(options_.overlay_ttl),
+      unannounced_(options_.unannounced_grace) {
+  if (caches_.announce != nullptr) metrics_.setUnannounced(0);
+}
 
 ReconcileResult Reconciler::reconcile(const std::string& key) {
   if (keys::isService(key)) return reconcileServices({key}).front();
@@ -77,6 +84,10 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
     return r;
   }
   if (key.rfind(kPoolPrefix, 0) == 0) return reconcilePoolStatus(key.substr(kPoolPrefix.size()));
+  if (key == keys::kAnnounceAll) return reconcileAnnounce(key);
+  if (key.rfind(kAnnouncePrefix, 0) == 0) {
+    return reconcileAnnounce(key.substr(kAnnouncePrefix.size()));
+  }
   log_.error("reconcile", "unknown_key", "dropping a work-queue key of no known kind",
              {{"key", key}});
   return ReconcileResult::done();
@@ -166,6 +177,7 @@ std::vector<Reconciler::ServiceWrite> Reconciler::planWrites(
     const std::string key = k8s::objectKey(out.namespace_, out.name);
     const api::Service& svc = services[index.at(key)];
     if (out.write && !out.ignored) {
+      dropStaleCondition(svc, out);
       writes.push_back(ServiceWrite{key, serviceRef(svc), std::move(out)});
     } else {
       emitEvents(serviceRef(svc), out.events);
@@ -203,6 +215,7 @@ ReconcileResult Reconciler::fullPass() {
         Error{ErrorCode::Unavailable, std::to_string(failed) + " service writes failed"});
   }
   if (!initial_done_.exchange(true)) {
+    if (caches_.announce != nullptr) queue_.add(std::string(keys::kAnnounceAll));
     log_.info("full_pass", "initial_load_done", "first full pass done; per-service reconciles on",
               counts);
   } else {
@@ -233,7 +246,10 @@ std::optional<Reconciler::ServiceWrite> Reconciler::convergeOne(const std::strin
     if (after != before) enqueuePoolStatus(after);
   }
   if (out.reprocess_all) queue_.add(std::string(keys::kReprocess));
-  if (out.write && !out.ignored) return ServiceWrite{key, serviceRef(*svc), std::move(out)};
+  if (out.write && !out.ignored) {
+    dropStaleCondition(*svc, out);
+    return ServiceWrite{key, serviceRef(*svc), std::move(out)};
+  }
   emitEvents(serviceRef(*svc), out.events);
   return std::nullopt;
 }

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "config/config.h"
 #include "controller/core/allocator.h"
 #include "controller/core/service.h"
+#include "controller/core/unannounced.h"
 #include "controller/metrics.h"
 #include "controller/write_overlay.h"
 #include "controller/write_pool.h"
@@ -31,6 +34,19 @@ namespace ingot::controller {
 using k8s::EventSink;
 using k8s::RecorderSink;
 
+/// AnnounceCaches are the extra stores the unannounced check reads (controller/announce_watch.h):
+/// what the agents' decisions read, what they report, and the agent Pods.
+struct AnnounceCaches {
+  const k8s::Store<api::Node>& nodes;
+  const k8s::Store<api::EndpointSlice>& slices;
+  const k8s::Store<api::BGPPeer>& peers;
+  const k8s::Store<api::BGPAdvertisement>& bgp_ads;
+  const k8s::Store<api::L2Advertisement>& l2_ads;
+  const k8s::Store<api::ServiceL2Status>& l2_statuses;
+  const k8s::Store<api::ServiceBGPStatus>& bgp_statuses;
+  const k8s::Store<api::Pod>& agent_pods;
+};
+
 /// Caches are the informer stores the reconciler reads. Pools, communities and the
 /// ConfigurationState are those of the MetalLB namespace; services and namespaces are cluster-wide.
 struct Caches {
@@ -39,15 +55,18 @@ struct Caches {
   const k8s::Store<api::Community>& communities;
   const k8s::Store<api::Namespace>& namespaces;
   const k8s::Store<api::ConfigurationState>& states;
+  const AnnounceCaches* announce = nullptr;  ///< null when the unannounced check is off
 };
 
 /// Work-queue keys. Services are "svc:<ns>/<name>", pool statuses "pool:<name>"; the others are
 /// singletons.
 namespace keys {
-inline constexpr std::string_view kConfig = "config";        ///< re-parse the configuration
-inline constexpr std::string_view kReprocess = "reprocess";  ///< full pass over every Service
-inline constexpr std::string_view kState = "state";          ///< write ConfigurationState
+inline constexpr std::string_view kConfig = "config";         ///< re-parse the configuration
+inline constexpr std::string_view kReprocess = "reprocess";   ///< full pass over every Service
+inline constexpr std::string_view kState = "state";           ///< write ConfigurationState
+inline constexpr std::string_view kAnnounceAll = "announce";  ///< unannounced check, all
 std::string service(std::string_view object_key);
+std::string announce(std::string_view object_key);  ///< "ann:<ns>/<name>"
 std::string poolStatus(std::string_view pool_name);
 bool isService(std::string_view key);
 }  // namespace keys
@@ -64,6 +83,8 @@ struct ReconcilerOptions {
   k8s::Duration overlay_ttl = std::chrono::seconds(60);
   /// pool_status_delay coalesces pool status writes: at most one per pool per delay.
   k8s::Duration pool_status_delay = std::chrono::milliseconds(500);
+  /// unannounced_grace: how long an address may go unannounced before it is reported.
+  k8s::Duration unannounced_grace = std::chrono::seconds(20);
 };
 
 /// Reconciler holds the controller's domain state (allocator, last good Config) and reconciles
@@ -136,6 +157,21 @@ class Reconciler {
   void publishAllocatorMetrics();
   std::string now() const;
 
+  // The unannounced check (reconciler_announce.cpp).
+  /// TruthIndex: Service key → the nodes whose agents report announcing it.
+  using TruthIndex = std::map<std::string, AnnounceTruth>;
+  ReconcileResult reconcileAnnounce(const std::string& key);
+  ReconcileResult checkAnnounce(const std::string& key, const TruthIndex& index);
+  void parseAnnounceConfig();
+  AnnounceFinding announceFinding(const api::Service& svc, const TruthIndex& index);
+  std::set<std::string> deadAgents(const std::vector<api::Node>& nodes) const;
+  ReconcileResult writeAnnounced(const api::Service& svc,
+                                 const std::optional<api::Condition>& desired,
+                                 const AnnounceFinding& finding);
+  /// dropStaleCondition removes ours from a write that changes the addresses: it spoke of
+  /// the old ones (the grace period starts again).
+  static void dropStaleCondition(const api::Service& svc, ServiceOutcome& out);
+
   Caches caches_;
   k8s::ApiClient& api_;
   EventSink& events_;
@@ -153,6 +189,8 @@ class Reconciler {
   WriteOverlay<ServiceWritten> service_writes_;
   WriteOverlay<api::IPAddressPoolStatus> pool_writes_;
   WriteOverlay<api::ConfigurationStateStatus> state_writes_;
+  UnannouncedTracker unannounced_;
+  config::ConfigSharedPtr announce_config_;  ///< every metallb.io kind, for the verdicts
 };
 
 }  // namespace ingot::controller

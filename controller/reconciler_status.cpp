@@ -51,6 +51,7 @@ ReconcileResult Reconciler::reconcileConfig() {
     return ReconcileResult::done();
   }
   config_ = parsed.config;
+  if (caches_.announce != nullptr) queue_.add(std::string(keys::kAnnounceAll));
   log_.info("config", "reloaded", "configuration loaded; reprocessing every service",
             {log::num("pools", static_cast<long long>(config_->pools.size()))});
   ReconcileResult pass = fullPass();

@@ -25,6 +25,25 @@ json::Value statusValue(const api::IPAddressPoolStatus& s) {
   return v;
 }
 
+/// conditionsValue renders metav1.Conditions (null for none, which removes the field).
+json::Value conditionsValue(const std::vector<api::Condition>& conditions) {
+  if (conditions.empty()) return json::Value::null();
+  json::Value list = json::Value::array();
+  for (const auto& c : conditions) {
+    json::Value v = json::Value::object();
+    v.set("type", json::Value::string(c.type));
+    v.set("status", json::Value::string(c.status));
+    if (c.observed_generation != 0) {
+      v.set("observedGeneration", json::Value::number(c.observed_generation));
+    }
+    v.set("lastTransitionTime", json::Value::string(c.last_transition_time));
+    v.set("reason", json::Value::string(c.reason));
+    v.set("message", json::Value::string(c.message));
+    list.push(std::move(v));
+  }
+  return list;
+}
+
 json::Value wrapStatus(json::Value status) {
   json::Value root = json::Value::object();
   root.set("status", std::move(status));
@@ -52,6 +71,9 @@ std::string servicePatch(const ServiceOutcome& outcome) {
   lb.set("ingress", std::move(ingress));
   json::Value status = json::Value::object();
   status.set("loadBalancer", std::move(lb));
+  if (outcome.write_conditions) {
+    status.set("conditions", conditionsValue(outcome.status.conditions));
+  }
   root.set("status", std::move(status));
   return json::write(root);
 }
@@ -61,6 +83,12 @@ api::Service applyOutcome(api::Service svc, const ServiceOutcome& outcome) {
   for (const auto& [k, v] : outcome.set_annotations) svc.metadata.annotations[k] = v;
   for (const auto& k : outcome.remove_annotations) svc.metadata.annotations.erase(k);
   return svc;
+}
+
+std::string conditionsPatch(const std::vector<api::Condition>& conditions) {
+  json::Value status = json::Value::object();
+  status.set("conditions", conditionsValue(conditions));
+  return json::write(wrapStatus(std::move(status)));
 }
 
 std::string poolStatusPatch(const api::IPAddressPoolStatus& status) {

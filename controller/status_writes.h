@@ -32,6 +32,12 @@ std::string servicePatch(const ServiceOutcome& outcome);
 /// applyOutcome returns svc as it is after servicePatch(outcome) was applied.
 api::Service applyOutcome(api::Service svc, const ServiceOutcome& outcome);
 
+/// conditionsPatch renders the merge patch for services/status that sets status.conditions to
+/// conditions (null when empty): a merge patch replaces the list whole, so conditions must hold
+/// every other writer's conditions as the cache shows them (controller/core/unannounced.h's
+/// conditionsWith).
+std::string conditionsPatch(const std::vector<api::Condition>& conditions);
+
 /// poolStatusPatch renders {"status": {...}} for ipaddresspools/status.
 std::string poolStatusPatch(const api::IPAddressPoolStatus& status);
 

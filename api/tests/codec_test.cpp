@@ -150,8 +150,11 @@ BOOST_AUTO_TEST_CASE(pod_reads_node_phase_and_addresses) {
           "labels": {"app": "metallb"}},
           "spec": {"nodeName": "n1", "containers": []},
           "status": {"phase": "Running", "podIP": "10.0.0.5",
-                     "podIPs": [{"ip": "10.0.0.5"}, {"ip": "fd00::5"}]}})");
+                     "podIPs": [{"ip": "10.0.0.5"}, {"ip": "fd00::5"}],
+                     "conditions": [{"type": "Ready", "status": "True", "lastProbeTime": null},
+                                    {"type": "PodScheduled", "status": "True"}]}})");
   BOOST_REQUIRE(pod.has_value());
+  BOOST_TEST(pod->ready);  // the controller's liveness of an agent
   BOOST_TEST(pod->node_name == "n1");
   BOOST_TEST(pod->phase == "Running");
   BOOST_TEST(pod->pod_ip == "10.0.0.5");
@@ -161,6 +164,10 @@ BOOST_AUTO_TEST_CASE(pod_reads_node_phase_and_addresses) {
   const auto back = api::decodeJson<api::Pod>(api::encodeJson(*pod));
   BOOST_REQUIRE(back.has_value());
   BOOST_TEST((*back == *pod));
+  const auto unready = api::decodeJson<api::Pod>(
+      R"({"status": {"conditions": [{"type": "Ready", "status": "False"}]}})");
+  BOOST_REQUIRE(unready.has_value());
+  BOOST_TEST(!unready->ready);
   const auto bad = api::decodeJson<api::Pod>(R"({"status": {"podIP": 5}})");
   BOOST_REQUIRE(!bad.has_value());
   BOOST_TEST(bad.error().message.find("status.podIP") != std::string::npos, bad.error().message);

@@ -398,6 +398,7 @@ ServiceOutcome convergeService(Allocator& allocator,
   out.converged = converger.run();
   out.events = converger.takeEvents();
   out.status = converger.status();
+  out.status.conditions = svc.status.conditions;  // not the allocator's: written elsewhere
   fillWrite(svc, converger.annotations(), out);
   out.reprocess_all =
       prev_key != allocator.allocationKey(key) || freedRoom(allocator, before, allocator.find(key));

@@ -53,6 +53,8 @@ struct ServiceOutcome {
   std::map<std::string, std::string> set_annotations;  ///< annotations to add or change
   std::vector<std::string> remove_annotations;         ///< annotations to delete
   bool write = false;  ///< status or annotations differ from the Service as given
+  /// write_conditions: the write also replaces status.conditions (with status.conditions)
+  bool write_conditions = false;
   std::vector<Event> events;
   bool reprocess_all = false;  ///< freed room or changed sharing: other services may now fit
 };

@@ -21,6 +21,12 @@ BOOST_AUTO_TEST_CASE(service_patch_carries_ingress_and_annotation_changes_in_one
   clear.remove_annotations = {"metallb.io/ip-allocated-from-pool"};
   ServiceOutcome status_only;
   status_only.status.ingress = {{"10.0.0.1", "", std::nullopt}};
+  // Conditions are written only when asked: a cleared address drops the unannounced report.
+  ServiceOutcome clear_conditions = clear;
+  clear_conditions.write_conditions = true;
+  ServiceOutcome keep_other = status_only;
+  keep_other.status.conditions = {{"example.com/Other", "True", "R", "m", "t0", 0}};
+  keep_other.write_conditions = true;
   const std::vector<Case> cases = {
       {"assignment of two families", assign,
        R"({"metadata":{"annotations":{"metallb.io/ip-allocated-from-pool":"p"}},)"
@@ -30,6 +36,13 @@ BOOST_AUTO_TEST_CASE(service_patch_carries_ingress_and_annotation_changes_in_one
        R"("status":{"loadBalancer":{"ingress":null}}})"},
       {"status only leaves metadata out", status_only,
        R"({"status":{"loadBalancer":{"ingress":[{"ip":"10.0.0.1"}]}}})"},
+      {"conditions removed with the address", clear_conditions,
+       R"({"metadata":{"annotations":{"metallb.io/ip-allocated-from-pool":null}},)"
+       R"("status":{"loadBalancer":{"ingress":null},"conditions":null}})"},
+      {"other conditions written whole", keep_other,
+       R"({"status":{"loadBalancer":{"ingress":[{"ip":"10.0.0.1"}]},"conditions":[{"type":)"
+       R"("example.com/Other","status":"True","lastTransitionTime":"t0","reason":"R",)"
+       R"("message":"m"}]}})"},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {
@@ -49,6 +62,15 @@ BOOST_AUTO_TEST_CASE(apply_outcome_matches_what_the_patch_does) {
   BOOST_TEST((after.status == out.status));
   const api::StringMap expected = {{"keep", "1"}, {"metallb.io/ip-allocated-from-pool", "new"}};
   BOOST_TEST((after.metadata.annotations == expected));
+}
+
+BOOST_AUTO_TEST_CASE(conditions_patch_sets_or_removes_the_list) {
+  BOOST_TEST(conditionsPatch({}) == R"({"status":{"conditions":null}})");
+  BOOST_TEST(conditionsPatch({{"ingot.dev/Announced", "False", "NoAnnouncingNode", "no node",
+                               "2026-01-01T00:00:00Z", 3}}) ==
+             R"({"status":{"conditions":[{"type":"ingot.dev/Announced","status":"False",)"
+             R"("observedGeneration":3,"lastTransitionTime":"2026-01-01T00:00:00Z",)"
+             R"("reason":"NoAnnouncingNode","message":"no node"}]}})");
 }
 
 BOOST_AUTO_TEST_CASE(pool_status_patch_has_the_four_counters) {

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "controller/announce_watch.h"
+
+#include "agent/core/predicates.h"
+#include "api/codec.h"
+#include "kube/resources.h"
+
+namespace ingot::controller {
+namespace {
+
+using ErrorHandler = std::function<void(const Error&)>;
+
+template <typename T>
+std::function<Result<T>(std::string_view)> decoder() {
+  return [](std::string_view json) { return api::decodeJson<T>(json); };
+}
+
+/// onChange calls enqueue with the object of every add and delete, and with both objects of an
+/// update for which changed(old, new) holds.
+template <typename T, typename Enqueue, typename Changed>
+typename k8s::Informer<T>::Handlers onChange(Enqueue enqueue, Changed changed, ErrorHandler err) {
+  using Ptr = typename k8s::Informer<T>::Ptr;
+  return {[enqueue](const Ptr& o) { enqueue(*o); },
+          [enqueue, changed](const Ptr& o, const Ptr& n) {
+            if (changed(*o, *n)) {
+              enqueue(*o);
+              enqueue(*n);
+            }
+          },
+          [enqueue](const Ptr& o) { enqueue(*o); }, std::move(err)};
+}
+
+/// anyChange treats every update as a change (the cache drops updates that change nothing).
+inline constexpr auto kAnyChange = [](const auto&, const auto&) { return true; };
+
+template <typename T>
+typename k8s::Informer<T>::Handlers allOn(k8s::WorkQueue& q, ErrorHandler err) {
+  return onChange<T>([&q](const T&) { q.add(std::string(keys::kAnnounceAll)); }, kAnyChange,
+                     std::move(err));
+}
+
+/// A status object names its Service in its status.
+template <typename T>
+typename k8s::Informer<T>::Handlers statusHandlers(k8s::WorkQueue& q, ErrorHandler err) {
+  auto enqueue = [&q](const T& s) {
+    q.add(keys::announce(k8s::objectKey(s.status.service_namespace, s.status.service_name)));
+  };
+  return onChange<T>(enqueue, kAnyChange, std::move(err));
+}
+
+k8s::Informer<api::EndpointSlice>::Handlers sliceHandlers(k8s::WorkQueue& q, ErrorHandler err) {
+  auto enqueue = [&q](const api::EndpointSlice& s) {
+    const auto it = s.metadata.labels.find(std::string(agent::kServiceNameLabel));
+    if (it != s.metadata.labels.end()) {
+      q.add(keys::announce(k8s::objectKey(s.metadata.namespace_, it->second)));
+    }
+  };
+  return onChange<api::EndpointSlice>(enqueue, kAnyChange, std::move(err));
+}
+
+/// Nodes matter through their labels and conditions; their heartbeats do not.
+k8s::Informer<api::Node>::Handlers nodeHandlers(k8s::WorkQueue& q, ErrorHandler err) {
+  return onChange<api::Node>([&q](const api::Node&) { q.add(std::string(keys::kAnnounceAll)); },
+                             [](const api::Node& o, const api::Node& n) {
+                               return o.metadata.labels != n.metadata.labels ||
+                                      o.conditions != n.conditions;
+                             },
+                             std::move(err));
+}
+
+/// Agent Pods matter through where they run and whether they are ready.
+k8s::Informer<api::Pod>::Handlers podHandlers(k8s::WorkQueue& q, ErrorHandler err) {
+  return onChange<api::Pod>([&q](const api::Pod&) { q.add(std::string(keys::kAnnounceAll)); },
+                            [](const api::Pod& o, const api::Pod& n) {
+                              return o.ready != n.ready || o.node_name != n.node_name ||
+                                     o.metadata.deletion_timestamp != n.metadata.deletion_timestamp;
+                            },
+                            std::move(err));
+}
+
+}  // namespace
+
+std::unique_ptr<AnnounceCaches> addAnnounceInformers(k8s::InformerSet& set,
+                                                     k8s::ApiClient& api,
+                                                     k8s::WorkQueue& q,
+                                                     const std::string& ns,
+                                                     const std::string& agent_labels,
+                                                     const k8s::InformerOptions& io,
+                                                     const ErrorHandler& err) {
+  namespace r = k8s::resources;
+  k8s::InformerOptions pods_io = io;
+  pods_io.reflector.label_selector = agent_labels;
+  return std::unique_ptr<AnnounceCaches>(new AnnounceCaches{
+      set.add<api::Node>("nodes", api, r::kNodes, "", decoder<api::Node>(), nodeHandlers(q, err),
+                         io),
+      set.add<api::EndpointSlice>("endpointslices", api, r::kEndpointSlices, "",
+                                  decoder<api::EndpointSlice>(), sliceHandlers(q, err), io),
+      set.add<api::BGPPeer>("bgppeers", api, r::kBgpPeers, ns, decoder<api::BGPPeer>(),
+                            allOn<api::BGPPeer>(q, err), io),
+      set.add<api::BGPAdvertisement>("bgpadvertisements", api, r::kBgpAdvertisements, ns,
+                                     decoder<api::BGPAdvertisement>(),
+                                     allOn<api::BGPAdvertisement>(q, err), io),
+      set.add<api::L2Advertisement>("l2advertisements", api, r::kL2Advertisements, ns,
+                                    decoder<api::L2Advertisement>(),
+                                    allOn<api::L2Advertisement>(q, err), io),
+      set.add<api::ServiceL2Status>("servicel2statuses", api, r::kServiceL2Statuses, ns,
+                                    decoder<api::ServiceL2Status>(),
+                                    statusHandlers<api::ServiceL2Status>(q, err), io),
+      set.add<api::ServiceBGPStatus>("servicebgpstatuses", api, r::kServiceBgpStatuses, ns,
+                                     decoder<api::ServiceBGPStatus>(),
+                                     statusHandlers<api::ServiceBGPStatus>(q, err), io),
+      set.add<api::Pod>("agentpods", api, r::kPods, ns, decoder<api::Pod>(), podHandlers(q, err),
+                        pods_io),
+  });
+}
+
+}  // namespace ingot::controller
