@@ -47,6 +47,13 @@ ManagerOptions managerOptions(const Flags& flags,
   r.hostname = hostname();
   r.owner = std::move(owner);
   o.watch_frr_configurations = flags.bgp_mode == BgpMode::FrrK8s;
+  // The MACs the responder answers from: the other agents do not take their answers for
+  // address conflicts.
+  o.member_meta = [path = flags.excludel2_path] {
+    MemberMeta meta;
+    meta.macs = layer2Macs(path);
+    return meta;
+  };
   return o;
 }
 

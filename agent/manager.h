@@ -4,8 +4,10 @@
 // runs the Reconciler on each key once every cache synced.
 #pragma once
 
+#include <functional>
 #include <memory>
 
+#include "agent/core/member_meta.h"
 #include "agent/membership_source.h"
 #include "agent/metrics.h"
 #include "agent/reconciler.h"
@@ -28,6 +30,9 @@ struct ManagerOptions {
   /// seeds), feeds its live set to the election and detaches it on stop. Must outlive the
   /// Manager.
   MembershipSource* membership = nullptr;
+  /// member_meta builds what this agent advertises in its memberlist metadata; called once,
+  /// right before memberlist binds (unset: nothing is advertised, as a MetalLB speaker).
+  std::function<MemberMeta()> member_meta;
 };
 
 /// Manager owns the informers, the queue, the reconciler (with the backends `backends` builds)

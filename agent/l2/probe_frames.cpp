@@ -9,6 +9,32 @@
 
 namespace ingot::agent::l2 {
 
+std::optional<Mac> parseMac(std::string_view text) {
+  if (text.size() != 17) {
+    return std::nullopt;
+  }
+  Mac mac{};
+  for (size_t i = 0; i < 6; ++i) {
+    int byte = 0;
+    for (size_t j = 0; j < 2; ++j) {
+      const char c = text[i * 3 + j];
+      const int v = (c >= '0' && c <= '9')   ? c - '0'
+                    : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+                    : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                             : -1;
+      if (v < 0) {
+        return std::nullopt;
+      }
+      byte = byte * 16 + v;
+    }
+    if (i < 5 && text[i * 3 + 2] != ':') {
+      return std::nullopt;
+    }
+    mac[i] = static_cast<uint8_t>(byte);
+  }
+  return mac;
+}
+
 Bytes arpProbe(const Mac& mac, const Ip4& ip) {
   return encodeArp(ArpPacket{kBroadcastMac, mac, kArpRequest, mac, Ip4{}, Mac{}, ip});
 }

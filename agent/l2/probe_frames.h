@@ -4,11 +4,15 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 
 #include "agent/l2/frame.h"
 #include "common/net/ip.h"
 
 namespace ingot::agent::l2 {
+
+/// parseMac reads "aa:bb:cc:dd:ee:ff" (either case); nullopt when malformed.
+std::optional<Mac> parseMac(std::string_view text);
 
 /// arpProbe builds the RFC 5227 probe for `ip` from `mac`: a broadcast ARP request with sender
 /// IP 0.0.0.0, target MAC zero and target IP `ip`, so that no neighbour cache learns anything.

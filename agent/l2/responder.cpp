@@ -38,13 +38,19 @@ net::IpAddress fromIp6(const Ip6& ip) {
   return net::IpAddress::v6(v);
 }
 
-bool ownedOn(const ResponderState& state, const net::IpAddress& ip, const std::string& link) {
-  auto it = state.owned.find(ip);
-  if (it == state.owned.end()) {
+bool onLink(const std::map<net::IpAddress, Owners>& table,
+            const net::IpAddress& ip,
+            const std::string& link) {
+  auto it = table.find(ip);
+  if (it == table.end()) {
     return false;
   }
   return std::any_of(it->second.begin(), it->second.end(),
                      [&](const auto& owner) { return !owner.second || owner.second->count(link); });
+}
+
+bool ownedOn(const ResponderState& state, const net::IpAddress& ip, const std::string& link) {
+  return onLink(state.owned, ip, link);
 }
 
 Responder::Responder(std::unique_ptr<ResponderState> state) : state_(std::move(state)) {}

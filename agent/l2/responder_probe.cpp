@@ -2,7 +2,6 @@
 // The responder's side of address conflict detection: probes sent on the interfaces an address
 // is to be answered on, claims read from every ARP/NDP frame received there, and the addresses
 // found free moved to the answered ones. The schedule and the classification are in probe.cpp.
-#include <algorithm>
 #include <utility>
 
 #include "agent/l2/probe.h"
@@ -14,12 +13,7 @@ namespace {
 
 // pendingOn reports whether ip is to be answered on the named interface once it is free.
 bool pendingOn(const ResponderState& s, const net::IpAddress& ip, const std::string& link) {
-  auto it = s.pending.find(ip);
-  if (it == s.pending.end()) {
-    return false;
-  }
-  return std::any_of(it->second.begin(), it->second.end(),
-                     [&](const auto& owner) { return !owner.second || owner.second->count(link); });
+  return onLink(s.pending, ip, link);
 }
 
 void sendProbe(ResponderState& s, const net::IpAddress& ip) {

@@ -79,6 +79,11 @@ void notifyProbeChange(ResponderState& s);
 /// scanNow runs an interface scan in the calling thread (state.mu not held).
 void scanNow(ResponderState& s);
 
+/// onLink reports whether some owner of ip in table wants it on the named interface.
+bool onLink(const std::map<net::IpAddress, Owners>& table,
+            const net::IpAddress& ip,
+            const std::string& link);
+
 /// ownedOn reports whether `ip` is announced on the named interface (state.mu held).
 bool ownedOn(const ResponderState& state, const net::IpAddress& ip, const std::string& link);
 
