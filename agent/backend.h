@@ -19,6 +19,7 @@
 #include "agent/bgp/frr_driver.h"
 #include "agent/bgp/incremental.h"
 #include "agent/core/announcement.h"
+#include "agent/live_nodes.h"
 #include "agent/metrics.h"
 #include "api/frrk8s.h"
 #include "api/types.h"
@@ -90,6 +91,9 @@ struct BackendOptions {
   /// frr mode: every change through frr-reload.py with the per-prefix policy shape, as before the
   /// incremental path (--frr-apply reload; for comparisons).
   bool frr_full_reload = false;
+  /// live_nodes is the memberlist view (null when memberlist is off): the Layer 2 backend reads
+  /// the members' MACs from their metadata, so that their answers are no address conflicts.
+  const LiveNodes* live_nodes = nullptr;
 };
 
 /// BackendContext is what a backend may use; every reference outlives the backend.

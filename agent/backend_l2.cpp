@@ -24,8 +24,13 @@ class RealResponder final : public L2Responder {
   explicit RealResponder(std::unique_ptr<l2::Responder> r) : r_(std::move(r)) {}
   void announce(const std::string& owner,
                 const net::IpAddress& ip,
-                const std::optional<std::set<std::string>>& interfaces) override {
-    r_->announce(owner, ip, interfaces);
+                const std::optional<std::set<std::string>>& interfaces,
+                bool probe) override {
+    r_->announce(owner, ip, interfaces, probe);
+  }
+  void setMemberMacs(std::set<l2::Mac> macs) override { r_->setMemberMacs(std::move(macs)); }
+  void setProbeListener(std::function<void()> listener) override {
+    r_->setProbeListener(std::move(listener));
   }
   void withdraw(const std::string& owner, const net::IpAddress& ip) override {
     r_->withdraw(owner, ip);
@@ -89,7 +94,12 @@ std::vector<daemon::MetricFamily> layer2Families(const l2::ResponderStats& s) {
         Sample{{{"reason", std::string(l2::dropReasonName(static_cast<l2::DropReason>(i)))}},
                static_cast<double>(s.drops[i])});
   }
-  return {std::move(in), std::move(out), std::move(gratuitous), std::move(drops)};
+  std::vector<daemon::MetricFamily> families{std::move(in), std::move(out), std::move(gratuitous),
+                                             std::move(drops)};
+  for (auto& f : conflictFamilies(s)) {
+    families.push_back(std::move(f));
+  }
+  return families;
 }
 
 }  // namespace
@@ -177,6 +187,7 @@ ReconcileResult Layer2Backend::apply() {
     return ReconcileResult::requeueAfter(bgp::retryDelay(start_failures_),
                                          Error{ErrorCode::Unavailable, *error_});
   }
+  // A probe that ends (conflict, free) queues this backend through the probe listener.
   if (r.ok() && !failed_.empty()) {
     return ReconcileResult::requeueAfter(kInterfaceRecheck);
   }
@@ -209,6 +220,8 @@ bool Layer2Backend::ensureResponder() {
   {
     std::lock_guard lock(shared_->mu);
     shared_->responder = std::shared_ptr<L2Responder>(std::move(*started));
+    shared_->responder->setProbeListener(
+        [&queue = ctx_.queue] { queue.add(std::string(keys::kLayer2)); });
   }
   start_failures_ = 0;
   error_ = "";
@@ -259,13 +272,17 @@ void Layer2Backend::applyResponder() {
       next.emplace(key, std::move(want));
     }
   }
+  if (responder) {
+    responder->setMemberMacs(memberMacs());
+  }
+  const auto statuses = currentStatuses();
   // Announce (new owners, changed restrictions) before withdrawing, and leave unchanged
   // addresses alone, so an address that stays is answered throughout.
   for (const auto& [key, want] : next) {
     auto had = applied_.find(key);
     for (const auto& [ip, ifs] : want) {
       if (had == applied_.end() || !had->second.contains(ip) || had->second.at(ip) != ifs) {
-        responder->announce(key, ip, ifs);
+        responder->announce(key, ip, ifs, needsProbe(key, ip, statuses));
       }
     }
   }
@@ -277,33 +294,41 @@ void Layer2Backend::applyResponder() {
       }
     }
   }
+  applied_ = std::move(next);
+  reportAnswered(responder ? responder->stats() : l2::ResponderStats{});
+}
+
+void Layer2Backend::reportAnswered(const l2::ResponderStats& stats) {
+  auto answered = answeredOf(applied_, stats);
+  reportConflicts(stats);
   std::vector<AnnouncedIp> gauge;
-  for (const auto& [key, want] : next) {
+  for (const auto& [key, want] : answered) {
     report(desired_.at(key), want);
     for (const auto& [ip, ifs] : want) {
       gauge.push_back({key, ip.toString()});
+      answered_before_.insert(ip);
     }
   }
-  for (const auto& [key, had] : applied_) {
-    if (!next.contains(key)) {
+  for (const auto& [key, had] : answered_) {
+    if (!answered.contains(key)) {
       ctx_.log.info("layer2", "withdrawn", "no longer answering ARP/NDP for the service",
                     {{"service", key}, {"ips", ipList(had)}});
     }
   }
-  applied_ = std::move(next);
+  answered_ = std::move(answered);
   ctx_.metrics.setAnnounced(std::move(gauge), "layer2");
 }
 
 void Layer2Backend::report(const L2Announcement& a, const Applied& now) {
   const std::string key = a.key();
-  auto had = applied_.find(key);
-  if (had != applied_.end() && had->second == now) {
+  auto had = answered_.find(key);
+  if (had != answered_.end() && had->second == now) {
     return;
   }
   ctx_.log.info(
       "layer2", "announced", "answering ARP/NDP for the service",
       {{"service", key}, {"ips", ipList(now)}, {"interfaces", interfaceList(a.interfaces)}});
-  if (had == applied_.end() || ipList(had->second) != ipList(now)) {
+  if (had == answered_.end() || ipList(had->second) != ipList(now)) {
     ctx_.events.record(
         serviceRef(a.service_namespace, a.service_name), k8s::EventType::Normal, "nodeAssigned",
         "announcing from node \"" + ctx_.options.node + "\" with protocol \"layer2\"");

@@ -23,10 +23,16 @@ namespace ingot::agent {
 class L2Responder {
  public:
   virtual ~L2Responder() = default;
-  /// announce makes owner one of the owners of ip, on the named interfaces (nullopt: all).
+  /// announce makes owner one of the owners of ip, on the named interfaces (nullopt: all);
+  /// with probe, an address not answered yet is probed for conflicts first.
   virtual void announce(const std::string& owner,
                         const net::IpAddress& ip,
-                        const std::optional<std::set<std::string>>& interfaces) = 0;
+                        const std::optional<std::set<std::string>>& interfaces,
+                        bool probe) = 0;
+  /// setMemberMacs sets the other members' MACs (their answers are no conflicts).
+  virtual void setMemberMacs(std::set<l2::Mac> macs) = 0;
+  /// setProbeListener sets what is called when a probed address is found in conflict or free.
+  virtual void setProbeListener(std::function<void()> listener) = 0;
   /// withdraw removes owner from the owners of ip.
   virtual void withdraw(const std::string& owner, const net::IpAddress& ip) = 0;
   /// interfaces returns the interfaces the responder may answer on now.
@@ -42,6 +48,16 @@ using L2ResponderStarter = std::function<Result<std::unique_ptr<L2Responder>>()>
 /// read from exclude_path when it starts; a missing file excludes nothing).
 L2ResponderStarter startL2Responder(l2::ResponderOptions options, std::string exclude_path);
 
+/// layer2Macs returns the MACs the responder would answer from (the usable interfaces of this
+/// network namespace, minus those the exclude file names), for the memberlist metadata; at
+/// most kMaxAdvertisedMacs, so that the metadata stays within memberlist's limit.
+std::vector<std::string> layer2Macs(const std::string& exclude_path);
+inline constexpr size_t kMaxAdvertisedMacs = 24;
+
+/// conflictFamilies renders the responder's probe state: the addresses in conflict, the
+/// conflicts detected and the probes sent.
+std::vector<daemon::MetricFamily> conflictFamilies(const l2::ResponderStats& s);
+
 /// Layer2Backend announces the Services this node wins over Layer 2.
 ///
 /// The responder is started the first time a Service is to be announced; when it cannot start
@@ -54,6 +70,13 @@ L2ResponderStarter startL2Responder(l2::ResponderOptions options, std::string ex
 /// Service gets the Event nodeAssigned; its ServiceL2Status (MetalLB's names, labels and fields)
 /// is created or patched only when it differs from what is stored, the other nodes' objects for
 /// it are deleted, and this node's objects for Services it no longer announces are deleted.
+///
+/// Address conflict detection: an address no member answered before (no ServiceL2Status exists
+/// for its Service and this agent never answered it) is probed before it is answered; until
+/// the probe finds it free it counts as not announced (no status, no nodeAssigned, no
+/// metallb_speaker_announced). A conflict gets the Warning Event AddressConflict (once per MAC)
+/// and the ingot_agent_layer2_address_conflicts gauge; the responder probes again with
+/// backoff, and the address is answered once free (Normal Event AddressConflictCleared).
 class Layer2Backend final : public Backend {
  public:
   /// Layer2Backend starts its responder with start.
@@ -98,6 +121,19 @@ class Layer2Backend final : public Backend {
   void applyResponder();
   Applied plan(const L2Announcement& a, const std::vector<l2::AnnounceInterface>& usable);
   void report(const L2Announcement& a, const Applied& now);
+  bool needsProbe(const std::string& key,
+                  const net::IpAddress& ip,
+                  const std::map<std::string, std::vector<Seen>>& statuses) const;
+  std::set<l2::Mac> memberMacs() const;
+  /// answeredOf drops the addresses still probed from what the responder was told.
+  std::map<std::string, Applied> answeredOf(const std::map<std::string, Applied>& told,
+                                            const l2::ResponderStats& stats) const;
+  void reportConflicts(const l2::ResponderStats& stats);
+  void reportAnswered(const l2::ResponderStats& stats);
+  void recordConflictEvent(const net::IpAddress& ip,
+                           k8s::EventType type,
+                           const std::string& reason,
+                           const std::string& message);
   ReconcileResult syncStatuses();
   bool statusesDiverge();
   std::map<std::string, std::vector<Seen>> currentStatuses();
@@ -115,8 +151,11 @@ class Layer2Backend final : public Backend {
   bool updated_ = false;  ///< update() ran: before it nothing is known, nothing is applied
   int start_failures_ = 0;
   std::optional<std::string> error_;
-  std::map<std::string, L2Announcement> desired_;  ///< by service key
-  std::map<std::string, Applied> applied_;         ///< by service key: what the responder has
+  std::map<std::string, L2Announcement> desired_;     ///< by service key
+  std::map<std::string, Applied> applied_;            ///< by service key: what the responder has
+  std::map<std::string, Applied> answered_;           ///< applied_ minus the addresses still probed
+  std::set<net::IpAddress> answered_before_;          ///< answered by this agent since it started
+  std::map<net::IpAddress, l2::Conflict> conflicts_;  ///< AddressConflict already recorded
   std::map<std::string, std::set<net::IpAddress>> failed_;  ///< announceFailed already recorded
   std::map<std::string, Written> written_;                  ///< ServiceL2Status name → write
 };

@@ -59,7 +59,7 @@ std::map<std::string, std::vector<Layer2Backend::Seen>> Layer2Backend::currentSt
 
 std::map<std::string, api::ServiceL2StatusStatus> Layer2Backend::wantedStatuses() const {
   std::map<std::string, api::ServiceL2StatusStatus> out;
-  for (const auto& [key, applied] : applied_) {
+  for (const auto& [key, answered] : answered_) {
     // An address answered for a Service no longer desired is withdrawn by the next apply (update
     // asked for it); until then it wants no status, and its status diverges.
     auto wanted = desired_.find(key);

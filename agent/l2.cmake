@@ -3,12 +3,13 @@ find_package(Threads REQUIRED)
 # ingot_agent_l2: the Layer 2 data plane (ARP/NDP codecs and decisions, responder, interface scan).
 ingot_add_library(ingot_agent_l2
   SOURCES l2/frame.cpp l2/arp_codec.cpp l2/ndp_codec.cpp l2/interfaces.cpp l2/interfaces_netlink.cpp
-    l2/socket_io.cpp l2/responder.cpp l2/responder_loop.cpp
+    l2/socket_io.cpp l2/responder.cpp l2/responder_loop.cpp l2/probe.cpp l2/probe_frames.cpp
+    l2/responder_probe.cpp
   LIBRARIES ingot_net ingot_util yaml-cpp Threads::Threads)
 
 ingot_add_test(ingot_agent_l2_test
   SOURCES tests/l2/main_test.cpp tests/l2/arp_codec_test.cpp tests/l2/ndp_codec_test.cpp
-    tests/l2/interfaces_test.cpp
+    tests/l2/interfaces_test.cpp tests/l2/probe_test.cpp tests/l2/probe_frames_test.cpp
   LIBRARIES ingot_agent_l2)
 
 # Real sockets between two network namespaces the test creates (skipped when not root).

@@ -26,10 +26,12 @@ std::string hostname() {
 }
 
 /// memberMeta is the one place that builds what this agent advertises to the other members
-/// (the Manager adds when it joined).
+/// (the Manager adds when it joined): its hold-down, and the MACs the responder answers from,
+/// whose answers the other agents do not take for address conflicts.
 MemberMeta memberMeta(const Flags& flags) {
   MemberMeta m;
   m.hold_down_ms = flags.l2_hold_down.count();
+  m.macs = layer2Macs(flags.excludel2_path);
   return m;
 }
 

@@ -144,10 +144,10 @@ Manager::Manager(k8s::ApiClient& api,
   const Caches caches{services, slices,      nodes,    namespaces, pools,
                       peers,    bgp_ads,     l2_ads,   bfd,        communities,
                       secrets,  frr_configs, statuses, states,     l2_statuses};
-  const BackendContext context{
-      caches, api, events, q, metrics, log_, backendOptions(ro), k8s::steadyClock()};
   ReconcilerOptions with_live = ro;
   if (options_.membership != nullptr) with_live.live_nodes = &options_.membership->liveNodes();
+  const BackendContext context{
+      caches, api, events, q, metrics, log_, backendOptions(with_live), k8s::steadyClock()};
   reconciler_ = std::make_unique<Reconciler>(caches, api, events, q, metrics, log_, with_live,
                                              backends ? backends(context) : Backends{});
 }

@@ -85,6 +85,7 @@ BackendOptions backendOptions(const ReconcilerOptions& options) {
   o.frr_full_reload = options.frr_full_reload;
   o.namespace_ = options.namespace_;
   o.owner = options.owner;
+  o.live_nodes = options.live_nodes;
   return o;
 }
 

@@ -38,13 +38,19 @@ net::IpAddress fromIp6(const Ip6& ip) {
   return net::IpAddress::v6(v);
 }
 
-bool ownedOn(const ResponderState& state, const net::IpAddress& ip, const std::string& link) {
-  auto it = state.owned.find(ip);
-  if (it == state.owned.end()) {
+bool onLink(const std::map<net::IpAddress, Owners>& table,
+            const net::IpAddress& ip,
+            const std::string& link) {
+  auto it = table.find(ip);
+  if (it == table.end()) {
     return false;
   }
   return std::any_of(it->second.begin(), it->second.end(),
                      [&](const auto& owner) { return !owner.second || owner.second->count(link); });
+}
+
+bool ownedOn(const ResponderState& state, const net::IpAddress& ip, const std::string& link) {
+  return onLink(state.owned, ip, link);
 }
 
 Responder::Responder(std::unique_ptr<ResponderState> state) : state_(std::move(state)) {}
@@ -52,6 +58,7 @@ Responder::Responder(std::unique_ptr<ResponderState> state) : state_(std::move(s
 Result<std::unique_ptr<Responder>> Responder::start(ResponderOptions options) {
   auto state = std::make_unique<ResponderState>();
   state->options = std::move(options);
+  state->probes = ProbeTable(state->options.probe);
   auto wakeup = openWakeup();
   auto events = openLinkEvents();
   auto membership = openMembershipSocket();
@@ -79,17 +86,33 @@ Responder::~Responder() {
   thread_.join();
 }
 
+void startBurst(ResponderState& s, const net::IpAddress& ip, Clock::time_point now) {
+  auto [it, fresh] = s.bursts.try_emplace(ip, Burst{now, now});
+  it->second.until = now + s.options.gratuitous_window;
+  if (fresh) {
+    it->second.next = now;
+  }
+}
+
 void Responder::announce(const std::string& owner,
                          const net::IpAddress& ip,
-                         const std::optional<std::set<std::string>>& interfaces) {
+                         const std::optional<std::set<std::string>>& interfaces,
+                         bool probe) {
   {
     std::lock_guard lock(state_->mu);
-    state_->owned[ip][owner] = interfaces;
     const auto now = Clock::now();
-    auto [it, fresh] = state_->bursts.try_emplace(ip, Burst{now, now});
-    it->second.until = now + state_->options.gratuitous_window;
-    if (fresh) {
-      it->second.next = now;
+    if (probe && !state_->owned.contains(ip)) {
+      state_->pending[ip][owner] = interfaces;
+      state_->probes.add(ip, now);
+    } else {
+      Owners& owners = state_->owned[ip];
+      if (auto pending = state_->pending.find(ip); pending != state_->pending.end()) {
+        owners.merge(pending->second);  // answered without probing: the probe ends
+        state_->pending.erase(pending);
+        state_->probes.remove(ip);
+      }
+      owners[owner] = interfaces;
+      startBurst(*state_, ip, now);
     }
     state_->memberships_dirty = true;
   }
@@ -99,6 +122,13 @@ void Responder::announce(const std::string& owner,
 void Responder::withdraw(const std::string& owner, const net::IpAddress& ip) {
   {
     std::lock_guard lock(state_->mu);
+    if (auto pending = state_->pending.find(ip); pending != state_->pending.end()) {
+      pending->second.erase(owner);
+      if (pending->second.empty()) {
+        state_->pending.erase(pending);
+        state_->probes.remove(ip);
+      }
+    }
     auto it = state_->owned.find(ip);
     if (it == state_->owned.end()) {
       return;
@@ -111,6 +141,16 @@ void Responder::withdraw(const std::string& owner, const net::IpAddress& ip) {
     state_->memberships_dirty = true;
   }
   wake(state_->wakeup.get());
+}
+
+void Responder::setMemberMacs(std::set<Mac> macs) {
+  std::lock_guard lock(state_->mu);
+  state_->member_macs = std::move(macs);
+}
+
+void Responder::setProbeListener(std::function<void()> listener) {
+  std::lock_guard lock(state_->mu);
+  state_->probe_listener = std::move(listener);
 }
 
 bool Responder::owned(const net::IpAddress& ip) const {
@@ -137,7 +177,10 @@ void Responder::rescan() {
 
 ResponderStats Responder::stats() const {
   std::lock_guard lock(state_->mu);
-  return state_->stats;
+  ResponderStats out = state_->stats;
+  out.probes = state_->probes.entries();
+  out.conflicts_detected = state_->probes.detections();
+  return out;
 }
 
 }  // namespace ingot::agent::l2

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "agent/l2/interfaces.h"
+#include "agent/l2/probe.h"
 #include "common/net/ip.h"
 #include "common/util/result.h"
 
@@ -30,6 +32,8 @@ struct ResponderOptions {
   std::chrono::milliseconds rescan_interval{10000};
   /// Interfaces whose name matches are never used.
   ExcludeList exclude;
+  /// How addresses announced with `probe` are probed before they are answered.
+  ProbeTiming probe;
 };
 
 /// IpCounters are the per-address counters (MetalLB's metallb_layer2_* with label ip).
@@ -45,6 +49,10 @@ struct ResponderStats {
   std::array<uint64_t, kDropReasonCount> drops{};  ///< indexed by DropReason
   uint64_t send_errors = 0;
   uint64_t scan_errors = 0;
+  /// probes is every address probed before it is answered (absent once answered).
+  std::map<net::IpAddress, ProbeStatus> probes;
+  uint64_t probes_sent = 0;         ///< ARP probes and DAD solicitations
+  uint64_t conflicts_detected = 0;  ///< transitions of an address into conflict
 };
 
 struct ResponderState;
@@ -62,10 +70,20 @@ class Responder {
 
   /// announce records that `owner` (e.g. "namespace/name" of a Service) announces `ip`, on the
   /// named interfaces or (nullopt) on all usable ones. Owners sharing an address are counted;
-  /// every call starts or extends the gratuitous burst for the address.
+  /// every call starts or extends the gratuitous burst for the address. With `probe`, an
+  /// address not answered yet is first probed (ARP probes / DAD solicitations) and answered
+  /// only once a round finds no other host using it; a conflict is retried with backoff. An
+  /// announce without `probe` answers at once (and ends a probe of the address).
   void announce(const std::string& owner,
                 const net::IpAddress& ip,
-                const std::optional<std::set<std::string>>& interfaces);
+                const std::optional<std::set<std::string>>& interfaces,
+                bool probe = false);
+  /// setMemberMacs sets the MACs of the cluster's other members: their answers for a probed
+  /// address are not conflicts (this node's own MACs never are).
+  void setMemberMacs(std::set<Mac> macs);
+  /// setProbeListener sets what is called (from the responder's thread, without its lock)
+  /// when an address is found in conflict or free; it must not block.
+  void setProbeListener(std::function<void()> listener);
   /// withdraw removes one owner of `ip`; the address stops being answered when none is left.
   /// Nothing is sent on withdraw.
   void withdraw(const std::string& owner, const net::IpAddress& ip);

@@ -156,8 +156,20 @@ void account(ResponderState& s,
   sendCounted(s, fd, link.info.index, *d.reply, counters.responses_sent);
 }
 
+// isAdvert reports whether a frame is an ICMPv6 Neighbor Advertisement (read only for probes).
+bool isAdvert(ByteView frame) {
+  constexpr size_t kNextHeader = kEthernetHeaderLen + 6;
+  constexpr size_t kIcmpType = kEthernetHeaderLen + kIpv6HeaderLen;
+  return frame.size() > kIcmpType && readU16(frame, 12) == kEtherTypeIpv6 &&
+         frame[kNextHeader] == 58 && frame[kIcmpType] == kIcmpv6NeighborAdvert;
+}
+
 void handleFrame(ResponderState& s, const Link& link, bool arp, ByteView frame) {
   const std::string& name = link.info.name;
+  observeClaim(s, link, arp, frame);
+  if (!arp && isAdvert(frame)) {
+    return;  // the socket lets advertisements through for the probes only
+  }
   if (arp) {
     auto d = processArpRequest(frame, link.info.mac,
                                [&](const Ip4& ip) { return ownedOn(s, fromIp4(ip), name); });
@@ -207,7 +219,7 @@ bool prepare(ResponderState& s, std::vector<Watch>& watches, int& timeout_ms) {
   if (s.memberships_dirty) {
     syncMemberships(s);
   }
-  const auto due = std::min(sendDueGratuitous(s, now), s.next_scan);
+  const auto due = std::min({sendDueGratuitous(s, now), runProbes(s, now), s.next_scan});
   timeout_ms = static_cast<int>(std::clamp<int64_t>(
       std::chrono::ceil<std::chrono::milliseconds>(due - now).count(), 0, 60000));
   watches = {{s.wakeup.get(), 0, false}, {s.link_events.get(), 0, false}};
@@ -231,6 +243,7 @@ void Responder::run() {
   std::vector<pollfd> fds;
   int timeout_ms = 0;
   while (prepare(s, watches, timeout_ms)) {
+    notifyProbeChange(s);
     fds.clear();
     for (const auto& w : watches) {
       fds.push_back(pollfd{w.fd, POLLIN, 0});
@@ -248,6 +261,7 @@ void Responder::run() {
         drainSocket(s, watches[i].fd, watches[i].ifindex, watches[i].arp, buf);
       }
     }
+    notifyProbeChange(s);
   }
 }
 

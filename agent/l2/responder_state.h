@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -47,6 +48,12 @@ struct ResponderState {
   bool scan_requested = false;
   bool memberships_dirty = false;
   Clock::time_point next_scan;
+  /// Addresses announced with a probe and not answered yet, with their owners.
+  std::map<net::IpAddress, Owners> pending;
+  ProbeTable probes;
+  std::set<Mac> member_macs;
+  std::function<void()> probe_listener;
+  bool probe_changed = false;  ///< the listener is due
 };
 
 /// toIp4 / toIp6 convert an address of the matching family to wire order.
@@ -56,8 +63,26 @@ Ip6 toIp6(const net::IpAddress& ip);
 net::IpAddress fromIp4(const Ip4& ip);
 net::IpAddress fromIp6(const Ip6& ip);
 
+/// startBurst starts or extends the gratuitous burst of ip (state.mu held).
+void startBurst(ResponderState& s, const net::IpAddress& ip, Clock::time_point now);
+
+/// runProbes sends the due probes and answers the addresses found free; returns when it is
+/// next due (state.mu held).
+Clock::time_point runProbes(ResponderState& s, Clock::time_point now);
+
+/// observeClaim checks a received ARP/NDP frame against the probed addresses (state.mu held).
+void observeClaim(ResponderState& s, const Link& link, bool arp, ByteView frame);
+
+/// notifyProbeChange calls the probe listener if a probe changed state (state.mu not held).
+void notifyProbeChange(ResponderState& s);
+
 /// scanNow runs an interface scan in the calling thread (state.mu not held).
 void scanNow(ResponderState& s);
+
+/// onLink reports whether some owner of ip in table wants it on the named interface.
+bool onLink(const std::map<net::IpAddress, Owners>& table,
+            const net::IpAddress& ip,
+            const std::string& link);
 
 /// ownedOn reports whether `ip` is announced on the named interface (state.mu held).
 bool ownedOn(const ResponderState& state, const net::IpAddress& ip, const std::string& link);

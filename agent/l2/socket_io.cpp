@@ -30,13 +30,15 @@ constexpr sock_filter kArpFilter[] = {
     BPF_STMT(BPF_RET | BPF_K, 0xffff),
     BPF_STMT(BPF_RET | BPF_K, 0),
 };
+// Neighbor Solicitations (answered) and Advertisements (read by the address conflict probes).
 constexpr sock_filter kSolicitFilter[] = {
     BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 12),                 // EtherType
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_IPV6, 0, 5),  //
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_IPV6, 0, 6),  //
     BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 20),                 // IPv6 next header
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_ICMPV6, 0, 3),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_ICMPV6, 0, 4),
     BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 54),  // ICMPv6 type
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ND_NEIGHBOR_SOLICIT, 0, 1),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ND_NEIGHBOR_SOLICIT, 1, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ND_NEIGHBOR_ADVERT, 0, 1),
     BPF_STMT(BPF_RET | BPF_K, 0xffff),
     BPF_STMT(BPF_RET | BPF_K, 0),
 };

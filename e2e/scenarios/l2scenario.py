@@ -141,20 +141,27 @@ def status_node(cluster: Cluster, name: str) -> list:
     return l2.l2_owners(cluster.client).get(f"{NS}/{name}", [])
 
 
-def announced_l2(cluster: Cluster, node: str) -> set:
-    """(service, ip) of every metallb_speaker_announced{protocol="layer2"} sample the agent of
-    node exports (scraped inside its namespace)."""
+def samples(cluster: Cluster, node: str, name: str) -> list:
+    """(labels, value) of every sample of metric name the agent of node exports (scraped
+    inside its namespace)."""
     url = f"http://127.0.0.1:{METRICS_PORT}/metrics"
     script = f"import urllib.request; print(urllib.request.urlopen({url!r}, timeout=5).read().decode())"
     out = run(["ip", "netns", "exec", cluster.ns(node), PYTHON, "-c", script], timeout=20).stdout
-    found = set()
+    found = []
     for line in out.splitlines():
-        if not line.startswith("metallb_speaker_announced{"):
+        if not (line.startswith(name + "{") or line.startswith(name + " ")):
             continue
         labels = dict(LABEL.findall(line.partition("{")[2].rpartition("}")[0]))
-        if labels.get("protocol") == "layer2" and labels.get("node") == node:
-            found.add((labels.get("service"), labels.get("ip")))
+        found.append((labels, float(line.rsplit(" ", 1)[1])))
     return found
+
+
+def announced_l2(cluster: Cluster, node: str) -> set:
+    """(service, ip) of every metallb_speaker_announced{protocol="layer2"} sample the agent of
+    node exports."""
+    return {(labels.get("service"), labels.get("ip"))
+            for labels, _ in samples(cluster, node, "metallb_speaker_announced")
+            if labels.get("protocol") == "layer2" and labels.get("node") == node}
 
 
 def agent_log(cluster: Cluster, node: str) -> str:

@@ -12,7 +12,10 @@ leaves gracefully and comes back the same way; metallb_speaker_announced follows
 L2Advertisement node selectors, the exclude-from-external-load-balancers label and the
 NetworkUnavailable condition; externalTrafficPolicy Local following its endpoints; a shared
 address; the interfaces list (a missing interface: no answer, and the winner's announceFailed
-Warning); a deleted Service is no longer answered."""
+Warning); a deleted Service is no longer answered; address conflict detection (a rogue host
+owning a new Service's address: nobody of the cluster answers, AddressConflict names the rogue's
+MAC, the conflict gauge is set; the address is announced once the rogue lets it go) and that a
+failover and a take-back send no probe."""
 
 from __future__ import annotations
 
@@ -26,11 +29,11 @@ import pytest
 # scenario first: it puts e2e/ on sys.path for netlab
 from scenario import objects, record_figure, show_logs_on_failure, start_cluster  # noqa: F401
 from scenario import NS, endpoints
-from l2scenario import (CONVERGE, L2_POOL, ArpWatch, agent_log, announced_l2, expected, hold_owner,
-                        l2_spec, longest_silence, prepare, status_node, vip4, vip6, wait_owner,
-                        with_endpoints)
-from netlab import manifests as m
-from netlab.proc import wait_until
+from l2scenario import (CONVERGE, L2_POOL, ArpWatch, agent_log, announced_l2, answers, expected,
+                        hold_owner, l2_spec, longest_silence, prepare, samples, status_node, vip4,
+                        vip6, wait_owner, with_endpoints)
+from netlab import l2, manifests as m
+from netlab.proc import run, wait_until
 
 EXCLUDE = "node.kubernetes.io/exclude-from-external-load-balancers"
 RACKS = {"node1": {"rack": "r1"}, "node2": {"rack": "r1"}, "node3": {"rack": "r2"}}
@@ -277,3 +280,86 @@ def test_interfaces_list_restricts_where_the_address_is_answered(cluster, object
         if e.get("reason") == "announceFailed" and e.get("type") == "Warning"
         and e.get("involvedObject", {}).get("name") == "ifv4" and winner in e.get("message", "")],
         CONVERGE)
+
+
+def _events(cluster, service: str, reason: str) -> list:
+    return [e for e in cluster.client.list("Event", NS) if e.get("reason") == reason
+            and e.get("involvedObject", {}).get("name") == service]
+
+
+def _conflicts(cluster, node: str, ip: str) -> list:
+    """(mac, interface) of node's ingot_agent_layer2_address_conflicts samples for ip."""
+    return [(labels.get("mac"), labels.get("interface")) for labels, _ in
+            samples(cluster, node, "ingot_agent_layer2_address_conflicts")
+            if labels.get("ip") == ip]
+
+
+def _total(cluster, node: str, name: str) -> float:
+    return sum(value for _, value in samples(cluster, node, name))
+
+
+def test_address_of_another_host_is_announced_only_once_free(cluster, objects,
+                                                             show_logs_on_failure):
+    """A host outside the cluster (a namespace on the lab bridge) owns the address of a new
+    Service: its winner probes, finds the rogue's MAC, answers nothing and says so (Warning
+    AddressConflict with IP, MAC and interface; the conflict gauge). The rogue drops the
+    address: the winner's next probe round finds it free and announces it (gratuitous ARP)."""
+    ip = vip4(cluster, 100)
+    rogue = cluster.lab.add_host("rogue", 250, forwarding=False)
+    try:
+        rogue_mac = l2.link_mac(rogue.namespace)
+        run(["ip", "-n", rogue.namespace, "addr", "add", f"{ip}/32", "dev", "eth0"])
+        wait_until("the rogue answers", lambda: answers(cluster, ip) == [rogue_mac], CONVERGE)
+        winner = _apply_services(cluster, objects, [("conflict", ip)])["conflict"]
+        mac = rogue_mac.lower()
+        wait_until("the AddressConflict Warning", lambda: [
+            e for e in _events(cluster, "conflict", "AddressConflict")
+            if e.get("type") == "Warning" and all(
+                part in e.get("message", "") for part in (ip, mac, "eth0", winner))], CONVERGE)
+        wait_until("the conflict gauge", lambda: _conflicts(cluster, winner, ip) == [
+            (mac, "eth0")], CONVERGE)
+        assert _total(cluster, winner, "ingot_agent_layer2_address_conflicts_detected_total") >= 1
+        assert answers(cluster, ip) == [rogue_mac], "a cluster node answers a conflicting address"
+        assert status_node(cluster, "conflict") == []
+        assert (f"{NS}/conflict", ip) not in announced_l2(cluster, winner)
+        watch = ArpWatch(cluster, ip)
+        freed = time.monotonic()
+        run(["ip", "-n", rogue.namespace, "addr", "del", f"{ip}/32", "dev", "eth0"])
+        wait_owner(cluster, ip, winner)
+        garps = [who for t, who in watch.stop()["gratuitous"] if t >= freed]
+        assert winner in garps, f"no gratuitous ARP from {winner} once free: {Counter(garps)}"
+        wait_until("the conflict gauge clears", lambda: _conflicts(cluster, winner, ip) == [],
+                   CONVERGE)
+        wait_until("the AddressConflictCleared Event", lambda: _events(
+            cluster, "conflict", "AddressConflictCleared"), CONVERGE)
+        wait_until("the ServiceL2Status", lambda: status_node(cluster, "conflict") == [winner],
+                   CONVERGE)
+    finally:
+        run(["ip", "netns", "del", rogue.namespace], check=False)
+        cluster.lab.hosts.pop("rogue", None)
+
+
+def test_failover_and_take_back_send_no_probe(cluster, objects, show_logs_on_failure):
+    """An address answered before (its ServiceL2Status exists) moves without probes: the
+    interim owner and the returning agent send none, and nobody reports a conflict."""
+    ip = vip4(cluster, 101)
+    winner = _apply_services(cluster, objects, [("failover", ip)])["failover"]
+    wait_owner(cluster, ip, winner)
+    wait_until("the ServiceL2Status", lambda: status_node(cluster, "failover") == [winner],
+               CONVERGE)
+    survivors = [n for n in cluster.node_names if n != winner]
+    interim = expected(cluster, "failover", live=survivors)
+    sent = _total(cluster, interim, "ingot_agent_layer2_probes_sent_total")
+    proc = cluster.procs[f"agent-{winner}"]
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 0, cluster.log_tail(f"agent-{winner}")
+    try:
+        wait_owner(cluster, ip, interim)
+        assert _total(cluster, interim, "ingot_agent_layer2_probes_sent_total") == sent
+    finally:
+        cluster.start_agent(winner)
+    wait_owner(cluster, ip, winner)
+    assert _total(cluster, winner, "ingot_agent_layer2_probes_sent_total") == 0
+    for node in cluster.node_names:
+        assert _conflicts(cluster, node, ip) == []
+    assert _events(cluster, "failover", "AddressConflict") == []

@@ -22,24 +22,33 @@ net::IpAddress ip(const char* text) {
   return *net::IpAddress::parse(text);
 }
 
-/// FakeResponder records every call as "announce <owner> <ip> <ifs|*>" / "withdraw <owner> <ip>".
+/// FakeResponder records every call as "announce <owner> <ip> <ifs|*>[ probe]" /
+/// "withdraw <owner> <ip>".
 struct FakeResponder final : L2Responder {
   struct Shared {
     std::vector<std::string> calls;
     std::vector<l2::AnnounceInterface> interfaces;
     l2::ResponderStats stats;
     bool alive = false;
+    std::set<l2::Mac> member_macs;
+    std::function<void()> listener;
   };
   explicit FakeResponder(Shared& s) : s_(s) { s_.alive = true; }
   ~FakeResponder() override { s_.alive = false; }
   void announce(const std::string& owner,
                 const net::IpAddress& addr,
-                const std::optional<std::set<std::string>>& ifs) override {
+                const std::optional<std::set<std::string>>& ifs,
+                bool probe) override {
     std::string names;
     for (const auto& n : ifs.value_or(std::set<std::string>{"*"})) {
       names += (names.empty() ? "" : ",") + n;
     }
-    s_.calls.push_back("announce " + owner + " " + addr.toString() + " " + names);
+    s_.calls.push_back("announce " + owner + " " + addr.toString() + " " + names +
+                       (probe ? " probe" : ""));
+  }
+  void setMemberMacs(std::set<l2::Mac> macs) override { s_.member_macs = std::move(macs); }
+  void setProbeListener(std::function<void()> listener) override {
+    s_.listener = std::move(listener);
   }
   void withdraw(const std::string& owner, const net::IpAddress& addr) override {
     s_.calls.push_back("withdraw " + owner + " " + addr.toString());
@@ -67,9 +76,22 @@ L2Announcement svc(const char* name,
   return a;
 }
 
+/// FakeLive is the memberlist view: only the members' metadata matters here.
+struct FakeLive final : LiveNodes {
+  std::set<std::string> live() const override { return {}; }
+  std::map<std::string, std::string> metadata() const override { return meta; }
+  std::map<std::string, std::string> meta;
+};
+
+FakeLive& liveNodes() {
+  static FakeLive live;
+  return live;
+}
+
 BackendOptions options() {
   BackendOptions o;
   o.node = "node1";
+  o.live_nodes = &liveNodes();
   return o;
 }
 
@@ -148,7 +170,11 @@ struct Transition {
 BOOST_AUTO_TEST_CASE(responder_calls_per_transition) {
   const std::set<std::string> eth0{"eth0"};
   const std::vector<Transition> cases = {
-      {"gain", {}, {svc("a", {"192.0.2.1"})}, {"announce web/a 192.0.2.1 *"}, {"nodeAssigned"}},
+      {"gain",
+       {},
+       {svc("a", {"192.0.2.1"})},
+       {"announce web/a 192.0.2.1 * probe"},
+       {"nodeAssigned"}},
       {"lose", {svc("a", {"192.0.2.1"})}, {}, {"withdraw web/a 192.0.2.1"}, {}},
       {"unchanged_makes_no_call", {svc("a", {"192.0.2.1"})}, {svc("a", {"192.0.2.1"})}, {}, {}},
       {"shared_ip_one_owner_leaves",
@@ -184,7 +210,7 @@ BOOST_AUTO_TEST_CASE(responder_calls_per_transition) {
       {"one_named_interface_present_is_enough",
        {},
        {svc("a", {"192.0.2.1"}, std::set<std::string>{"eth9", "eth1"})},
-       {"announce web/a 192.0.2.1 eth1,eth9"},
+       {"announce web/a 192.0.2.1 eth1,eth9 probe"},
        {"nodeAssigned"}},
   };
   for (const auto& c : cases) {
@@ -224,7 +250,7 @@ BOOST_AUTO_TEST_CASE(events_carry_metallb_texts_once) {
   f.fake.interfaces.push_back(iface("eth9", 9));
   f.last = f.backend.apply();
   BOOST_TEST(f.last.ok());
-  BOOST_TEST(f.fake.calls.back() == "announce web/b 192.0.2.5 eth9");
+  BOOST_TEST(f.fake.calls.back() == "announce web/b 192.0.2.5 eth9 probe");
 }
 
 BOOST_AUTO_TEST_CASE(responder_starts_only_when_needed_and_reports_a_failed_start) {
@@ -246,7 +272,7 @@ BOOST_AUTO_TEST_CASE(responder_starts_only_when_needed_and_reports_a_failed_star
   BOOST_TEST(f.starts == 2);
   BOOST_TEST(f.last.ok());
   BOOST_TEST(f.backend.stateError().value_or("unset").empty());
-  BOOST_TEST(f.fake.calls == std::vector<std::string>{"announce web/a 192.0.2.1 *"},
+  BOOST_TEST(f.fake.calls == std::vector<std::string>{"announce web/a 192.0.2.1 * probe"},
              boost::test_tools::per_element());
 }
 
@@ -385,6 +411,84 @@ BOOST_AUTO_TEST_CASE(a_decision_repeated_before_the_pending_apply_keeps_asking_f
   BOOST_REQUIRE(!f.api.writes().empty());
   BOOST_TEST(f.api.writes().back().verb == "remove");
   BOOST_TEST(!f.step({}));
+}
+
+}  // namespace
+}  // namespace ingot::agent
+
+namespace ingot::agent {
+namespace {
+
+const l2::Mac kRogue = {0x02, 0xcc, 0, 0, 0, 0x03};
+
+BOOST_AUTO_TEST_CASE(only_addresses_no_member_announced_before_are_probed) {
+  Fixture fresh;
+  fresh.step({svc("a", {"192.0.2.1"})});
+  Fixture failover;  // another node's ServiceL2Status: a failover, answered at once
+  World::upsert(failover.world.l2_statuses, stored("l2-old", "node2", "a"));
+  failover.step({svc("a", {"192.0.2.1"})});
+  Fixture back;  // answered by this agent before: no probe when it comes back
+  back.step({svc("a", {"192.0.2.1"})});
+  back.step({});
+  back.step({svc("b", {"192.0.2.1"})});
+  const std::vector<std::string> want_fresh = {"announce web/a 192.0.2.1 * probe"};
+  BOOST_TEST(fresh.fake.calls == want_fresh, boost::test_tools::per_element());
+  BOOST_TEST(failover.fake.calls.back() == "announce web/a 192.0.2.1 *");
+  BOOST_TEST(back.fake.calls.back() == "announce web/b 192.0.2.1 *");
+}
+
+BOOST_AUTO_TEST_CASE(a_conflict_is_reported_and_not_announced_until_free) {
+  Fixture f;
+  l2::ProbeStatus probe;
+  probe.conflict = l2::Conflict{kRogue, "eth0"};
+  probe.waiting = true;
+  f.fake.stats.probes[ip("192.0.2.1")] = probe;
+  f.fake.stats.conflicts_detected = 1;
+  f.step({svc("a", {"192.0.2.1"})});
+  BOOST_REQUIRE(f.fake.listener != nullptr);
+  BOOST_TEST(f.reasons() == std::vector<std::string>{"AddressConflict"},
+             boost::test_tools::per_element());
+  const auto& e = f.events.events.at(0);
+  BOOST_TEST((e.type == k8s::EventType::Warning));
+  BOOST_TEST(e.object.name == "a");
+  BOOST_TEST(e.message ==
+             "address 192.0.2.1 is in use by MAC 02:cc:00:00:00:03 (seen on interface eth0 of "
+             "node \"node1\"): not announcing it; probing again with backoff up to 30s");
+  BOOST_TEST(f.statusWrites().empty());
+  std::string text = f.metrics.render();
+  BOOST_TEST(contains(text,
+                      "ingot_agent_layer2_address_conflicts{ip=\"192.0.2.1\","
+                      "mac=\"02:cc:00:00:00:03\",interface=\"eth0\"} 1"),
+             text);
+  BOOST_TEST(contains(text, "ingot_agent_layer2_address_conflicts_detected_total 1"), text);
+  BOOST_TEST(!contains(text, "protocol=\"layer2\""));
+  f.last = f.backend.apply();  // the same conflict again: no second Event
+  BOOST_TEST(f.events.events.size() == 1u);
+
+  f.fake.stats.probes.clear();  // a round found the address free
+  f.fake.listener();
+  BOOST_TEST(f.queue.len() == 1u);
+  f.last = f.backend.apply();
+  BOOST_TEST(f.reasons() == (std::vector<std::string>{"AddressConflict", "AddressConflictCleared",
+                                                      "nodeAssigned"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(f.statusWrites().size() == 2u);  // create and status patch
+  text = f.metrics.render();
+  BOOST_TEST(!contains(text, "ingot_agent_layer2_address_conflicts{"), text);
+  BOOST_TEST(contains(text, "protocol=\"layer2\",service=\"web/a\"} 1"), text);
+}
+
+BOOST_AUTO_TEST_CASE(member_macs_come_from_the_memberlist_metadata) {
+  liveNodes().meta = {{"node1", "ingot/1 macs=02:aa:00:00:00:01"},
+                      {"node2", "ingot/1 macs=02:bb:00:00:00:02,02:bb:00:00:00:03"},
+                      {"node3", ""},                        // a MetalLB speaker
+                      {"node4", "ingot/1 macs=nonsense"}};  // damaged: ignored
+  Fixture f;
+  f.step({svc("a", {"192.0.2.1"})});
+  liveNodes().meta.clear();
+  const std::set<l2::Mac> want = {
+      {0x02, 0xaa, 0, 0, 0, 0x01}, {0x02, 0xbb, 0, 0, 0, 0x02}, {0x02, 0xbb, 0, 0, 0, 0x03}};
+  BOOST_TEST((f.fake.member_macs == want));
 }
 
 }  // namespace

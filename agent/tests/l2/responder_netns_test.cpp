@@ -3,7 +3,9 @@
 #define BOOST_TEST_MODULE ingot_agent_l2_netns
 #include <algorithm>
 #include <arpa/inet.h>
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <functional>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
@@ -268,6 +270,97 @@ BOOST_AUTO_TEST_CASE(never_answers_while_withdrawn) {
   BOOST_TEST(owned_replies == kRounds);
   BOOST_TEST(t.responder->stats().send_errors == 0u);
   BOOST_TEST(t.responder->stats().per_ip[vip].responses_sent == uint64_t{kRounds} + 1);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+namespace {
+
+// peerMac returns p0's MAC in the peer namespace.
+l2::Mac peerMac(const Lab& t) {
+  const auto text = lower(t.peer("cat /sys/class/net/p0/address"));
+  l2::Mac mac{};
+  BOOST_REQUIRE(std::sscanf(text.c_str(), "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1],
+                            &mac[2], &mac[3], &mac[4], &mac[5]) == 6);
+  return mac;
+}
+
+std::optional<l2::Conflict> conflictOf(const Lab& t, const net::IpAddress& addr) {
+  const auto s = t.responder->stats();
+  auto it = s.probes.find(addr);
+  return it == s.probes.end() ? std::nullopt : it->second.conflict;
+}
+
+// probeUntilFree announces an address the peer's kernel owns with a probe, checks the conflict
+// (named by the peer's MAC, not answered, listener called), then frees it on the peer.
+void probeUntilFree(Lab& t, const std::string& addr, const std::string& peer_del) {
+  // The peer's kernel answers for its address once p0 is up and joined the address's groups.
+  BOOST_REQUIRE(waitFor([&] {
+    return t.peer("ip -6 maddr show dev p0").find("ff02::1:ff00:2") != std::string::npos &&
+           t.peer("ip link show p0").find("state UP") != std::string::npos;
+  }));
+  std::atomic<int> notified{0};
+  t.responder->setProbeListener([&notified] { ++notified; });
+  const auto vip = ip(addr);
+  t.responder->announce("default/web", vip, std::nullopt, true);
+  BOOST_REQUIRE(waitFor([&] { return conflictOf(t, vip).has_value(); }));
+  const auto conflict = *conflictOf(t, vip);
+  BOOST_TEST((conflict.mac == peerMac(t)));
+  BOOST_TEST(conflict.interface == "n0");
+  BOOST_TEST(!t.responder->owned(vip));
+  BOOST_TEST(waitFor([&] { return notified.load() >= 1; }));
+  BOOST_TEST(t.responder->stats().conflicts_detected == 1u);
+
+  t.peer(peer_del);
+  BOOST_TEST(waitFor([&] { return t.responder->owned(vip); }));
+  BOOST_TEST(t.responder->stats().probes.empty());
+  BOOST_TEST(notified.load() >= 2);
+  t.responder->setProbeListener(nullptr);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(netns_probe, *boost::unit_test::precondition(canRun))
+
+BOOST_AUTO_TEST_CASE(free_address_is_answered_after_the_probes) {
+  Lab t;
+  t.responder->announce("default/web", ip("192.0.2.130"), std::nullopt, true);
+  BOOST_TEST(waitFor([&] { return t.responder->owned(ip("192.0.2.130")); }));
+  const auto s = t.responder->stats();
+  BOOST_TEST(s.probes_sent == 3u);
+  BOOST_TEST(s.conflicts_detected == 0u);
+  BOOST_TEST(count(lower(t.peer("arping -c 1 -w 10 -I p0 192.0.2.130")), "reply from") == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(arp_conflict_until_the_owner_lets_go) {
+  Lab t;
+  probeUntilFree(t, "192.0.2.2", "ip addr del 192.0.2.2/24 dev p0");
+}
+
+BOOST_AUTO_TEST_CASE(dad_conflict_until_the_owner_lets_go) {
+  Lab t;
+  probeUntilFree(t, "fd00::2", "ip addr del fd00::2/64 dev p0");
+}
+
+BOOST_AUTO_TEST_CASE(a_members_answer_is_no_conflict) {
+  Lab t;
+  t.responder->setMemberMacs({peerMac(t)});
+  t.responder->announce("default/web", ip("192.0.2.2"), std::nullopt, true);
+  BOOST_TEST(waitFor([&] { return t.responder->owned(ip("192.0.2.2")); }));
+  BOOST_TEST(t.responder->stats().conflicts_detected == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(an_announce_without_probe_ends_the_probe) {
+  Lab t;
+  const auto vip = ip("192.0.2.2");
+  t.responder->announce("default/web", vip, std::nullopt, true);
+  BOOST_REQUIRE(waitFor([&] { return conflictOf(t, vip).has_value(); }));
+  t.responder->announce("default/other", vip, std::nullopt);  // e.g. a failover: answered at once
+  BOOST_TEST(t.responder->owned(vip));
+  BOOST_TEST(t.responder->stats().probes.empty());
+  t.responder->withdraw("default/web", vip);
+  t.responder->withdraw("default/other", vip);
+  BOOST_TEST(!t.responder->owned(vip));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
