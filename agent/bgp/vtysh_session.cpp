@@ -86,7 +86,7 @@ std::vector<std::string> rejectedLines(const std::string& output) {
     }
     const bool marker =
         line.rfind(kUnknown, 0) == 0 && line.substr(kUnknown.size()).rfind(kMarker, 0) == 0;
-    if (line.rfind("%", 0) == 0 && !marker && line.find("vtysh.conf") == std::string_view::npos) {
+    if (line.rfind('%', 0) == 0 && !marker && line.find("vtysh.conf") == std::string_view::npos) {
       out.push_back((last.empty() ? "" : last + ": ") + std::string(line));
     }
   }
