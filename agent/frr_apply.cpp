@@ -12,16 +12,6 @@ namespace {
 /// kShowTimeout bounds one show command of a /metrics read (vtysh hanging must not hang it).
 constexpr std::chrono::seconds kShowTimeout{5};
 
-/// SessionReader is a vtysh of its own for the session metrics (the applier's session belongs to
-/// the BGP worker) and the reader over it; shared with the collector, which may outlive the
-/// applier.
-struct SessionReader {
-  explicit SessionReader(bgp::VtyshSessionOptions options)
-      : session(std::move(options)), metrics(session) {}
-  bgp::VtyshSession session;
-  bgp::SessionMetrics metrics;
-};
-
 /// DriverApply owns the driver, the whole-file applier, the vtysh session and the incremental
 /// applier (created on the first applyModel, again when the render options change).
 class DriverApply final : public FrrApply {
@@ -35,7 +25,7 @@ class DriverApply final : public FrrApply {
     bgp::VtyshSessionOptions show = v;
     show.timeout = kShowTimeout;
     session_ = std::make_unique<bgp::VtyshSession>(std::move(v));
-    reader_ = std::make_shared<SessionReader>(std::move(show));
+    reader_ = std::make_shared<bgp::SessionReader>(std::move(show), bgp::kMetalLbSessions);
   }
 
   Result<bgp::ApplyReport> apply(const std::string& text) override { return applier_.apply(text); }
@@ -61,7 +51,7 @@ class DriverApply final : public FrrApply {
   }
 
   SessionCollector sessionCollector() override {
-    return [reader = reader_] { return reader->metrics.families(); };
+    return [reader = reader_] { return reader->families(); };
   }
 
  private:
@@ -71,7 +61,8 @@ class DriverApply final : public FrrApply {
   std::unique_ptr<bgp::VtyshSession> session_;
   frrgen::RenderOptions render_;
   std::unique_ptr<bgp::IncrementalApplier> incremental_;
-  std::shared_ptr<SessionReader> reader_;
+  /// The session metrics' own vtysh, shared with the collector, which may outlive this.
+  std::shared_ptr<bgp::SessionReader> reader_;
 };
 
 }  // namespace

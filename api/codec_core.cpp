@@ -11,19 +11,6 @@
 namespace ingot::api::codec {
 namespace {
 
-template <typename T>
-void readHeader(ObjectReader& r, T& out) {
-  readTypeMeta(r, KindOf<T>::kApiVersion, KindOf<T>::kKind);
-  decodeMeta(r["metadata"], out.metadata, Unknown::Ignore);
-}
-
-template <typename T>
-Value header(const T& in) {
-  Value o = startObject(KindOf<T>::kApiVersion, KindOf<T>::kKind);
-  o.set("metadata", encodeMeta(in.metadata));
-  return o;
-}
-
 /// decodeIntOrString reads an IntOrString as text: 8080 -> "8080", "http" -> "http".
 void decodeIntOrString(const Field& f, std::string& out) {
   if (!f.present()) {
@@ -142,7 +129,7 @@ Value encodeEndpoint(const Endpoint& e) {
 
 void decodeKind(const Field& f, Service& out) {
   ObjectReader r(f, Unknown::Ignore);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Ignore);
   decodeServiceSpec(r["spec"], out.spec);
   ObjectReader status(r["status"], Unknown::Ignore);
   ObjectReader lb(status["loadBalancer"], Unknown::Ignore);
@@ -185,7 +172,7 @@ Value encodeKind(const Service& in) {
 
 void decodeKind(const Field& f, EndpointSlice& out) {
   ObjectReader r(f, Unknown::Ignore);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Ignore);
   (void)r["addressType"].read(out.address_type);
   arrayOf(r["endpoints"], out.endpoints, decodeEndpoint);
   arrayOf(r["ports"], out.ports, [](const Field& item, EndpointPort& p) {
@@ -222,7 +209,7 @@ Value encodeKind(const EndpointSlice& in) {
 
 void decodeKind(const Field& f, Node& out) {
   ObjectReader r(f, Unknown::Ignore);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Ignore);
   {
     ObjectReader spec(r["spec"], Unknown::Ignore);
     (void)spec["unschedulable"].read(out.unschedulable);
@@ -274,7 +261,7 @@ Value encodeKind(const Node& in) {
 
 void decodeKind(const Field& f, Namespace& out) {
   ObjectReader r(f, Unknown::Ignore);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Ignore);
 }
 
 Value encodeKind(const Namespace& in) {
@@ -283,7 +270,7 @@ Value encodeKind(const Namespace& in) {
 
 void decodeKind(const Field& f, Secret& out) {
   ObjectReader r(f, Unknown::Ignore);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Ignore);
   (void)r["data"].read(out.data);
   (void)r["stringData"].read(out.string_data);
   (void)r["type"].read(out.type);
@@ -299,7 +286,7 @@ Value encodeKind(const Secret& in) {
 
 void decodeKind(const Field& f, Pod& out) {
   ObjectReader r(f, Unknown::Ignore);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Ignore);
   {
     ObjectReader spec(r["spec"], Unknown::Ignore);
     (void)spec["nodeName"].read(out.node_name);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api/frrk8s.h"
+#include "api/object.h"
 #include "api/types.h"
 #include "common/json/decode.h"
 #include "common/json/value.h"
@@ -26,6 +27,22 @@ Value startObject(std::string_view api_version, std::string_view kind);
 
 void decodeMeta(const Field& f, ObjectMeta& out, Unknown unknown);
 Value encodeMeta(const ObjectMeta& m);
+
+/// readHeader consumes T's apiVersion and kind and decodes its metadata (unknown metadata fields
+/// rejected or ignored as `unknown` says).
+template <typename T>
+void readHeader(ObjectReader& r, T& out, Unknown unknown) {
+  readTypeMeta(r, KindOf<T>::kApiVersion, KindOf<T>::kKind);
+  decodeMeta(r["metadata"], out.metadata, unknown);
+}
+
+/// header starts T's object: apiVersion, kind and metadata.
+template <typename T>
+Value header(const T& in) {
+  Value o = startObject(KindOf<T>::kApiVersion, KindOf<T>::kKind);
+  o.set("metadata", encodeMeta(in.metadata));
+  return o;
+}
 
 void decodeSelector(const Field& f, LabelSelector& out);
 Value encodeSelector(const LabelSelector& s);

@@ -11,19 +11,6 @@ void emptyStatus(ObjectReader& r) {
   ObjectReader status(r["status"], Unknown::Reject);
 }
 
-template <typename T>
-void readHeader(ObjectReader& r, T& out) {
-  readTypeMeta(r, KindOf<T>::kApiVersion, KindOf<T>::kKind);
-  decodeMeta(r["metadata"], out.metadata, Unknown::Reject);
-}
-
-template <typename T>
-Value header(const T& in) {
-  Value o = startObject(KindOf<T>::kApiVersion, KindOf<T>::kKind);
-  o.set("metadata", encodeMeta(in.metadata));
-  return o;
-}
-
 void decodeAllocation(const Field& f, std::optional<ServiceAllocation>& out) {
   if (!f.present()) {
     return;
@@ -77,7 +64,7 @@ void putSelectors(Value& o, std::string key, const std::vector<LabelSelector>& l
 
 void decodeKind(const Field& f, IPAddressPool& out) {
   ObjectReader r(f, Unknown::Reject);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Reject);
   ObjectReader spec(r["spec"], Unknown::Reject);
   (void)spec["addresses"].read(out.spec.addresses);
   (void)spec["autoAssign"].read(out.spec.auto_assign);
@@ -109,7 +96,7 @@ Value encodeKind(const IPAddressPool& in) {
 
 void decodeKind(const Field& f, L2Advertisement& out) {
   ObjectReader r(f, Unknown::Reject);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Reject);
   ObjectReader spec(r["spec"], Unknown::Reject);
   (void)spec["ipAddressPools"].read(out.spec.ip_address_pools);
   decodeSelectors(spec["ipAddressPoolSelectors"], out.spec.ip_address_pool_selectors);
@@ -148,7 +135,7 @@ Value encodeKind(const L2Advertisement& in) {
 
 void decodeKind(const Field& f, BGPAdvertisement& out) {
   ObjectReader r(f, Unknown::Reject);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Reject);
   ObjectReader spec(r["spec"], Unknown::Reject);
   auto& s = out.spec;
   (void)spec["aggregationLength"].read(s.aggregation_length);
@@ -182,7 +169,7 @@ Value encodeKind(const BGPAdvertisement& in) {
 
 void decodeKind(const Field& f, BGPPeer& out) {
   ObjectReader r(f, Unknown::Reject);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Reject);
   ObjectReader spec(r["spec"], Unknown::Reject);
   auto& s = out.spec;
   (void)spec["myASN"].read(s.my_asn);
@@ -242,7 +229,7 @@ Value encodeKind(const BGPPeer& in) {
 
 void decodeKind(const Field& f, BGPPeerV1beta1& out) {
   ObjectReader r(f, Unknown::Reject);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Reject);
   ObjectReader spec(r["spec"], Unknown::Reject);
   auto& s = out.spec;
   (void)spec["myASN"].read(s.my_asn);
@@ -282,7 +269,7 @@ Value encodeKind(const BGPPeerV1beta1& in) {
 
 void decodeKind(const Field& f, BFDProfile& out) {
   ObjectReader r(f, Unknown::Reject);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Reject);
   ObjectReader spec(r["spec"], Unknown::Reject);
   auto& s = out.spec;
   (void)spec["receiveInterval"].read(s.receive_interval);
@@ -312,7 +299,7 @@ Value encodeKind(const BFDProfile& in) {
 
 void decodeKind(const Field& f, Community& out) {
   ObjectReader r(f, Unknown::Reject);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Reject);
   ObjectReader spec(r["spec"], Unknown::Reject);
   arrayOf(spec["communities"], out.communities, [](const Field& item, CommunityAlias& alias) {
     ObjectReader ar(item, Unknown::Reject);

@@ -6,19 +6,6 @@
 namespace ingot::api::codec {
 namespace {
 
-template <typename T>
-void readHeader(ObjectReader& r, T& out) {
-  readTypeMeta(r, KindOf<T>::kApiVersion, KindOf<T>::kKind);
-  decodeMeta(r["metadata"], out.metadata, Unknown::Reject);
-}
-
-template <typename T>
-Value header(const T& in) {
-  Value o = startObject(KindOf<T>::kApiVersion, KindOf<T>::kKind);
-  o.set("metadata", encodeMeta(in.metadata));
-  return o;
-}
-
 /// readServiceRef reads the node/serviceName/serviceNamespace triple both status kinds share.
 template <typename S>
 void readServiceRef(ObjectReader& r, S& s) {
@@ -38,7 +25,7 @@ void putServiceRef(Value& o, const S& s) {
 
 void decodeKind(const Field& f, ServiceL2Status& out) {
   ObjectReader r(f, Unknown::Reject);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Reject);
   ObjectReader spec(r["spec"], Unknown::Reject);
   ObjectReader status(r["status"], Unknown::Reject);
   readServiceRef(status, out.status);
@@ -66,7 +53,7 @@ Value encodeKind(const ServiceL2Status& in) {
 
 void decodeKind(const Field& f, ServiceBGPStatus& out) {
   ObjectReader r(f, Unknown::Reject);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Reject);
   ObjectReader spec(r["spec"], Unknown::Reject);
   ObjectReader status(r["status"], Unknown::Reject);
   readServiceRef(status, out.status);
@@ -84,7 +71,7 @@ Value encodeKind(const ServiceBGPStatus& in) {
 
 void decodeKind(const Field& f, ConfigurationState& out) {
   ObjectReader r(f, Unknown::Reject);
-  readHeader(r, out);
+  readHeader(r, out, Unknown::Reject);
   ObjectReader status(r["status"], Unknown::Reject);
   decodeConditions(status["conditions"], out.status.conditions);
   (void)status["result"].read(out.status.result);

@@ -13,6 +13,15 @@ constexpr int kExitOk = 0;
 constexpr int kExitInvalid = 1;
 constexpr int kExitUsage = 2;
 
+/// joined is v's strings with sep between them (the subcommands' lists in text output).
+inline std::string joined(const std::vector<std::string>& v, const std::string& sep) {
+  std::string out;
+  for (const auto& s : v) {
+    out += (out.empty() ? "" : sep) + s;
+  }
+  return out;
+}
+
 /// runValidate: `validate [--backend frr-k8s|frr] [--output text|json] [--namespace NS]
 /// -f PATH...`.
 int runValidate(const std::vector<std::string>& words, std::ostream& out, std::ostream& err);

@@ -17,14 +17,6 @@ namespace {
 
 using json::Value;
 
-std::string joined(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (const auto& s : v) {
-    out += (out.empty() ? "" : sep) + s;
-  }
-  return out;
-}
-
 Value strings(const std::vector<std::string>& v) {
   Value a = Value::array();
   for (const auto& s : v) {

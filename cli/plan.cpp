@@ -79,14 +79,6 @@ bool shown(const ServiceOutcome& s) {
   return s.load_balancer && !s.ignored;
 }
 
-std::string joined(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (const auto& s : v) {
-    out += (out.empty() ? "" : sep) + s;
-  }
-  return out;
-}
-
 json::Value exactNumber(const net::Count& v) {
   return json::Value::numberText(v.toString());
 }

@@ -37,14 +37,6 @@ struct NodeDecision {
   agent::BgpDecision decision;
 };
 
-std::string joined(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (const auto& s : v) {
-    out += (out.empty() ? "" : sep) + s;
-  }
-  return out;
-}
-
 /// describe renders one announcement as "PREFIX (localPref N, communities A:B ...)".
 std::string describe(const agent::Announcement& a) {
   std::vector<std::string> extras;

@@ -78,10 +78,6 @@ void checkNativeIpv6Pools(State& s) {
   }
 }
 
-bool intersects(const std::set<std::string>& a, const std::set<std::string>& b) {
-  return std::any_of(a.begin(), a.end(), [&](const std::string& x) { return b.count(x) != 0; });
-}
-
 std::string routerIdText(const Peer& p) {
   return p.router_id ? p.router_id->toString() : "";
 }

@@ -7,7 +7,7 @@
 namespace ingot::config::detail {
 namespace {
 
-constexpr char kKind[] = "BFDProfile";
+constexpr char kBfdProfileKind[] = "BFDProfile";
 
 /// checkRange copies value into out when it lies in [min, max]; reports MetalLB's range message
 /// at field otherwise.
@@ -69,7 +69,7 @@ std::vector<const Peer*> targetPeers(const State& s, const BgpAdvertisement& ad)
 void parseBfdProfiles(State& s) {
   std::set<std::string> seen;
   for (const auto* cr : sortedByName(s.in.bfd_profiles)) {
-    ObjectErrors errs(s.errors, kKind, cr->metadata);
+    ObjectErrors errs(s.errors, kBfdProfileKind, cr->metadata);
     if (cr->metadata.name.empty()) {
       errs.fail("metadata.name", "missing bfd profile name");
       continue;

@@ -6,7 +6,7 @@
 namespace ingot::config::detail {
 namespace {
 
-constexpr char kKind[] = "BGPAdvertisement";
+constexpr char kBgpAdvertisementKind[] = "BGPAdvertisement";
 
 void parseLengths(const api::BGPAdvertisementSpec& spec, BgpAdvertisement& ad, ObjectErrors& errs) {
   if (const auto& v4 = spec.aggregation_length; v4) {
@@ -183,7 +183,7 @@ void checkAgainstPools(const BgpAdvertisement& ad, const State& s, ObjectErrors&
 void parseBgpAdvertisements(State& s) {
   std::set<std::string> seen;
   for (const auto* cr : sortedByName(s.in.bgp_advertisements)) {
-    ObjectErrors errs(s.errors, kKind, cr->metadata);
+    ObjectErrors errs(s.errors, kBgpAdvertisementKind, cr->metadata);
     if (cr->metadata.name.empty()) {
       errs.fail("metadata.name", "missing advertisement name");
       continue;
@@ -222,10 +222,6 @@ bool aggregationsDiffer(const BgpAdvertisement& a, const BgpAdvertisement& b, co
          (!has_v6 || a.aggregation_length_v6 != b.aggregation_length_v6);
 }
 
-bool intersects(const std::set<std::string>& a, const std::set<std::string>& b) {
-  return std::any_of(a.begin(), a.end(), [&](const std::string& x) { return b.count(x) != 0; });
-}
-
 }  // namespace
 
 bool compatibleLocalPref(const BgpAdvertisement& a, const BgpAdvertisement& b, const Pool& pool) {
@@ -234,10 +230,10 @@ bool compatibleLocalPref(const BgpAdvertisement& a, const BgpAdvertisement& b, c
   }
   const std::set<std::string> peers_a(a.peers.begin(), a.peers.end());
   const std::set<std::string> peers_b(b.peers.begin(), b.peers.end());
-  if (!peers_a.empty() && !peers_b.empty() && !intersects(peers_a, peers_b)) {
+  if (!peers_a.empty() && !peers_b.empty() && !detail::intersects(peers_a, peers_b)) {
     return true;
   }
-  return !intersects(a.nodes, b.nodes);
+  return !detail::intersects(a.nodes, b.nodes);
 }
 
 }  // namespace ingot::config

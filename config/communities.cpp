@@ -14,7 +14,7 @@ std::string BgpCommunity::toString() const {
 namespace detail {
 namespace {
 
-constexpr char kKind[] = "Community";
+constexpr char kCommunityKind[] = "Community";
 constexpr char kLargeMarker[] = "large";
 
 std::vector<std::string_view> split(std::string_view text, char sep) {
@@ -101,7 +101,7 @@ Result<BgpCommunity> parseCommunity(std::string_view text) {
 void parseCommunities(State& s) {
   std::set<std::string> seen;
   for (const auto* cr : sortedByName(s.in.communities)) {
-    ObjectErrors errs(s.errors, kKind, cr->metadata);
+    ObjectErrors errs(s.errors, kCommunityKind, cr->metadata);
     for (size_t i = 0; i < cr->communities.size(); ++i) {
       const auto& alias = cr->communities[i];
       const std::string field = indexed("spec.communities", i);

@@ -157,6 +157,11 @@ Result<BgpCommunity> parseCommunity(std::string_view text);
 /// kMaxCommunitiesFrr is the most communities one advertisement may carry with FRR backends.
 inline constexpr size_t kMaxCommunitiesFrr = 63;
 
+/// intersects tells whether two name sets share a member.
+inline bool intersects(const std::set<std::string>& a, const std::set<std::string>& b) {
+  return std::any_of(a.begin(), a.end(), [&](const std::string& x) { return b.count(x) != 0; });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Peers (peers.cpp).
 

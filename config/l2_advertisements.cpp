@@ -6,7 +6,7 @@
 namespace ingot::config::detail {
 namespace {
 
-constexpr char kKind[] = "L2Advertisement";
+constexpr char kL2AdvertisementKind[] = "L2Advertisement";
 constexpr int32_t kMinWeight = 1;
 constexpr int32_t kMaxWeight = 100;
 
@@ -65,7 +65,7 @@ L2Advertisement l2FromCr(const api::L2Advertisement& cr, const State& s, ObjectE
 void parseL2Advertisements(State& s) {
   std::set<std::string> seen;
   for (const auto* cr : sortedByName(s.in.l2_advertisements)) {
-    ObjectErrors errs(s.errors, kKind, cr->metadata);
+    ObjectErrors errs(s.errors, kL2AdvertisementKind, cr->metadata);
     if (cr->metadata.name.empty()) {
       errs.fail("metadata.name", "missing advertisement name");
       continue;

@@ -8,7 +8,7 @@ namespace {
 using std::chrono::nanoseconds;
 using std::chrono::seconds;
 
-constexpr char kKind[] = "BGPPeer";
+constexpr char kBgpPeerKind[] = "BGPPeer";
 constexpr char kBasicAuth[] = "kubernetes.io/basic-auth";
 constexpr uint16_t kMaxPort = 16384;
 
@@ -68,7 +68,7 @@ void parseIp(const std::string& text,
   out = *ip;
 }
 
-void parseAddresses(const api::BGPPeerSpec& spec, Peer& p, ObjectErrors& errs) {
+void parsePeerAddresses(const api::BGPPeerSpec& spec, Peer& p, ObjectErrors& errs) {
   if (spec.peer_address.empty() && spec.interface.empty()) {
     errs.fail("spec.peerAddress", "peer must have either peerAddress or interface set");
   } else if (!spec.peer_address.empty() && !spec.interface.empty()) {
@@ -185,7 +185,7 @@ Peer peerFromCr(const api::BGPPeer& cr, const State& s, ObjectErrors& errs) {
   p.name = cr.metadata.name;
   const auto& spec = cr.spec;
   parseAsns(spec, p, errs);
-  parseAddresses(spec, p, errs);
+  parsePeerAddresses(spec, p, errs);
   parseTimers(spec, p, errs);
   if (checkSelectors(spec.node_selectors, "spec.nodeSelectors", errs)) {
     p.nodes = selectNodes(s.in.nodes, spec.node_selectors);
@@ -242,7 +242,7 @@ std::string peerIdentity(const Peer& peer) {
 void parsePeers(State& s) {
   std::set<std::string> seen;
   for (const auto* cr : sortedByName(s.in.peers)) {
-    ObjectErrors errs(s.errors, kKind, cr->metadata);
+    ObjectErrors errs(s.errors, kBgpPeerKind, cr->metadata);
     if (cr->metadata.name.empty()) {
       errs.fail("metadata.name", "missing peer name");
       continue;

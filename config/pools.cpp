@@ -6,7 +6,7 @@
 namespace ingot::config::detail {
 namespace {
 
-constexpr char kKind[] = "IPAddressPool";
+constexpr char kPoolKind[] = "IPAddressPool";
 
 /// CidrIndex holds every CIDR accepted so far (pairwise disjoint) ordered by first address, so an
 /// overlap lookup is a logarithmic search instead of MetalLB's scan over all CIDRs.
@@ -108,7 +108,7 @@ void parsePools(State& s) {
   CidrIndex index;
   std::set<std::string> seen;
   for (const auto* cr : sortedByName(s.in.pools)) {
-    ObjectErrors errs(s.errors, kKind, cr->metadata);
+    ObjectErrors errs(s.errors, kPoolKind, cr->metadata);
     if (cr->metadata.name.empty()) {
       errs.fail("metadata.name", "missing pool name");
       continue;

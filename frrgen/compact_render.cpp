@@ -9,8 +9,6 @@ namespace ingot::frrgen {
 
 namespace {
 
-constexpr uint32_t kMaxRouteMapTimer = 600;
-
 std::string attributeLines(const Attributes& a) {
   std::string out;
   if (a.local_pref != 0) {
@@ -129,7 +127,7 @@ std::string routerLine(const CompactRouter& r) {
 }
 
 Result<std::string> renderCompact(const CompactModel& model, const RenderOptions& options) {
-  if (options.route_map_delay_timer > kMaxRouteMapTimer) {
+  if (options.route_map_delay_timer > kMaxRouteMapDelayTimer) {
     return invalidArgument("route-map delay timer " +
                            std::to_string(options.route_map_delay_timer) +
                            " is out of range 0-600");

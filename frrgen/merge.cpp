@@ -13,7 +13,6 @@ namespace ingot::frrgen {
 
 namespace {
 
-constexpr uint16_t kDefaultPort = 179;
 constexpr uint32_t kDefaultHold = 180;
 constexpr uint32_t kDefaultKeepalive = 60;
 constexpr uint32_t kDefaultConnect = 60;
@@ -32,7 +31,7 @@ Result<void> sessionsAgree(const Neighbor& a, const Neighbor& b) {
     return invalidArgument(what + " specified for " + id);
   };
   if (a.remote_as != b.remote_as) return conflict("multiple asns");
-  if (a.port.value_or(kDefaultPort) != b.port.value_or(kDefaultPort)) {
+  if (a.port.value_or(kBgpDefaultPort) != b.port.value_or(kBgpDefaultPort)) {
     return conflict("multiple ports");
   }
   if (a.source_address != b.source_address) return conflict("multiple source addresses");
@@ -116,14 +115,14 @@ Result<void> mergeNeighbor(Neighbor& into, const Neighbor& other) {
   return {};
 }
 
-// RouterAcc accumulates the routers of one VRF.
-struct RouterAcc {
+// RouterMerge accumulates the routers of one VRF.
+struct RouterMerge {
   Router router;
   std::map<std::string, Neighbor> neighbors;  // by id
   bool seen = false;
 };
 
-Result<void> mergeRouter(RouterAcc& acc, Router r) {
+Result<void> mergeRouter(RouterMerge& acc, Router r) {
   if (!acc.seen) {
     acc.seen = true;
     acc.router.asn = r.asn;
@@ -153,7 +152,7 @@ Result<void> mergeRouter(RouterAcc& acc, Router r) {
   return {};
 }
 
-Router finish(RouterAcc& acc) {
+Router finish(RouterMerge& acc) {
   Router r = std::move(acc.router);
   for (auto& [id, n] : acc.neighbors) {
     if (n.receive_all) {
@@ -222,7 +221,7 @@ void clearFrrK8sDefaults(Model& model) {
   };
   for (auto& router : model.routers) {
     for (auto& n : router.neighbors) {
-      clear(n.port, kDefaultPort);
+      clear(n.port, kBgpDefaultPort);
       clear(n.hold_time, kDefaultHold);
       clear(n.keepalive_time, kDefaultKeepalive);
       clear(n.connect_time, kDefaultConnect);
@@ -232,7 +231,7 @@ void clearFrrK8sDefaults(Model& model) {
 
 Result<Model> merge(const std::vector<api::FRRConfiguration>& configs,
                     const std::vector<api::Secret>& secrets) {
-  std::map<std::string, RouterAcc> by_vrf;
+  std::map<std::string, RouterMerge> by_vrf;
   std::map<std::string, BfdProfile> profiles;
   for (const auto& c : configs) {
     const std::string object = "FRRConfiguration " + c.metadata.namespace_ + "/" + c.metadata.name;

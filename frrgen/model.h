@@ -12,6 +12,9 @@
 
 namespace ingot::frrgen {
 
+/// kBgpDefaultPort is BGP's port, FRR's default for a neighbor.
+inline constexpr uint16_t kBgpDefaultPort = 179;
+
 /// NeighborFamily is the address family a session carries: the peer address' family, or Dual for
 /// unnumbered (interface) sessions and dualStackAddressFamily.
 enum class NeighborFamily { V4, V6, Dual };
@@ -41,7 +44,7 @@ struct Neighbor {
   NeighborFamily family = NeighborFamily::V4;
   std::string vrf;  ///< the router's VRF ("" = default)
   std::string source_address;
-  std::optional<uint16_t> port;  ///< unset = 179
+  std::optional<uint16_t> port;  ///< unset = kBgpDefaultPort
   std::optional<uint32_t>
       hold_time;  ///< set iff keepalive_time is set (before clearFrrK8sDefaults)
   std::optional<uint32_t>

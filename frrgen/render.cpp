@@ -11,9 +11,7 @@ namespace ingot::frrgen {
 
 namespace {
 
-constexpr uint16_t kDefaultPort = 179;
 constexpr uint32_t kFrrDefaultRouteMapTimer = 5;
-constexpr uint32_t kMaxRouteMapTimer = 600;
 
 // FRR 8.4 BFD profile defaults (frr-bfdd.yang); lines with these values are omitted.
 constexpr uint32_t kBfdDefaultInterval = 300;
@@ -144,7 +142,7 @@ void neighborSession(Out& out, const Neighbor& n, uint32_t router_asn) {
   if (n.local_asn) {
     out.line(p + " local-as " + std::to_string(*n.local_asn) + " no-prepend replace-as");
   }
-  if (n.port && *n.port != kDefaultPort) out.line(p + " port " + std::to_string(*n.port));
+  if (n.port && *n.port != kBgpDefaultPort) out.line(p + " port " + std::to_string(*n.port));
   if (n.hold_time && n.keepalive_time) {
     out.line(p + " timers " + std::to_string(*n.keepalive_time) + " " +
              std::to_string(*n.hold_time));
@@ -216,7 +214,7 @@ size_t estimateSize(const Model& m) {
 }  // namespace
 
 Result<std::string> render(const Model& model, const RenderOptions& options) {
-  if (options.route_map_delay_timer > kMaxRouteMapTimer) {
+  if (options.route_map_delay_timer > kMaxRouteMapDelayTimer) {
     return invalidArgument("route-map delay timer " +
                            std::to_string(options.route_map_delay_timer) +
                            " is out of range 0-600");

@@ -40,6 +40,9 @@ struct RenderOptions {
   uint32_t route_map_delay_timer = 1;  ///< seconds, 0-600; see the header comment
 };
 
+/// kMaxRouteMapDelayTimer is the largest route_map_delay_timer FRR accepts.
+inline constexpr uint32_t kMaxRouteMapDelayTimer = 600;
+
 /// render returns the frr.conf for the model. Deterministic: equal models give equal text.
 /// Errors: a neighbor whose lists cannot be numbered (more than 65000 attribute lists), or a
 /// delay timer outside 0-600.

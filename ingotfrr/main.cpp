@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // ingot-frr: flags, wiring and signals only. The work is done by Daemon and Worker.
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <string>
 #include <unistd.h>
 #include <vector>
 
+#include "agent/bgp/session_metrics.h"
 #include "common/daemon/endpoints.h"
 #include "common/daemon/signals.h"
 #include "ingotfrr/daemon.h"
 #include "ingotfrr/flags.h"
-#include "ingotfrr/sessions.h"
 #include "kube/events.h"
 #include "kube/kubeconfig.h"
 #include "kube/shell.h"
@@ -50,6 +51,17 @@ agent::bgp::FrrDriverOptions frrOptions(const Flags& flags, log::Logger& logger)
   o.pathspace = flags.frr_pathspace;
   o.workdir = flags.frr_workdir;
   o.logger = &logger;
+  return o;
+}
+
+// sessionOptions: a vtysh of the session metrics' own; a /metrics read waits at most 5 s per
+// show command.
+agent::bgp::VtyshSessionOptions sessionOptions(const Flags& flags) {
+  agent::bgp::VtyshSessionOptions o;
+  o.vtysh = flags.vtysh;
+  o.pathspace = flags.frr_pathspace;
+  o.workdir = flags.frr_workdir;
+  o.timeout = std::chrono::seconds(5);
   return o;
 }
 
@@ -97,7 +109,7 @@ int run(const Flags& flags, log::Logger& logger) {
   k8s::EventRecorder recorder(*clients->events, k8s::EventSource{"frr-k8s", flags.node_name}, ev);
   k8s::RecorderSink sink(recorder);
   auto frr = makeFrrPort(frrOptions(flags, logger), hostname());
-  SessionReader sessions(frrOptions(flags, logger));
+  agent::bgp::SessionReader sessions(sessionOptions(flags), agent::bgp::kFrrK8sSessions);
   metrics.setCollector([&sessions] { return sessions.families(); });
   Daemon d(*clients->main, sink, metrics, logger, *frr, daemonOptions(flags));
   auto servers = serve(flags, metrics, d);

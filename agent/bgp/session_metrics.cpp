@@ -101,12 +101,15 @@ Result<BgpNeighborStats> neighbor(const std::string& address,
   }
   if (const json::Value* afs = n.find("addressFamilyInfo"); afs != nullptr && afs->isObject()) {
     for (size_t i = 0; i < afs->size(); ++i) {
-      auto sent = counter(afs->items()[i], "sentPrefixCounter",
-                          where + ".addressFamilyInfo." + afs->keys()[i]);
-      if (!sent) {
-        return sent.error();
+      uint64_t sent = 0;
+      uint64_t received = 0;
+      auto r = readCounters(afs->items()[i], where + ".addressFamilyInfo." + afs->keys()[i],
+                            {{"sentPrefixCounter", &sent}, {"acceptedPrefixCounter", &received}});
+      if (!r) {
+        return r.error();
       }
-      s.sent_prefixes += *sent;
+      s.sent_prefixes += sent;
+      s.received_prefixes += received;
     }
   }
   return s;
@@ -212,7 +215,8 @@ namespace {
 
 using Labels = std::vector<std::pair<std::string, std::string>>;
 
-// Family describes one family: name, help, type and how a sample's value is read.
+// Family describes one family: its name after the style's prefix and "_", help, type and how a
+// sample's value is read.
 template <typename T>
 struct Family {
   const char* name;
@@ -223,10 +227,11 @@ struct Family {
 
 template <typename T>
 void addFamilies(std::vector<MetricFamily>& out,
+                 std::string_view prefix,
                  const std::vector<Family<T>>& families,
                  const std::vector<std::pair<const T*, Labels>>& rows) {
   for (const auto& f : families) {
-    MetricFamily m{f.name, f.help, f.type, {}};
+    MetricFamily m{std::string(prefix) + "_" + f.name, f.help, f.type, {}};
     for (const auto& [row, labels] : rows) {
       m.samples.push_back({labels, static_cast<double>(f.value(*row))});
     }
@@ -240,30 +245,30 @@ constexpr MetricType kGauge = MetricType::Gauge;
 
 const std::vector<Family<B>>& bgpFamilies() {
   static const std::vector<Family<B>> f = {
-      {"metallb_bgp_session_up", "BGP session state (1 is up, 0 is down)", kGauge,
+      {"bgp_session_up", "BGP session state (1 is up, 0 is down)", kGauge,
        [](const B& s) -> uint64_t { return s.established ? 1 : 0; }},
-      {"metallb_bgp_announced_prefixes_total",
+      {"bgp_announced_prefixes_total",
        "Number of prefixes currently being advertised on the BGP session", kGauge,
        [](const B& s) { return s.sent_prefixes; }},
-      {"metallb_bgp_opens_sent", "Number of BGP open messages sent", kCounter,
+      {"bgp_opens_sent", "Number of BGP open messages sent", kCounter,
        [](const B& s) { return s.opens_sent; }},
-      {"metallb_bgp_opens_received", "Number of BGP open messages received", kCounter,
+      {"bgp_opens_received", "Number of BGP open messages received", kCounter,
        [](const B& s) { return s.opens_received; }},
-      {"metallb_bgp_notifications_sent", "Number of BGP notification messages sent", kCounter,
+      {"bgp_notifications_sent", "Number of BGP notification messages sent", kCounter,
        [](const B& s) { return s.notifications_sent; }},
-      {"metallb_bgp_updates_total", "Number of BGP UPDATE messages sent", kCounter,
+      {"bgp_updates_total", "Number of BGP UPDATE messages sent", kCounter,
        [](const B& s) { return s.updates_sent; }},
-      {"metallb_bgp_updates_total_received", "Number of BGP UPDATE messages received", kCounter,
+      {"bgp_updates_total_received", "Number of BGP UPDATE messages received", kCounter,
        [](const B& s) { return s.updates_received; }},
-      {"metallb_bgp_keepalives_sent", "Number of BGP keepalive messages sent", kCounter,
+      {"bgp_keepalives_sent", "Number of BGP keepalive messages sent", kCounter,
        [](const B& s) { return s.keepalives_sent; }},
-      {"metallb_bgp_keepalives_received", "Number of BGP keepalive messages received", kCounter,
+      {"bgp_keepalives_received", "Number of BGP keepalive messages received", kCounter,
        [](const B& s) { return s.keepalives_received; }},
-      {"metallb_bgp_route_refresh_sent", "Number of BGP route refresh messages sent", kCounter,
+      {"bgp_route_refresh_sent", "Number of BGP route refresh messages sent", kCounter,
        [](const B& s) { return s.route_refresh_sent; }},
-      {"metallb_bgp_total_sent", "Number of total BGP messages sent", kCounter,
+      {"bgp_total_sent", "Number of total BGP messages sent", kCounter,
        [](const B& s) { return s.total_sent; }},
-      {"metallb_bgp_total_received", "Number of total BGP messages received", kCounter,
+      {"bgp_total_received", "Number of total BGP messages received", kCounter,
        [](const B& s) { return s.total_received; }},
   };
   return f;
@@ -273,37 +278,49 @@ using F = BfdPeerStats;
 
 const std::vector<Family<F>>& bfdCounterFamilies() {
   static const std::vector<Family<F>> f = {
-      {"metallb_bfd_control_packet_input", "Number of received BFD control packets", kCounter,
+      {"bfd_control_packet_input", "Number of received BFD control packets", kCounter,
        [](const F& s) { return s.control_packet_input; }},
-      {"metallb_bfd_control_packet_output", "Number of sent BFD control packets", kCounter,
+      {"bfd_control_packet_output", "Number of sent BFD control packets", kCounter,
        [](const F& s) { return s.control_packet_output; }},
-      {"metallb_bfd_echo_packet_input", "Number of received BFD echo packets", kCounter,
+      {"bfd_echo_packet_input", "Number of received BFD echo packets", kCounter,
        [](const F& s) { return s.echo_packet_input; }},
-      {"metallb_bfd_echo_packet_output", "Number of sent BFD echo packets", kCounter,
+      {"bfd_echo_packet_output", "Number of sent BFD echo packets", kCounter,
        [](const F& s) { return s.echo_packet_output; }},
-      {"metallb_bfd_session_up_events", "Number of BFD session up events", kCounter,
+      {"bfd_session_up_events", "Number of BFD session up events", kCounter,
        [](const F& s) { return s.session_up_events; }},
-      {"metallb_bfd_session_down_events", "Number of BFD session down events", kCounter,
+      {"bfd_session_down_events", "Number of BFD session down events", kCounter,
        [](const F& s) { return s.session_down_events; }},
-      {"metallb_bfd_zebra_notifications", "Number of BFD zebra notifications", kCounter,
+      {"bfd_zebra_notifications", "Number of BFD zebra notifications", kCounter,
        [](const F& s) { return s.zebra_notifications; }},
   };
   return f;
 }
 
-constexpr Family<F> kBfdUp = {"metallb_bfd_session_up", "BFD session state (1 is up, 0 is down)",
-                              kGauge, [](const F& s) -> uint64_t { return s.up ? 1 : 0; }};
+constexpr Family<B> kReceivedPrefixes = {
+    "bgp_received_prefixes_total", "Number of prefixes currently being received on the BGP session",
+    kGauge, [](const B& s) { return s.received_prefixes; }};
+
+constexpr Family<F> kBfdUp = {"bfd_session_up", "BFD session state (1 is up, 0 is down)", kGauge,
+                              [](const F& s) -> uint64_t { return s.up ? 1 : 0; }};
 
 }  // namespace
 
-std::vector<MetricFamily> sessionFamilies(const SessionSnapshot& snapshot) {
+std::vector<MetricFamily> sessionFamilies(const SessionSnapshot& snapshot,
+                                          const SessionMetricStyle& style) {
   std::vector<MetricFamily> out;
   std::vector<std::pair<const B*, Labels>> bgp;
+  bgp.reserve(snapshot.bgp.size());
   for (const auto& n : snapshot.bgp) {
-    bgp.emplace_back(&n,
-                     Labels{{"peer", n.address + ":" + std::to_string(n.port)}, {"vrf", n.vrf}});
+    const std::string peer = style.peer_port ? n.address + ":" + std::to_string(n.port) : n.address;
+    bgp.emplace_back(&n, Labels{{"peer", peer}, {"vrf", n.vrf}});
   }
-  addFamilies(out, bgpFamilies(), bgp);
+  const auto& bgp_families = bgpFamilies();
+  // frr-k8s lists received prefixes right after the announced ones.
+  addFamilies(out, style.prefix, {bgp_families.begin(), bgp_families.begin() + 2}, bgp);
+  if (style.received_prefixes) {
+    addFamilies(out, style.prefix, {kReceivedPrefixes}, bgp);
+  }
+  addFamilies(out, style.prefix, {bgp_families.begin() + 2, bgp_families.end()}, bgp);
   std::vector<std::pair<const F*, Labels>> bfd;
   std::vector<std::pair<const F*, Labels>> counted;
   for (const auto& p : snapshot.bfd) {
@@ -312,8 +329,8 @@ std::vector<MetricFamily> sessionFamilies(const SessionSnapshot& snapshot) {
       counted.push_back(bfd.back());
     }
   }
-  addFamilies(out, {kBfdUp}, bfd);
-  addFamilies(out, bfdCounterFamilies(), counted);
+  addFamilies(out, style.prefix, {kBfdUp}, bfd);
+  addFamilies(out, style.prefix, bfdCounterFamilies(), counted);
   return out;
 }
 
@@ -370,7 +387,7 @@ std::vector<MetricFamily> SessionMetrics::families() {
   std::lock_guard lock(mu_);
   auto snap = readLocked();
   last_error_ = snap ? "" : snap.error().message;
-  return snap ? sessionFamilies(*snap) : std::vector<MetricFamily>{};
+  return snap ? sessionFamilies(*snap, style_) : std::vector<MetricFamily>{};
 }
 
 std::string SessionMetrics::lastError() const {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// BGP and BFD session visibility in frr mode: the node's FRR is asked for its sessions through
-// its JSON show commands and the answers become the metric families MetalLB's FRR mode exports
-// (metallb_bgp_session_up, metallb_bgp_announced_prefixes_total, metallb_bgp_updates_total, …,
-// metallb_bfd_session_up, metallb_bfd_control_packet_input, …), with the same names, labels and
-// meaning, so that dashboards and alerts written for MetalLB keep working.
+// BGP and BFD session visibility: the node's FRR is asked for its sessions through its JSON show
+// commands and the answers become the metric families MetalLB's FRR mode exports (the agent in frr
+// mode: metallb_bgp_session_up, metallb_bgp_announced_prefixes_total, metallb_bgp_updates_total,
+// …, metallb_bfd_session_up, metallb_bfd_control_packet_input, …) or frr-k8s exports (ingot-frr:
+// the same families named frrk8s_…, plus frrk8s_bgp_received_prefixes_total), with the same
+// names, labels and meaning, so that dashboards and alerts written for either keep working.
 //
 // The parsers and sessionFamilies() are pure (table-driven tests on captured FRR 8.4 output);
 // SessionMetrics runs the commands through a VtyshPort.
@@ -13,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "agent/bgp/vtysh_session.h"
@@ -25,9 +27,10 @@ namespace ingot::agent::bgp {
 struct BgpNeighborStats {
   std::string vrf;
   std::string address;
-  int64_t port = 0;            ///< the peer's TCP port ("portForeign"; FRR says -1 unconnected)
-  bool established = false;    ///< bgpState is "Established"
-  uint64_t sent_prefixes = 0;  ///< sentPrefixCounter summed over the address families
+  int64_t port = 0;                ///< the peer's TCP port ("portForeign"; FRR says -1 unconnected)
+  bool established = false;        ///< bgpState is "Established"
+  uint64_t sent_prefixes = 0;      ///< sentPrefixCounter summed over the address families
+  uint64_t received_prefixes = 0;  ///< acceptedPrefixCounter summed over the address families
   uint64_t opens_sent = 0;
   uint64_t opens_received = 0;
   uint64_t notifications_sent = 0;
@@ -78,15 +81,31 @@ Result<std::vector<BfdPeerStats>> parseBfdPeers(std::string_view peers,
                                                 std::string_view counters,
                                                 const std::string& vrf);
 
-/// sessionFamilies returns MetalLB's families for the snapshot: labels peer ("address:port" for
-/// BGP, the address for BFD) and vrf. Every family is present even without samples.
-std::vector<daemon::MetricFamily> sessionFamilies(const SessionSnapshot& snapshot);
+/// SessionMetricStyle says whose session families to export. The two differ in the name prefix,
+/// the BGP peer label and one family; help texts, types and the other labels are the same.
+struct SessionMetricStyle {
+  std::string_view prefix;         ///< "metallb" or "frrk8s"
+  bool peer_port = true;           ///< BGP peer label "address:port" (MetalLB) or the address
+  bool received_prefixes = false;  ///< export <prefix>_bgp_received_prefixes_total (frr-k8s)
+};
+
+/// kMetalLbSessions: MetalLB's FRR mode (its frr-metrics sidecar), for the agent in frr mode.
+inline constexpr SessionMetricStyle kMetalLbSessions{"metallb", true, false};
+/// kFrrK8sSessions: frr-k8s' metrics, for ingot-frr.
+inline constexpr SessionMetricStyle kFrrK8sSessions{"frrk8s", false, true};
+
+/// sessionFamilies returns the style's families for the snapshot: labels peer (see
+/// SessionMetricStyle for BGP; the address for BFD) and vrf. Every family is present even without
+/// samples.
+std::vector<daemon::MetricFamily> sessionFamilies(const SessionSnapshot& snapshot,
+                                                  const SessionMetricStyle& style);
 
 /// SessionMetrics reads the sessions through its own vtysh (not the applier's). Thread-safe.
 class SessionMetrics {
  public:
   /// vtysh must outlive this object and be used by nothing else.
-  explicit SessionMetrics(VtyshPort& vtysh) : vtysh_(vtysh) {}
+  SessionMetrics(VtyshPort& vtysh, const SessionMetricStyle& style)
+      : vtysh_(vtysh), style_(style) {}
 
   /// read asks FRR for every VRF's BGP neighbors and BFD peers.
   Result<SessionSnapshot> read();
@@ -104,7 +123,23 @@ class SessionMetrics {
 
   mutable std::mutex mu_;
   VtyshPort& vtysh_;
+  SessionMetricStyle style_;
   std::string last_error_;
+};
+
+/// SessionReader is SessionMetrics over a vtysh session of its own (not the applier's: a /metrics
+/// read must not wait for an apply, nor an apply for a read).
+class SessionReader {
+ public:
+  SessionReader(VtyshSessionOptions options, const SessionMetricStyle& style)
+      : session_(std::move(options)), metrics_(session_, style) {}
+
+  /// families is SessionMetrics::families() (no families while FRR does not answer).
+  std::vector<daemon::MetricFamily> families() { return metrics_.families(); }
+
+ private:
+  VtyshSession session_;
+  SessionMetrics metrics_;
 };
 
 }  // namespace ingot::agent::bgp

@@ -13,7 +13,7 @@ namespace {
 
 using F = api::FRRConfiguration;
 
-struct Case {
+struct FrrK8sCase {
   std::string desc;
   std::function<void(F&)> edit;
   std::string field;    // "" = valid
@@ -31,7 +31,7 @@ BOOST_AUTO_TEST_SUITE(validate_frrk8s)
 BOOST_AUTO_TEST_CASE(frr_configuration_rules) {
   const std::string n0 = "spec.bgp.routers[0].neighbors[0]";
   constexpr int64_t kS = 1000000000;
-  const std::vector<Case> cases = {
+  const std::vector<FrrK8sCase> cases = {
       {"fixture", [](F&) {}, "", ""},
       {"too many routers", [](F& f) { f.spec.routers.resize(51, f.spec.routers[1]); },
        "spec.bgp.routers", "Too many: 51: must have at most 50 items"},

@@ -6,7 +6,7 @@
 namespace ingot::config::testing {
 namespace {
 
-constexpr char kPeer[] = "BGPPeer";
+constexpr char kPeerKind[] = "BGPPeer";
 
 Inputs onePeer(api::BGPPeer p) {
   Inputs in;
@@ -14,7 +14,7 @@ Inputs onePeer(api::BGPPeer p) {
   return in;
 }
 
-api::BGPPeer base() {
+api::BGPPeer basePeer() {
   return peer("p", 64500, 64501, "10.0.0.1");
 }
 
@@ -53,31 +53,31 @@ BOOST_AUTO_TEST_CASE(native_rejects_frr_only_peer_fields) {
       {"local asn", [](api::BGPPeer& p) { p.spec.local_asn = 65000; }, "spec.localASN", "localASN"},
   };
   for (const auto& c : cases) {
-    Inputs in = onePeer(base());
+    Inputs in = onePeer(basePeer());
     c.set(in.peers[0]);
     Inputs frr = in;
     frr.bfd_profiles = {bfd("fast")};  // native rejects the profile object itself
     checkErrors(
         {{"native: " + c.desc,
           in,
-          {{kPeer, "p", c.field, "peer 10.0.0.1 has " + c.what + " set on native bgp mode"}},
+          {{kPeerKind, "p", c.field, "peer 10.0.0.1 has " + c.what + " set on native bgp mode"}},
           Backend::Native},
          {"frr-k8s accepts " + c.desc, frr, {}, Backend::FrrK8s}});
   }
-  Inputs iface = onePeer(with(base(), [](auto& p) {
+  Inputs iface = onePeer(with(basePeer(), [](auto& p) {
     p.spec.peer_address.clear();
     p.spec.interface = "eth0";
   }));
   checkErrors({{"native: interface peers are named by object",
                 iface,
-                {{kPeer, "p", "spec.interface", "peer p has interface set on native bgp mode"}},
+                {{kPeerKind, "p", "spec.interface", "peer p has interface set on native bgp mode"}},
                 Backend::Native},
                {"native: hold time alone is fine",
-                onePeer(with(base(), [](auto& p) { p.spec.hold_time = dur("90s", 90000); })),
+                onePeer(with(basePeer(), [](auto& p) { p.spec.hold_time = dur("90s", 90000); })),
                 {},
                 Backend::Native},
                {"native: zero keepalive is fine",
-                onePeer(with(base(), [](auto& p) { p.spec.keepalive_time = dur("0s", 0); })),
+                onePeer(with(basePeer(), [](auto& p) { p.spec.keepalive_time = dur("0s", 0); })),
                 {},
                 Backend::Native}});
 }
@@ -190,10 +190,10 @@ BOOST_AUTO_TEST_CASE(frr_peers_meeting_on_a_node_must_share_router_and_asn) {
       {"distinct peers on all nodes", pair(none, none, true), {}},
       {"different router ids on a shared node",
        pair(rid("10.0.0.8"), rid("10.0.0.9"), true),
-       {{kPeer, "b", "spec.routerID", rid_msg}}},
+       {{kPeerKind, "b", "spec.routerID", rid_msg}}},
       {"router id set on one peer only",
        pair(rid("10.0.0.8"), none, true),
-       {{kPeer, "b", "spec.routerID",
+       {{kPeerKind, "b", "spec.routerID",
          R"(peer b has RouterID "" different from "10.0.0.8" of peer a, in FRR mode all )"
          "RouterID must be equal"}}},
       {"different router ids on disjoint nodes",
@@ -210,10 +210,10 @@ BOOST_AUTO_TEST_CASE(frr_peers_meeting_on_a_node_must_share_router_and_asn) {
        {}},
       {"different router ids without any node",
        pair(rid("10.0.0.8"), rid("10.0.0.9"), false),
-       {{kPeer, "b", "spec.routerID", rid_msg}}},
+       {{kPeerKind, "b", "spec.routerID", rid_msg}}},
       {"same address twice",
        pair(none, addr("10.0.0.1", ""), true),
-       {{kPeer, "b", "spec.peerAddress", dup_msg}}},
+       {{kPeerKind, "b", "spec.peerAddress", dup_msg}}},
       {"same address in different vrfs", pair(none, addr("10.0.0.1", "red"), true), {}},
       {"same address on disjoint nodes",
        pair(
@@ -235,12 +235,12 @@ BOOST_AUTO_TEST_CASE(frr_peers_meeting_on_a_node_must_share_router_and_asn) {
              p.spec.interface = "eth0";
            },
            true),
-       {{kPeer, "b", "spec.interface",
+       {{kPeerKind, "b", "spec.interface",
          "peer eth0 already exists, FRR mode doesn't support duplicate BGPPeers selecting the "
          "same node (BGPPeer a)"}}},
       {"different my asn in one vrf",
        pair(none, asn(64999, ""), true),
-       {{kPeer, "b", "spec.myASN", asn_msg}}},
+       {{kPeerKind, "b", "spec.myASN", asn_msg}}},
       {"different my asn in different vrfs", pair(none, asn(64999, "red"), true), {}},
       {"different my asn on disjoint nodes",
        pair(
@@ -257,7 +257,7 @@ BOOST_AUTO_TEST_CASE(frr_peers_meeting_on_a_node_must_share_router_and_asn) {
        Backend::Native},
       {"frr applies the same rules",
        pair(none, asn(64999, ""), true),
-       {{kPeer, "b", "spec.myASN", asn_msg}},
+       {{kPeerKind, "b", "spec.myASN", asn_msg}},
        Backend::Frr},
   };
   checkErrors(cases);

@@ -275,7 +275,7 @@ std::vector<agent::Announcement> announce(const Scenario& s) {
   return agent::collectAnnouncements(decisions);
 }
 
-const YangValidator& validator() {
+const YangValidator& scenarioValidator() {
   static YangValidatorPtr v = [] {
     auto r = YangValidator::load(kFrrYangDir);
     BOOST_TEST_REQUIRE(r.has_value(), (r ? "" : r.error().message));
@@ -295,7 +295,7 @@ void runScenario(const std::string& name, const Scenario& s) {
   BOOST_TEST_REQUIRE(selected.has_value());
   auto model = merge(*selected, s.secrets);
   BOOST_TEST_REQUIRE(model.has_value(), (model ? "" : model.error().message));
-  auto valid = validator().validate(*model);
+  auto valid = scenarioValidator().validate(*model);
   BOOST_TEST(valid.has_value(), (valid ? "" : valid.error().message));
   auto text = render(*model, s.render);
   BOOST_TEST_REQUIRE(text.has_value(), (text ? "" : text.error().message));

@@ -46,12 +46,12 @@ struct RecordingSink final : k8s::EventSink {
   }
 };
 
-std::string frrNs() {
+std::string workerFrrNs() {
   return "frr-k8s-system";
 }
 
 std::string object(const std::string& name, uint32_t peer_asn) {
-  return R"({"metadata":{"name":")" + name + R"(","namespace":")" + frrNs() +
+  return R"({"metadata":{"name":")" + name + R"(","namespace":")" + workerFrrNs() +
          R"("},"spec":{"bgp":{"routers":[{"asn":64513,"neighbors":[{"address":"10.0.0.1",)"
          R"("asn":)" +
          std::to_string(peer_asn) + R"(,"password":"hunter2"}]}]}}})";
@@ -75,7 +75,7 @@ struct Harness {
                 events,
                 metrics,
                 logger,
-                WorkerOptions{"node1", frrNs(), k8s::Duration::zero()}};
+                WorkerOptions{"node1", workerFrrNs(), k8s::Duration::zero()}};
 
   Harness() {
     api::Node n;
@@ -84,7 +84,8 @@ struct Harness {
     nodes.upsert("node1", {std::make_shared<const api::Node>(n), "1"});
   }
   void put(const std::string& name, const std::string& json) {
-    configs.upsert(frrNs() + "/" + name, {std::make_shared<const Entry>(decodeEntry(json)), "1"});
+    configs.upsert(workerFrrNs() + "/" + name,
+                   {std::make_shared<const Entry>(decodeEntry(json)), "1"});
   }
   /// lastStatus is the body of the last FRRNodeState status patch.
   std::string lastStatus() const {
@@ -136,7 +137,7 @@ BOOST_AUTO_TEST_CASE(a_conflict_keeps_the_last_good_configuration) {
   BOOST_TEST(contains(h.metrics.render(), "frrk8s_k8s_client_config_stale_bool 1"));
   BOOST_TEST(h.metrics.conversionFailures() == 1u);
   // Fixing the input applies again.
-  h.configs.erase(frrNs() + "/b");
+  h.configs.erase(workerFrrNs() + "/b");
   h.put("a", object("a", 64520));
   h.worker.reconcile(kApplyKey);
   BOOST_TEST(h.frr.applied.size() == 2u);

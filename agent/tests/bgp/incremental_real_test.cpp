@@ -306,7 +306,7 @@ BOOST_AUTO_TEST_CASE(session_metrics_follow_the_sessions) {
   VtyshSessionOptions v;
   v.pathspace = lab().node();
   VtyshSession session(v);
-  SessionMetrics m(session);
+  SessionMetrics m(session, kMetalLbSessions);
   const std::string tor = kTorAddress;
   const std::string ghost = kGhost;
   // BFD comes up after BGP.

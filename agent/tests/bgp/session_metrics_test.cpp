@@ -34,6 +34,19 @@ double sample(const std::vector<daemon::MetricFamily>& families,
   return -1;
 }
 
+using L = std::vector<std::pair<std::string, std::string>>;
+using Want = std::tuple<std::string, L, double>;  // family name, labels, value
+
+// expectSamples checks that each wanted sample is in families with its value.
+void expectSamples(const std::vector<daemon::MetricFamily>& families,
+                   const std::vector<Want>& want) {
+  for (const auto& [name, labels, value] : want) {
+    BOOST_TEST_CONTEXT(name << " " << labels.front().second) {
+      BOOST_TEST(sample(families, name, labels) == value);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE(session_metrics)
 
 BOOST_AUTO_TEST_CASE(vrf_names_are_the_keys) {
@@ -143,12 +156,11 @@ BOOST_AUTO_TEST_CASE(families_carry_metallb_names_labels_and_values) {
   snap.bgp = *ns;
   snap.bgp.push_back(down->front());
   snap.bfd = *bfd;
-  const auto f = sessionFamilies(snap);
-  using L = std::vector<std::pair<std::string, std::string>>;
+  const auto f = sessionFamilies(snap, kMetalLbSessions);
   const L up{{"peer", "10.99.8.1:179"}, {"vrf", "default"}};
   const L gone{{"peer", "192.168.250.2:-1"}, {"vrf", "default"}};
   const L bfd_peer{{"peer", "10.99.8.1"}, {"vrf", "default"}};
-  const std::vector<std::tuple<std::string, L, double>> want = {
+  const std::vector<Want> want = {
       {"metallb_bgp_session_up", up, 1},
       {"metallb_bgp_session_up", gone, 0},
       {"metallb_bgp_announced_prefixes_total", up, 3167},
@@ -163,11 +175,7 @@ BOOST_AUTO_TEST_CASE(families_carry_metallb_names_labels_and_values) {
       {"metallb_bfd_session_down_events", bfd_peer, 0},
       {"metallb_bfd_zebra_notifications", bfd_peer, 4},
   };
-  for (const auto& [name, labels, value] : want) {
-    BOOST_TEST_CONTEXT(name << " " << labels.front().second) {
-      BOOST_TEST(sample(f, name, labels) == value);
-    }
-  }
+  expectSamples(f, want);
   std::map<std::string, daemon::MetricType> types;
   for (const auto& x : f) {
     types[x.name] = x.type;
@@ -176,11 +184,50 @@ BOOST_AUTO_TEST_CASE(families_carry_metallb_names_labels_and_values) {
   BOOST_TEST((types["metallb_bgp_session_up"] == daemon::MetricType::Gauge));
   BOOST_TEST((types["metallb_bgp_updates_total"] == daemon::MetricType::Counter));
   // No sessions at all: every family is still declared, with no samples.
-  const auto empty = sessionFamilies({});
+  const auto empty = sessionFamilies({}, kMetalLbSessions);
   BOOST_TEST(empty.size() == 20U);
   for (const auto& x : empty) {
     BOOST_TEST(x.samples.empty());
   }
+}
+
+// frr-k8s' style (ingot-frr): frrk8s_ names, the BGP peer label without the port, and the
+// received prefixes summed over the address families right after the announced ones.
+BOOST_AUTO_TEST_CASE(families_in_frr_k8s_style) {
+  const std::string text = R"({
+      "192.168.1.1": {"remoteAs": 64512, "bgpState": "Established", "portForeign": 179,
+        "messageStats": {"updatesSent": 7, "updatesRecv": 2},
+        "addressFamilyInfo": {"ipv4Unicast": {"acceptedPrefixCounter": 3, "sentPrefixCounter": 5},
+                              "ipv6Unicast": {"acceptedPrefixCounter": 1, "sentPrefixCounter": 2}}},
+      "fd00::1": {"bgpState": "Active", "portForeign": -1, "addressFamilyInfo": {}}})";
+  auto ns = parseBgpNeighbors(text, "red");
+  auto bfd = parseBfdPeers(R"([{"peer": "192.168.1.1", "status": "down"}])", "[]", "red");
+  BOOST_TEST_REQUIRE((ns && bfd));
+  BOOST_TEST_REQUIRE(ns->size() == 2U);
+  BOOST_TEST(ns->front().received_prefixes == 4U);
+  const auto f = sessionFamilies({*ns, *bfd}, kFrrK8sSessions);
+  const L peer{{"peer", "192.168.1.1"}, {"vrf", "red"}};
+  const L idle{{"peer", "fd00::1"}, {"vrf", "red"}};
+  const std::vector<Want> want = {
+      {"frrk8s_bgp_session_up", peer, 1},
+      {"frrk8s_bgp_session_up", idle, 0},
+      {"frrk8s_bgp_announced_prefixes_total", peer, 7},
+      {"frrk8s_bgp_received_prefixes_total", peer, 4},
+      {"frrk8s_bgp_received_prefixes_total", idle, 0},
+      {"frrk8s_bgp_updates_total", peer, 7},
+      {"frrk8s_bgp_updates_total_received", peer, 2},
+      {"frrk8s_bfd_session_up", peer, 0},
+  };
+  expectSamples(f, want);
+  BOOST_TEST_REQUIRE(f.size() == 21U);  // MetalLB's 20 and the received prefixes
+  BOOST_TEST(f[2].name == "frrk8s_bgp_received_prefixes_total");
+  for (const auto& x : f) {
+    BOOST_TEST(x.name.rfind("frrk8s_", 0) == 0U, x.name);
+  }
+  // MetalLB's style has no received-prefixes family.
+  BOOST_TEST(sample(sessionFamilies({*ns, *bfd}, kMetalLbSessions),
+                    "metallb_bgp_received_prefixes_total",
+                    {{"peer", "192.168.1.1:179"}, {"vrf", "red"}}) == -1);
 }
 
 // FakeShow answers show commands from a table; anything else is an error.
@@ -213,7 +260,7 @@ BOOST_AUTO_TEST_CASE(session_metrics_reads_every_vrf_and_reports_errors) {
       {"show bfd vrf red peers json", "[\n]\n"},
       {"show bfd vrf red peers counters json", "[\n]\n"},
   };
-  SessionMetrics m(fake);
+  SessionMetrics m(fake, kMetalLbSessions);
   auto snap = m.read();
   BOOST_TEST_REQUIRE(snap.has_value(), (snap ? "" : snap.error().message));
   BOOST_TEST_REQUIRE(snap->bgp.size() == 2U);

@@ -16,7 +16,7 @@ Environment envOf(std::map<std::string, std::string> vars) {
   };
 }
 
-struct Case {
+struct FlagCase {
   std::string desc;
   std::vector<std::string> args;
   std::map<std::string, std::string> env;
@@ -26,7 +26,7 @@ struct Case {
 };
 
 BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
-  const std::vector<Case> cases = {
+  const std::vector<FlagCase> cases = {
       {"defaults_with_only_the_node_name",
        {"--node-name", "n1"},
        {},
@@ -329,7 +329,7 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
        nullptr,
        "unexpected argument \"extra\""},
   };
-  for (const Case& c : cases) {
+  for (const FlagCase& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {
       auto f = parseFlags(c.args, envOf(c.env), c.pod_namespace);
       if (c.error.empty()) {

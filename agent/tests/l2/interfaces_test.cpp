@@ -10,7 +10,7 @@ namespace l2 = ingot::agent::l2;
 namespace {
 
 // The default list MetalLB's chart ships in its excludel2 ConfigMap.
-const char* kDefaultExclude = R"(announcedInterfacesToExclude:
+constexpr const char* kDefaultExclude = R"(announcedInterfacesToExclude:
 - ^docker.*
 - ^cbr.*
 - ^dummy.*
@@ -78,6 +78,7 @@ BOOST_AUTO_TEST_CASE(scan_filter) {
       {link("lo0", kEther), true, true, true},                               // ^lo$ is anchored
   };
   std::vector<l2::InterfaceFacts> facts;
+  facts.reserve(cases.size());
   for (const auto& c : cases) {
     facts.push_back(c.facts);
   }

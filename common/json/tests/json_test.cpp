@@ -160,7 +160,7 @@ BOOST_AUTO_TEST_CASE(field_reads_follow_go_json_type_rules) {
       }
       BOOST_TEST(d.ok() == c.ok);
       for (const auto& issue : d.issues()) {
-        BOOST_TEST(issue.path.rfind("f", 0) == 0);
+        BOOST_TEST(issue.path.rfind('f', 0) == 0);
         BOOST_TEST(issue.line == 1);
       }
     }

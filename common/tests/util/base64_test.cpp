@@ -10,16 +10,17 @@ using ingot::Base64Mode;
 
 namespace {
 
-/// Case is one input decoded in both modes; an expectation starting with "illegal" is an error.
-struct Case {
+/// Base64Case is one input decoded in both modes; an expectation starting with "illegal" is an
+/// error.
+struct Base64Case {
   std::string desc;
   std::string in;
   std::string go;       ///< Go's base64.StdEncoding.DecodeString (checked against Go 1.19)
   std::string lenient;  ///< kubeconfig data
 };
 
-const std::vector<Case>& cases() {
-  static const std::vector<Case> k = {
+const std::vector<Base64Case>& base64Cases() {
+  static const std::vector<Base64Case> kCases = {
       {"empty", "", "", ""},
       {"one byte", "YQ==", "a", "a"},
       {"two bytes", "YWI=", "ab", "ab"},
@@ -53,7 +54,7 @@ const std::vector<Case>& cases() {
       {"DEL", "YW\x7fj", "illegal base64 data at input byte 2",
        "illegal base64 data at input byte 2"},
   };
-  return k;
+  return kCases;
 }
 
 void check(const std::string& in, Base64Mode mode, const std::string& want) {
@@ -72,7 +73,7 @@ void check(const std::string& in, Base64Mode mode, const std::string& want) {
 BOOST_AUTO_TEST_SUITE(base64)
 
 BOOST_AUTO_TEST_CASE(decodes_like_go_std_encoding_or_tolerates_kubeconfig_padding) {
-  for (const auto& c : cases()) {
+  for (const auto& c : base64Cases()) {
     BOOST_TEST_CONTEXT(c.desc << " (Go)") {
       check(c.in, Base64Mode::GoStd, c.go);
     }

@@ -32,7 +32,7 @@ std::string replaced(int n) {
 }
 
 const std::vector<Case>& cases() {
-  static const std::vector<Case> k = {
+  static const std::vector<Case> kCases = {
       {"plain", "web-1", R"("web-1")", R"("web-1")", R"("web-1")", "web-1", "web-1"},
       {"empty", "", R"("")", R"("")", R"("")", R"("")", ""},
       {"quote and backslash", R"(a"b\c)", R"("a\"b\\c")", R"("a\"b\\c")", R"("a\"b\\c")",
@@ -65,7 +65,7 @@ const std::vector<Case>& cases() {
        R"("Off")", "Off"},
       {"number-like", "1_000", R"("1_000")", R"("1_000")", R"("1_000")", R"("1_000")", "1_000"},
   };
-  return k;
+  return kCases;
 }
 
 }  // namespace
