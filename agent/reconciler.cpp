@@ -90,6 +90,13 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
     metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
     return r;
   }
+  if (key == keys::kHandOff) {
+    if (std::exchange(hand_off_, false) && config_) {
+      handBackends();
+    }
+    queue_.add(std::string(keys::kStatus));  // behind the backends' keys
+    return ReconcileResult::done();
+  }
   if (key == keys::kStatus) {
     ReconcileResult r = syncBgpStatuses();
     metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
@@ -299,6 +306,7 @@ ReconcileResult Reconciler::sync() {
   }
   decideLayer2(services);
   handBackends();
+  hand_off_ = false;  // a queued hand-off finds nothing left to hand
   reportAnnouncements();
   // The status writes run under their own key, after the backends' keys queued above.
   status_all_ = true;

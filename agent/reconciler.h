@@ -37,6 +37,9 @@ namespace keys {
 /// its EndpointSlices or of its ServiceBGPStatus); config, Node and membership changes still
 /// re-decide every Service (kConfig, kSync, kMembers).
 inline constexpr std::string_view kServicePrefix = "service:";
+/// kHandOff hands the backends the decisions after Services were decided again (once for a
+/// burst of Service keys, not once per Service), then queues the status writes behind their keys.
+inline constexpr std::string_view kHandOff = "handoff";
 /// service returns the work-queue key of the Service "namespace/name".
 inline std::string service(std::string_view key) {
   return std::string(kServicePrefix) + std::string(key);
@@ -216,6 +219,7 @@ class Reconciler {
   std::map<std::string, Decided, ServiceKeyLess> decided_;  ///< service key → last decision
   KeySet status_dirty_;      ///< Services decided again since their last status write
   bool status_all_ = false;  ///< a full pass ran: the status pass covers every Service
+  bool hand_off_ = false;    ///< kHandOff is queued: the backends lag decided_
   // ConfigurationState: the status last written and the resourceVersion it got.
   std::optional<api::ConfigurationStateStatus> state_written_;
   std::string state_written_rv_;

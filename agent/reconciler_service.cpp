@@ -114,10 +114,13 @@ ReconcileResult Reconciler::syncService(const std::string& key) {
     setAnnouncedGauge();
   }
   if (changed) {
-    handBackends();
+    hand_off_ = true;
+    queue_.add(std::string(keys::kHandOff));
   }
   status_dirty_.insert(key);
-  queue_.add(std::string(keys::kStatus));  // behind the backends' keys, as after a full pass
+  if (!hand_off_) {
+    queue_.add(std::string(keys::kStatus));  // else the hand-off queues it behind the backends
+  }
   return ReconcileResult::done();
 }
 

@@ -57,6 +57,9 @@ Reconciler::StatusesByService Reconciler::currentBgpStatuses(const KeySet* only)
 }
 
 ReconcileResult Reconciler::syncBgpStatuses() {
+  if (hand_off_) {
+    return ReconcileResult::done();  // the hand-off queues this key again, behind the apply
+  }
   const bool all = status_all_;
   auto current = currentBgpStatuses(all ? nullptr : &status_dirty_);
   Error first_error;
