@@ -59,7 +59,8 @@ void addVersions(k8s::ApiClient& api,
     BOOST_REQUIRE(meta.has_value());
     std::string key = ref.plural + " " + meta->namespace_ + "/" + meta->name;
     if (ref.plural == "events") {
-      key += " " + json::stringAt(item, {"reason"}).value_or("");
+      auto reason = json::stringAt(item, {"reason"});
+      key += " " + (reason ? *reason : std::string());
     }
     out[key] = meta->resource_version;
   }
@@ -108,6 +109,14 @@ std::string configMapJson(int i) {
          std::to_string(i) + R"("},"data":{"k":"v"}})";
 }
 
+/// sliceJson is an EndpointSlice of Service name with one ready endpoint on node1.
+std::string sliceJson(const std::string& name) {
+  return R"({"apiVersion":"discovery.k8s.io/v1","kind":"EndpointSlice","metadata":{"name":")" +
+         name + R"(-a","namespace":"shop","labels":{"kubernetes.io/service-name":")" + name +
+         R"("}},"addressType":"IPv4","endpoints":[{"addresses":["10.244.1.9"],)" +
+         R"("conditions":{"ready":true},"nodeName":"node1"}]})";
+}
+
 /// setUp applies the examples and kServices more Services in shop with the addresses the
 /// controller would give them.
 void setUp(Cluster& cluster) {
@@ -116,7 +125,10 @@ void setUp(Cluster& cluster) {
   cluster.kubectlOk("apply -f " + file);
   for (int i = 0; i <= kServices; ++i) {
     const std::string name = i == 0 ? "checkout" : "svc-" + std::to_string(i);
-    if (i > 0) cluster.createService("shop", name);
+    if (i > 0) {
+      cluster.createService("shop", name);
+      cluster.create(res::kEndpointSlices, "shop", sliceJson(name));
+    }
     auto st =
         cluster.api->patchStatus(res::kServices, "shop", name, k8s::PatchType::Merge,
                                  R"({"status":{"loadBalancer":{"ingress":[{"ip":"198.51.100.)" +
