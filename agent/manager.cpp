@@ -32,7 +32,7 @@ typename k8s::Informer<T>::Handlers enqueueOn(k8s::WorkQueue& q,
 template <typename T>
 typename k8s::Informer<T>::Handlers perService(k8s::WorkQueue& q,
                                                std::string (*owner)(const T&),
-                                               std::string fallback,
+                                               const std::string& fallback,
                                                ErrorHandler err,
                                                bool indexed = true) {
   using Ptr = typename k8s::Informer<T>::Ptr;

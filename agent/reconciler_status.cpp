@@ -71,7 +71,7 @@ ReconcileResult Reconciler::syncBgpStatuses() {
     return writes < std::max<size_t>(options_.status_writes_per_pass, 1) &&
            (writes == 0 || queue_.len() == 0);
   };
-  auto check = [&](Result<void> r) {
+  auto check = [&](const Result<void>& r) {
     ++writes;
     if (r) return;
     if (failures++ == 0) first_error = r.error();
