@@ -13,10 +13,13 @@ ingot_add_library(ingot_agent
     ${CMAKE_CURRENT_LIST_DIR}/frr_apply.cpp
     ${CMAKE_CURRENT_LIST_DIR}/l2_hold_down.cpp
     ${CMAKE_CURRENT_LIST_DIR}/manager.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/manager_projections.cpp
     ${CMAKE_CURRENT_LIST_DIR}/membership_source.cpp
     ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconciler_service.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_state.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconciler_status.cpp
     ${CMAKE_CURRENT_LIST_DIR}/writes.cpp
   LIBRARIES ingot_agent_core ingot_agent_bgp ingot_agent_l2 ingot_memberlist ingot_frrgen ingot_config ingot_api
             ingot_json ingot_kube_daemon ingot_kube ingot_daemon ingot_util)
@@ -33,6 +36,7 @@ ingot_add_test(ingot_agent_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/membership_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/incremental_sync_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/backend_l2_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/render_parity_test.cpp
   LIBRARIES ingot_agent ingot_cli)
@@ -50,6 +54,7 @@ ingot_add_test(ingot_agent_integration_test
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/main_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/agent_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/integration/economy_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/memberlist_test.cpp
   LIBRARIES ingot_agent_testkit ingot_controller_testkit ingot_agent)
 target_compile_definitions(ingot_agent_integration_test PRIVATE

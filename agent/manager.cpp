@@ -26,6 +26,44 @@ typename k8s::Informer<T>::Handlers enqueueOn(k8s::WorkQueue& q,
   return {add, [add](const Ptr&, const Ptr& n) { add(n); }, add, std::move(err)};
 }
 
+/// perService returns handlers that add the work-queue key of the Service an object belongs to
+/// (owner: "" = none, then `fallback` unless empty; both the old and the new owner on an update),
+/// with the store indexed by that owner when `indexed`.
+template <typename T>
+typename k8s::Informer<T>::Handlers perService(k8s::WorkQueue& q,
+                                               std::string (*owner)(const T&),
+                                               const std::string& fallback,
+                                               ErrorHandler err,
+                                               bool indexed = true) {
+  using Ptr = typename k8s::Informer<T>::Ptr;
+  auto add = [&q, owner, fallback](const Ptr& o) {
+    if (std::string key = owner(*o); !key.empty()) {
+      q.add(keys::service(key));
+    } else if (!fallback.empty()) {
+      q.add(fallback);
+    }
+  };
+  auto update = [add, owner](const Ptr& o, const Ptr& n) {
+    if (owner(*o) != owner(*n)) add(o);
+    add(n);
+  };
+  typename k8s::Store<T>::IndexFn index;
+  if (indexed) index = owner;
+  return {add, update, add, std::move(err), {}, std::move(index)};
+}
+
+/// projected returns handlers with their cached objects projected by project.
+template <typename T>
+typename k8s::Informer<T>::Handlers projected(typename k8s::Informer<T>::Handlers handlers,
+                                              void (*project)(T&)) {
+  handlers.transform = project;
+  return handlers;
+}
+
+std::string serviceOwner(const api::Service& svc) {
+  return k8s::objectKey(svc.metadata.namespace_, svc.metadata.name);
+}
+
 bool networkUnavailable(const api::Node& n) {
   for (const auto& c : n.conditions) {
     if (c.type == "NetworkUnavailable") return c.status == "True";
@@ -101,12 +139,17 @@ Manager::Manager(k8s::ApiClient& api,
                              const std::string& in, const std::string& key) -> const auto& {
     return set.add<T>(name, api, ref, in, decoder<T>(), enqueueOn<T>(q, key, err), io);
   };
-  const auto& services =
-      add(std::type_identity<api::Service>{}, "services", r::kServices, "", sync);
-  const auto& slices =
-      add(std::type_identity<api::EndpointSlice>{}, "endpointslices", r::kEndpointSlices, "", sync);
-  const auto& nodes = set.add<api::Node>("nodes", api, r::kNodes, "", decoder<api::Node>(),
-                                         nodeHandlers(q, ro.node, options_.membership, err), io);
+  // A Service, its EndpointSlices and its ServiceBGPStatus: that one Service is decided again.
+  const auto& services = set.add<api::Service>(
+      "services", api, r::kServices, "", decoder<api::Service>(),
+      projected(perService<api::Service>(q, serviceOwner, "", err, false), projectService), io);
+  const auto& slices = set.add<api::EndpointSlice>(
+      "endpointslices", api, r::kEndpointSlices, "", decoder<api::EndpointSlice>(),
+      projected(perService<api::EndpointSlice>(q, sliceService, "", err), projectEndpointSlice),
+      io);
+  const auto& nodes = set.add<api::Node>(
+      "nodes", api, r::kNodes, "", decoder<api::Node>(),
+      projected(nodeHandlers(q, ro.node, options_.membership, err), projectNode), io);
   const auto& namespaces =
       add(std::type_identity<api::Namespace>{}, "namespaces", r::kNamespaces, "", config);
   const auto& pools = add(std::type_identity<api::IPAddressPool>{}, "ipaddresspools",
@@ -131,7 +174,7 @@ Manager::Manager(k8s::ApiClient& api,
   own_statuses.reflector.label_selector = std::string(kNodeLabel) + "=" + ro.node;
   const auto& statuses = set.add<api::ServiceBGPStatus>(
       "servicebgpstatuses", api, r::kServiceBgpStatuses, ns, decoder<api::ServiceBGPStatus>(),
-      enqueueOn<api::ServiceBGPStatus>(q, sync, err), own_statuses);
+      perService<api::ServiceBGPStatus>(q, statusService, sync, err), own_statuses);
   k8s::InformerOptions own_state = io;
   own_state.reflector.field_selector = "metadata.name=" + stateName(ro.node);
   const auto& states = set.add<api::ConfigurationState>(
@@ -167,7 +210,7 @@ void Manager::watchMembership(k8s::ApiClient& api) {
       [&ml](const Ptr& o, const Ptr& n) {
         if (o->pod_ip != n->pod_ip && !n->pod_ip.empty()) ml.rejoin();
       },
-      nullptr, [this](const Error& e) { log_.warn("informer", "error", e.message); }};
+      nullptr, [this](const Error& e) { log_.warn("informer", "error", e.message); }, projectPod};
   pods_ = &controller_.informers().add<api::Pod>(
       "pods", api, k8s::resources::kPods, options_.reconciler.namespace_, decoder<api::Pod>(),
       std::move(handlers), selected);

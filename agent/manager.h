@@ -18,6 +18,14 @@
 
 namespace ingot::agent {
 
+/// The projections of the agent's informers (Informer::Handlers::transform): each clears, in
+/// place, the fields of a decoded object the agent never reads, before the object is cached.
+/// The decisions over projected objects are those over the full ones.
+void projectService(api::Service& svc);
+void projectEndpointSlice(api::EndpointSlice& slice);
+void projectNode(api::Node& node);
+void projectPod(api::Pod& pod);
+
 /// ManagerOptions configure the Manager.
 struct ManagerOptions {
   ReconcilerOptions reconciler;

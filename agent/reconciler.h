@@ -33,6 +33,34 @@
 
 namespace ingot::agent {
 
+namespace keys {
+/// kServicePrefix + "namespace/name" re-decides one Service (a change of the Service, of one of
+/// its EndpointSlices or of its ServiceBGPStatus); config, Node and membership changes still
+/// re-decide every Service (kConfig, kSync, kMembers).
+inline constexpr std::string_view kServicePrefix = "service:";
+/// kHandOff hands the backends the decisions after Services were decided again (once for a
+/// burst of Service keys, not once per Service), then queues the status writes behind their keys.
+inline constexpr std::string_view kHandOff = "handoff";
+/// service returns the work-queue key of the Service "namespace/name".
+inline std::string service(std::string_view key) {
+  return std::string(kServicePrefix) + std::string(key);
+}
+}  // namespace keys
+
+/// ServiceKeyLess orders "namespace/name" keys by namespace, then name: the order in which a full
+/// pass decides the Services and hands their announcements on.
+struct ServiceKeyLess {
+  bool operator()(const std::string& a, const std::string& b) const;
+};
+
+/// sliceService is the EndpointSlice index of the agent's cache: the "namespace/name" of the
+/// Service a slice belongs to (label kubernetes.io/service-name; "" without it).
+std::string sliceService(const api::EndpointSlice& slice);
+
+/// statusService is the ServiceBGPStatus index of the agent's cache: the "namespace/name" of the
+/// Service the object reports on (its metallb.io/service-* labels; "" without them).
+std::string statusService(const api::ServiceBGPStatus& status);
+
 /// ReconcilerOptions configure the reconciler.
 struct ReconcilerOptions {
   std::string node;                           ///< --node-name
@@ -63,14 +91,17 @@ struct ReconcilerOptions {
 BackendOptions backendOptions(const ReconcilerOptions& options);
 
 /// Reconciler holds the agent's domain state and reconciles one key at a time. Not thread-safe
-/// except ready(): call it from one worker thread.
+/// except ready(): call it from one worker thread. The EndpointSlice and ServiceBGPStatus caches
+/// must be indexed by sliceService and statusService.
 ///
 /// Rules: nothing is announced or written for BGP before a configuration parsed without error;
 /// a configuration that fails to parse is reported (ConfigurationState Invalid, metric
 /// metallb_k8s_client_config_stale_bool 1) and the last good one stays in use. BGP changes go
 /// out through a debounce (a backend's key is added after `debounce`; adds within it collapse).
 /// The reconciler decides per Service and hands every backend its part (Backend::update); on a
-/// backend's key it runs Backend::apply.
+/// backend's key it runs Backend::apply. A Service's own key decides that Service again and hands
+/// the backends their part only when its announcements changed; the result is the same as a full
+/// pass over the same caches.
 class Reconciler {
  public:
   /// backends carry the decisions out; the reconciler owns them.
@@ -107,28 +138,40 @@ class Reconciler {
     std::string rv;
     k8s::TimePoint expires;
   };
+  using ServicePtr = k8s::Store<api::Service>::Ptr;
   struct Decided {
-    const api::Service* service;
+    ServicePtr service;  ///< as decided (shared with the cache, never copied)
     BgpDecision decision;
   };
+  using StatusesByService =
+      std::map<std::string, std::vector<std::pair<std::string, api::ServiceBGPStatusStatus>>>;
+  using KeySet = std::set<std::string, ServiceKeyLess>;
 
   ReconcileResult reconcileConfig();
   ReconcileResult sync();
+  /// syncService decides the Service key ("namespace/name") again, as part of the last full pass.
+  ReconcileResult syncService(const std::string& key);
+  /// decideLayer2For re-elects one Service (null = deleted); true when what this node answers
+  /// changed.
+  bool decideLayer2For(const std::string& key, const ServicePtr& svc);
+  /// handBackends gives every backend the decisions of every Service (Backend::update).
+  void handBackends();
+  /// reportAnnouncement logs and records (nodeAssigned) a change of one Service's BGP
+  /// announcement (d null = the Service was deleted).
+  void reportAnnouncement(const std::string& key, const Decided* d);
+  void setAnnouncedGauge();
   ReconcileResult applyBackend(Backend& backend);
   StateInputs stateInputs() const;
   ReconcileResult writeState();
   ReconcileResult ensureState();
 
-  using SlicesByService = std::unordered_map<std::string, std::vector<api::EndpointSlice>>;
-  SlicesByService slicesByService() const;
-  std::vector<Decided> decideAll(const std::vector<api::Service>& services,
-                                 const SlicesByService& slices);
+  /// slicesOf returns the EndpointSlices of the Service key (from the index).
+  std::vector<api::EndpointSlice> slicesOf(const std::string& key) const;
   /// decideLayer2 runs the Layer 2 election for every Service in a pool with an
   /// L2Advertisement over the live agents (l2MembershipNow), logs each Service's decision when it
-  /// changes (noteLayer2) and returns the Services this node wins (the Layer 2 backend's part of
-  /// Desired).
-  std::vector<L2Announcement> decideLayer2(const std::vector<api::Service>& services,
-                                           const SlicesByService& slices);
+  /// changes (noteLayer2) and keeps the Services this node wins in l2_won_ (the Layer 2
+  /// backend's part of Desired).
+  void decideLayer2(const std::vector<ServicePtr>& services);
   /// reconcileMembers re-elects after a membership change: only the Services whose winner the
   /// change moves are decided again (the L2Elector finds them without rehashing the others), and
   /// the backends get the new Layer 2 part when what this node wins changed (handLayer2).
@@ -145,10 +188,14 @@ class Reconciler {
   bool noteWon(const std::string& key, const L2Decision& decision);
   /// handLayer2 gives every backend the current Layer 2 part (Backend::updateLayer2).
   void handLayer2();
-  void reportAnnouncements(const std::vector<Decided>& decided);
-  ReconcileResult syncBgpStatuses(const std::vector<Decided>& decided);
-  std::map<std::string, std::vector<std::pair<std::string, api::ServiceBGPStatusStatus>>>
-  currentBgpStatuses();
+  void reportAnnouncements();
+  /// syncBgpStatuses writes the ServiceBGPStatus objects of every Service after a full pass, else
+  /// of the Services decided again since the last status pass (status_dirty_).
+  ReconcileResult syncBgpStatuses();
+  /// currentBgpStatuses returns this node's ServiceBGPStatus objects by Service, the cache
+  /// overlaid with the writes it may not show yet; only those of the Services in `only` unless
+  /// null.
+  StatusesByService currentBgpStatuses(const KeySet* only);
   Result<void> createBgpStatus(const api::ServiceBGPStatusStatus& status);
   Result<void> patchBgpStatus(const std::string& name, const api::ServiceBGPStatusStatus& status);
   Result<void> removeBgpStatus(const std::string& name);
@@ -172,13 +219,15 @@ class Reconciler {
   L2Elector l2_elector_;       ///< the incremental election; cleared when the Config is replaced
   HoldDownTracker hold_down_;  ///< who is held down (memberlist metadata)
   std::map<std::string, L2Decision> l2_decisions_;  ///< service key → last L2 decision
-  std::map<std::string, L2Announcement> l2_won_;    ///< service key → what this node answers
-  std::map<std::string, std::string> l2_logged_;    ///< service key → last logged L2 decision
+  std::map<std::string, L2Announcement, ServiceKeyLess> l2_won_;  ///< service key → answered
+  std::map<std::string, std::string> l2_logged_;  ///< service key → last logged L2 decision
   uint64_t l2_decisions_made_ = 0;
   bool l2_deferred_ = false;  ///< the last full pass waited for the memberlist join
   std::map<std::string, Pending> status_writes_;  ///< ServiceBGPStatus name → pending write
-  std::vector<api::Service> decided_services_;    ///< the Services of the last sync
-  std::vector<Decided> decided_;                  ///< their decisions (point into the above)
+  std::map<std::string, Decided, ServiceKeyLess> decided_;  ///< service key → last decision
+  KeySet status_dirty_;      ///< Services decided again since their last status write
+  bool status_all_ = false;  ///< a full pass ran: the status pass covers every Service
+  bool hand_off_ = false;    ///< kHandOff is queued: the backends lag decided_
   // ConfigurationState: the status last written and the resourceVersion it got.
   std::optional<api::ConfigurationStateStatus> state_written_;
   std::string state_written_rv_;

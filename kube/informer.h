@@ -38,11 +38,18 @@ class Informer final : private ReflectorSink {
   using Ptr = typename Store<T>::Ptr;
   using Decode = std::function<Result<T>(std::string_view json)>;
 
+  /// Handlers are the informer's per-type hooks: the change handlers, and two applied before an
+  /// object enters the store (so that every reader, handlers included, sees their result).
   struct Handlers {
     std::function<void(const Ptr&)> on_add;
     std::function<void(const Ptr& old_obj, const Ptr& new_obj)> on_update;
     std::function<void(const Ptr&)> on_delete;
     std::function<void(const Error&)> on_error;
+    /// transform projects a decoded object onto what its readers use (client-go's
+    /// TransformFunc): clearing the fields nobody reads keeps the cache small. Empty = keep all.
+    std::function<void(T&)> transform = {};
+    /// index, when set, indexes the store (Store::byIndex).
+    typename Store<T>::IndexFn index = {};
   };
 
   Informer(ApiClient& client,
@@ -51,7 +58,10 @@ class Informer final : private ReflectorSink {
            Decode decode,
            Handlers handlers = {},
            InformerOptions options = {})
-      : decode_(std::move(decode)), handlers_(std::move(handlers)), options_(std::move(options)) {
+      : decode_(std::move(decode)),
+        handlers_(std::move(handlers)),
+        options_(std::move(options)),
+        store_(handlers_.index) {
     if (!options_.reflector.on_error) options_.reflector.on_error = handlers_.on_error;
     reflector_ =
         std::make_unique<Reflector>(client, std::move(ref), std::move(ns), options_.reflector,
@@ -100,6 +110,9 @@ class Informer final : private ReflectorSink {
     if (!decoded) {
       report(Error{decoded.error().code, "decode " + raw.key + ": " + decoded.error().message});
       return std::nullopt;
+    }
+    if (handlers_.transform) {
+      handlers_.transform(*decoded);
     }
     return Entry{std::make_shared<const T>(std::move(*decoded)), raw.resource_version};
   }

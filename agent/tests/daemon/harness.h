@@ -21,7 +21,7 @@ namespace ingot::agent::testing {
 /// World holds one store per kind the reconciler reads.
 struct World {
   k8s::Store<api::Service> services;
-  k8s::Store<api::EndpointSlice> endpoint_slices;
+  k8s::Store<api::EndpointSlice> endpoint_slices{sliceService};
   k8s::Store<api::Node> nodes;
   k8s::Store<api::Namespace> namespaces;
   k8s::Store<api::IPAddressPool> pools;
@@ -32,7 +32,7 @@ struct World {
   k8s::Store<api::Community> communities;
   k8s::Store<api::Secret> secrets;
   k8s::Store<api::FRRConfiguration> frr_configurations;
-  k8s::Store<api::ServiceBGPStatus> bgp_statuses;
+  k8s::Store<api::ServiceBGPStatus> bgp_statuses{statusService};
   k8s::Store<api::ConfigurationState> states;
   k8s::Store<api::ServiceL2Status> l2_statuses;
 

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the agent's informers keep of the kinds it caches by the thousand: the fields the
+// decisions, the status writes and the Events read, nothing else.
+#include "agent/manager.h"
+
+namespace ingot::agent {
+namespace {
+
+/// slimMeta keeps the identity (name, namespace, uid, resourceVersion) and the labels.
+void slimMeta(api::ObjectMeta& m) {
+  m.generate_name.clear();
+  m.generation = 0;
+  m.creation_timestamp.clear();
+  m.deletion_timestamp.reset();
+  m.annotations.clear();
+  m.owner_references.clear();
+  m.finalizers.clear();
+}
+
+}  // namespace
+
+void projectService(api::Service& svc) {
+  slimMeta(svc.metadata);
+  // Read: type, loadBalancerClass, externalTrafficPolicy (the announcement gate).
+  api::ServiceSpec& spec = svc.spec;
+  spec.cluster_ip.clear();
+  spec.cluster_ips.clear();
+  spec.ip_families.clear();
+  spec.ip_family_policy.reset();
+  spec.load_balancer_ip.clear();
+  spec.selector.clear();
+  spec.ports.clear();
+  for (auto& i : svc.status.ingress) {
+    i.hostname.clear();
+    i.ip_mode.reset();
+  }
+}
+
+void projectEndpointSlice(api::EndpointSlice& slice) {
+  slimMeta(slice.metadata);
+  std::erase_if(slice.metadata.labels,
+                [](const auto& l) { return l.first != "kubernetes.io/service-name"; });
+  slice.ports.clear();
+  for (auto& e : slice.endpoints) {
+    // Read: whether the endpoint has an address, its conditions and its node.
+    if (e.addresses.size() > 1) {
+      e.addresses.resize(1);
+    }
+  }
+}
+
+void projectNode(api::Node& node) {
+  slimMeta(node.metadata);
+  node.addresses.clear();
+  for (auto& c : node.conditions) {
+    // Read: type and status (NetworkUnavailable); the text changes with every heartbeat.
+    c.reason.clear();
+    c.message.clear();
+  }
+}
+
+void projectPod(api::Pod& pod) {
+  slimMeta(pod.metadata);
+}
+
+}  // namespace ingot::agent

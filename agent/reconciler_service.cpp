@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: Apache-2.0
+// One Service's pass (its own work-queue key), the hand-off to the backends and the announcement
+// reports (log lines, nodeAssigned Events, metallb_speaker_announced) shared with the full pass.
+#include <algorithm>
+
+#include "agent/reconciler.h"
+#include "agent/writes.h"
+
+namespace ingot::agent {
+namespace {
+
+std::string_view namespaceOf(std::string_view key) {
+  return key.substr(0, key.find('/'));
+}
+
+k8s::ObjectReference serviceRef(const api::Service& svc) {
+  return k8s::ObjectReference{"v1",
+                              "Service",
+                              svc.metadata.namespace_,
+                              svc.metadata.name,
+                              svc.metadata.uid,
+                              svc.metadata.resource_version};
+}
+
+/// signature identifies an announcement: its prefixes with their attributes and peers.
+std::string signature(const BgpDecision& d) {
+  std::vector<std::string> parts;
+  for (const auto& a : d.announcements) {
+    std::string p = a.prefix.toString() + "|" + std::to_string(a.local_pref) + "|";
+    for (const auto& c : a.communities) p += frrgen::communityText(c) + ",";
+    p += "|";
+    for (const auto& peer : a.peers) p += peer + ",";
+    parts.push_back(std::move(p));
+  }
+  std::sort(parts.begin(), parts.end());
+  std::string out;
+  for (const auto& p : parts) out += p + ";";
+  return out;
+}
+
+std::string ingressIps(const api::Service& svc) {
+  std::string out;
+  for (const auto& i : svc.status.ingress) out += (out.empty() ? "" : ",") + i.ip;
+  return out;
+}
+
+/// sameAnnouncements: every field the backends receive is equal.
+bool sameAnnouncements(const std::vector<Announcement>& a, const std::vector<Announcement>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto& x, const auto& y) {
+    return x.prefix == y.prefix && x.local_pref == y.local_pref && x.communities == y.communities &&
+           x.peers == y.peers && x.advertisement == y.advertisement && x.service == y.service;
+  });
+}
+
+std::string labelOr(const api::StringMap& labels, const std::string& key) {
+  auto it = labels.find(key);
+  return it == labels.end() ? std::string() : it->second;
+}
+
+}  // namespace
+
+bool ServiceKeyLess::operator()(const std::string& a, const std::string& b) const {
+  const std::string_view na = namespaceOf(a);
+  const std::string_view nb = namespaceOf(b);
+  if (na != nb) {
+    return na < nb;
+  }
+  return std::string_view(a).substr(std::min(na.size() + 1, a.size())) <
+         std::string_view(b).substr(std::min(nb.size() + 1, b.size()));
+}
+
+std::string sliceService(const api::EndpointSlice& slice) {
+  const std::string name = labelOr(slice.metadata.labels, "kubernetes.io/service-name");
+  return name.empty() ? std::string() : slice.metadata.namespace_ + "/" + name;
+}
+
+std::string statusService(const api::ServiceBGPStatus& status) {
+  const std::string name = labelOr(status.metadata.labels, kServiceNameLabel);
+  const std::string ns = labelOr(status.metadata.labels, kServiceNamespaceLabel);
+  return name.empty() && ns.empty() ? std::string() : ns + "/" + name;
+}
+
+ReconcileResult Reconciler::syncService(const std::string& key) {
+  if (!config_) {
+    return ReconcileResult::done();  // the configuration's full pass decides every Service
+  }
+  const ServicePtr svc = caches_.services.get(key);
+  const auto prev = decided_.find(key);
+  const Decided* before = prev == decided_.end() ? nullptr : &prev->second;
+  static const std::vector<Announcement> kNone;
+  const auto& was = before != nullptr ? before->decision.announcements : kNone;
+  const bool was_announced = before != nullptr && before->decision.announced();
+  bool changed = false;  // the backends' part
+  bool gauge = false;    // metallb_speaker_announced
+  if (!svc) {
+    changed = !was.empty();
+    gauge = was_announced;
+    reportAnnouncement(key, nullptr);
+    if (before != nullptr) {
+      decided_.erase(prev);
+    }
+  } else {
+    const auto node = caches_.nodes.get(options_.node);
+    Decided next{svc, decideBgp(*config_, options_.node, node.get(), *svc, slicesOf(key),
+                                options_.announce)};
+    changed = !sameAnnouncements(was, next.decision.announcements);
+    gauge = was_announced != next.decision.announced() ||
+            (was_announced && before->service->status.ingress != svc->status.ingress);
+    reportAnnouncement(key, &next);
+    decided_.insert_or_assign(key, std::move(next));
+  }
+  changed |= decideLayer2For(key, svc);
+  if (gauge) {
+    setAnnouncedGauge();
+  }
+  if (changed) {
+    hand_off_ = true;
+    queue_.add(std::string(keys::kHandOff));
+  }
+  status_dirty_.insert(key);
+  if (!hand_off_) {
+    queue_.add(std::string(keys::kStatus));  // else the hand-off queues it behind the backends
+  }
+  return ReconcileResult::done();
+}
+
+void Reconciler::handBackends() {
+  std::vector<Announcement> bgp;
+  for (const auto& [key, d] : decided_) {
+    if (d.decision.announced()) {
+      bgp.insert(bgp.end(), d.decision.announcements.begin(), d.decision.announcements.end());
+    }
+  }
+  std::vector<L2Announcement> l2;
+  l2.reserve(l2_won_.size());
+  for (const auto& [key, a] : l2_won_) {
+    l2.push_back(a);
+  }
+  const Desired desired{config_, std::move(bgp), std::move(l2)};
+  for (const auto& backend : backends_) {
+    if (auto delay = backend->update(desired)) {
+      queue_.addAfter(std::string(backend->key()), *delay);
+    }
+  }
+}
+
+void Reconciler::reportAnnouncement(const std::string& key, const Decided* d) {
+  auto prev = announced_.find(key);
+  if (d == nullptr || !d->decision.announced()) {
+    if (prev != announced_.end()) {
+      const std::string reason =
+          d == nullptr ? "serviceDeleted" : std::string(bgpSkipReason(*d->decision.skip));
+      log_.info("announce", "serviceWithdrawn", "withdrawn",
+                {{"service", key}, {"protocol", "bgp"}, {"reason", reason}});
+      announced_.erase(prev);
+    }
+    return;
+  }
+  std::string sig = signature(d->decision);
+  if (prev == announced_.end() || prev->second != sig) {
+    log_.info("announce", "serviceAnnounced", "service has IP, announcing",
+              {{"service", key}, {"protocol", "bgp"}, {"ips", ingressIps(*d->service)}});
+    events_.record(serviceRef(*d->service), k8s::EventType::Normal, "nodeAssigned",
+                   "announcing from node \"" + options_.node + "\" with protocol \"bgp\"");
+  }
+  announced_.insert_or_assign(key, std::move(sig));
+}
+
+void Reconciler::reportAnnouncements() {
+  for (const auto& [key, d] : decided_) {
+    reportAnnouncement(key, &d);
+  }
+  for (auto it = announced_.begin(); it != announced_.end();) {
+    const std::string key = it->first;
+    ++it;  // reportAnnouncement erases key
+    if (!decided_.contains(key)) {
+      reportAnnouncement(key, nullptr);
+    }
+  }
+  setAnnouncedGauge();
+}
+
+void Reconciler::setAnnouncedGauge() {
+  std::vector<AnnouncedIp> gauge;
+  for (const auto& [key, d] : decided_) {
+    if (!d.decision.announced()) {
+      continue;
+    }
+    for (const auto& i : d.service->status.ingress) {
+      gauge.push_back({key, i.ip});
+    }
+  }
+  metrics_.setAnnounced(std::move(gauge));
+}
+
+}  // namespace ingot::agent
