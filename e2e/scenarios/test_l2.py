@@ -359,7 +359,9 @@ def test_failover_and_take_back_send_no_probe(cluster, objects, show_logs_on_fai
     finally:
         cluster.start_agent(winner)
     wait_owner(cluster, ip, winner)
-    assert _total(cluster, winner, "ingot_agent_layer2_probes_sent_total") == 0
+    # Between the interim's first answer and its ServiceL2Status write, a returning agent sees
+    # no status and probes one round (docs/l2.md); it hears only a member's MAC, so never more.
+    assert _total(cluster, winner, "ingot_agent_layer2_probes_sent_total") <= 3
     for node in cluster.node_names:
         assert _conflicts(cluster, node, ip) == []
     assert _events(cluster, "failover", "AddressConflict") == []
