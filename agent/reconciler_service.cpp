@@ -14,12 +14,7 @@ std::string_view namespaceOf(std::string_view key) {
 }
 
 k8s::ObjectReference serviceRef(const api::Service& svc) {
-  return k8s::ObjectReference{"v1",
-                              "Service",
-                              svc.metadata.namespace_,
-                              svc.metadata.name,
-                              svc.metadata.uid,
-                              svc.metadata.resource_version};
+  return k8s::referenceTo("Service", svc);
 }
 
 /// signature identifies an announcement: its prefixes with their attributes and peers.

@@ -19,12 +19,7 @@ constexpr std::string_view kPoolPrefix = "pool:";
 constexpr std::string_view kAnnouncePrefix = "ann:";
 
 k8s::ObjectReference serviceRef(const api::Service& svc) {
-  return k8s::ObjectReference{"v1",
-                              "Service",
-                              svc.metadata.namespace_,
-                              svc.metadata.name,
-                              svc.metadata.uid,
-                              svc.metadata.resource_version};
+  return k8s::referenceTo("Service", svc);
 }
 
 std::string joined(const std::vector<std::string>& v) {

@@ -17,12 +17,7 @@ using k8s::values;
 using TruthIndex = std::map<std::string, AnnounceTruth>;
 
 k8s::ObjectReference refOf(const api::Service& svc) {
-  return k8s::ObjectReference{"v1",
-                              "Service",
-                              svc.metadata.namespace_,
-                              svc.metadata.name,
-                              svc.metadata.uid,
-                              svc.metadata.resource_version};
+  return k8s::referenceTo("Service", svc);
 }
 
 std::string joinedIps(const api::Service& svc) {

@@ -36,6 +36,17 @@ struct ObjectReference {
   friend bool operator==(const ObjectReference&, const ObjectReference&) = default;
 };
 
+/// referenceTo is the reference to a core/v1 `kind` object (anything with api-style metadata).
+template <class Object>
+ObjectReference referenceTo(std::string kind, const Object& obj) {
+  return ObjectReference{"v1",
+                         std::move(kind),
+                         obj.metadata.namespace_,
+                         obj.metadata.name,
+                         obj.metadata.uid,
+                         obj.metadata.resource_version};
+}
+
 enum class EventType { Normal, Warning };
 
 /// EventSource is who reports (source.component / source.host, reportingComponent/Instance).
