@@ -1,10 +1,17 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""Scale run: N Services on a cluster of M Nodes, ingot-controller and one ingot-agent (frr-k8s
-mode) against the test API server. No root, no FRR, loopback only.
+"""Scale run: N Services on a cluster of M Nodes, ingot-controller and one ingot-agent against
+the test API server, in frr-k8s mode (no root, no FRR, loopback only) and/or frr mode (root: the
+agent's node has a real FRR 8.4 in a network namespace, bench/scale_frr.py).
 
-    /usr/bin/python3 bench/scale.py [--services 10000] [--nodes 100] [--qps 0] [--steady 30]
-        [--agent PATH] [--controller PATH] [--bound 1800]
+    /usr/bin/python3 bench/scale.py [--mode frr-k8s|frr ...] [--services 10000] [--nodes 100]
+        [--qps 0] [--steady 30] [--agent PATH] [--controller PATH] [--bound 1800]
+
+Each --mode (several run one after the other, each on a fresh server, fresh daemons and, in frr
+mode, a fresh FRR) starts the agent with --bgp-mode of that name. In frr-k8s mode the agent
+writes the FRRConfiguration metallb-<node>; in frr mode it applies the same announcements to
+its FRR (the incremental path: `network` lines through vtysh), and the peers configured do not
+exist, so no BGP session comes up and nothing leaves the namespace.
 
 The test API server (e2e/kubeapi) runs inside this process, as in bench/agent_rss.py (whose
 helpers this reuses). The cluster is what a user of MetalLB's BGP mode would have: M Nodes
@@ -20,14 +27,16 @@ verb and resource. The bench waits until the daemons are idle, writes the N Endp
 Services straight into the server's store (as agent_rss.py does: the writer is not the
 bottleneck) and prints:
   - the time from the first Service write until the controller has assigned every Service and
-    until the agent's FRRConfiguration lists exactly the prefixes its node should announce;
-  - VmRSS/VmHWM and CPU (utime+stime) of each daemon and of this process (server and writer),
-    at the start, at convergence and at steady state;
+    until the agent's FRRConfiguration (frr mode: bgpd's table) holds exactly the prefixes its
+    node should announce; in frr mode also the agent's applies to FRR (from its log);
+  - VmRSS/VmHWM and CPU (utime+stime) of each daemon (frr mode: and of each FRR daemon) and of
+    this process (server and writer), at the start, at convergence and at steady state;
   - the requests each daemon made in each phase;
   - when the agent has written every ServiceBGPStatus of its node (bounded by --status-bound);
   - a steady-state window of --steady seconds after both daemons went idle: requests and CPU.
 Figures only; nothing is asserted here (bench/scale_test.py runs it at a tiny scale). Every
-process is stopped by PID; the load average is printed beside the figures.
+process is stopped by PID, and the lab of frr mode removed, also on failure, Ctrl-C or SIGTERM;
+the load average is printed beside the figures.
 """
 
 from __future__ import annotations
@@ -38,6 +47,7 @@ import ipaddress
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -49,6 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from agent_rss import (POOL, Api, Run, bench_prefixes, describe, find_agent,  # noqa: E402
                        proc_figures, rss_by_mapping, wait_for, wait_idle)
+from scale_frr import NodeFrr, agent_events, applies  # noqa: E402
 from server import KubeApiServer  # noqa: E402  (agent_rss put e2e/kubeapi on sys.path)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -182,12 +193,16 @@ def requests_line(counts: collections.Counter, token: str) -> str:
 
 
 class Daemons(Run):
-    """agent_rss's Run with the controller beside the agent and a token per daemon."""
+    """agent_rss's Run with the controller beside the agent, a token per daemon and, in frr
+    mode, the node's FRR."""
 
-    def __init__(self, agent: Path, controller: Path, node: str, qps: str, workdir: Path):
+    def __init__(self, agent: Path, controller: Path, node: str, qps: str, workdir: Path,
+                 mode: str):
         super().__init__(agent, 1, ["--kube-api-qps", qps], workdir, [])
-        self.controller, self.node, self.qps = controller, node, qps
+        self.controller, self.node, self.qps, self.mode = controller, node, qps, mode
         self.counter = None
+        self.frr = NodeFrr() if mode == "frr" else None
+        self.log_mark = 0  # agent log offset where the current phase began
 
     def start_server(self, nodes: int) -> Api:
         self.server = KubeApiServer(tokens=list(TOKENS.values()), history=200000).start()
@@ -205,18 +220,42 @@ class Daemons(Run):
         self.procs[role] = subprocess.Popen(
             [*argv, "--kubeconfig", str(kubeconfig), "--namespace", MS, "--port", "0",
              "--health-probe-port", "0", "--kube-api-qps", self.qps, "--log-level", "info"],
-            stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, METALLB_BGP_TYPE="frr-k8s"))
+            stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, METALLB_BGP_TYPE=self.mode))
         log.close()
         self.pids[role] = self.procs[role].pid
 
     def start_daemons(self) -> None:
+        mode = ["--bgp-mode", "frr-k8s"]
+        if self.frr is not None:
+            mode = self.frr.start(self.node).agent_args()
         self.spawn("controller", [str(self.controller)])
-        self.spawn("agent", [str(self.agent), "--node-name", self.node, "--bgp-mode", "frr-k8s"])
+        self.spawn("agent", [str(self.agent), "--node-name", self.node, *mode])
+
+    @property
+    def agent_log(self) -> Path:
+        return self.dir / "agent-agent.log"
+
+    def announced(self, api: Api) -> int:
+        """The bench prefixes the agent's output holds: its FRRConfiguration's, or in frr mode
+        bgpd's table."""
+        if self.frr is not None:
+            return self.frr.prefixes()
+        return bench_prefixes(api.get("frrk8s.metallb.io/v1beta1", "FRRConfiguration", MS,
+                                      f"metallb-{self.node}"))
+
+    def stop(self) -> None:
+        try:
+            super().stop()
+        finally:
+            if self.frr is not None:
+                self.frr.close()
 
 
 def figures(run: Daemons, label: str) -> None:
     for role in ("controller", "agent"):
         print(f"  {label}: " + describe(role, run.pids[role]))
+    for daemon, pid in (run.frr.pids() if run.frr else {}).items():
+        print(f"  {label}: " + describe(f"FRR {daemon}", pid))
     print(f"  {label}: test API server + writer (this process): CPU {self_cpu():.2f} s, "
           f"VmRSS {proc_figures(os.getpid())['VmRSS']:.1f} MiB, load "
           f"{os.getloadavg()[0]:.1f}", flush=True)
@@ -241,12 +280,11 @@ def write_all(api: Api, n: int, nodes: int) -> float:
 
 
 def converge(api: Api, run: Daemons, n: int, expected: int, start: float, bound: float) -> None:
-    """Waits until every Service has an address and the agent's FRRConfiguration lists exactly
-    the expected prefixes; prints when each happened (measured from the first write)."""
+    """Waits until every Service has an address and the agent's FRRConfiguration (frr mode:
+    bgpd) holds exactly the expected prefixes; prints when each happened (measured from the
+    first write)."""
     done = {}
-
-    def frr():
-        return api.get("frrk8s.metallb.io/v1beta1", "FRRConfiguration", MS, f"metallb-{run.node}")
+    where = f"bgpd in {run.frr.router.namespace} holds" if run.frr else f"metallb-{run.node} lists"
 
     def check() -> bool:
         now = time.monotonic()
@@ -254,9 +292,9 @@ def converge(api: Api, run: Daemons, n: int, expected: int, start: float, bound:
             done["controller"] = now
             print(f"  controller: all {n} Services have an address "
                   f"{now - start:.1f} s after the first write", flush=True)
-        if "controller" in done and bench_prefixes(frr()) == expected:
+        if "controller" in done and run.announced(api) == expected:
             done["agent"] = now
-            print(f"  agent: metallb-{run.node} lists all {expected} prefixes "
+            print(f"  agent: {where} all {expected} prefixes "
                   f"{now - start:.1f} s after the first write", flush=True)
             return True
         return False
@@ -278,42 +316,87 @@ def statuses_done(api: Api, expected: int, start: float, bound: float) -> None:
           flush=True)
 
 
-def measure(args, agent: Path, controller: Path) -> None:
-    workdir = Path(tempfile.mkdtemp(prefix="ingot-scale-"))
-    run = Daemons(agent, controller, node_name(0), args.qps, workdir)
-    try:
-        api = run.start_server(args.nodes)
-        run.start_daemons()
+def cpu_of(run: Daemons) -> dict:
+    """CPU seconds so far of each daemon (frr mode: and each FRR daemon), by name."""
+    pids = dict(run.pids, **(run.frr.pids() if run.frr else {}))
+    return {name: proc_figures(pid)["cpu"] for name, pid in pids.items()}
+
+
+def cpu_line(run: Daemons, since: dict, label: str, per: int = 0) -> None:
+    used = {name: cpu - since[name] for name, cpu in cpu_of(run).items()}
+    each = ", ".join(f"{name} {cpu:.2f} s" + (f" ({cpu / per * 1000:.2f} ms per Service)"
+                                               if per and name in run.pids else "")
+                     for name, cpu in used.items())
+    print(f"  {label}: CPU {each}", flush=True)
+
+
+def start_up(args, run: Daemons) -> Api:
+    """Starts the server, the daemons (and FRR) and waits until both daemons are idle with
+    their first output written: the FRRConfiguration, or in frr mode the first FRR apply."""
+    api = run.start_server(args.nodes)
+    run.start_daemons()
+    if run.frr is not None:
+        wait_for(lambda: run.frr.check_alive() or agent_events(run.agent_log, "frr_applied"),
+                 args.bound, "the agent's first FRR apply", run)
+    else:
         wait_for(lambda: api.get("frrk8s.metallb.io/v1beta1", "FRRConfiguration", MS,
                                  f"metallb-{run.node}") is not None, args.bound,
                  f"FRRConfiguration metallb-{run.node}", run)
-        for role in ("controller", "agent"):
-            wait_idle(run.pids[role], window=args.idle_window, bound=args.bound)
+    for role in ("controller", "agent"):
+        wait_idle(run.pids[role], window=args.idle_window, bound=args.bound)
+    return api
+
+
+def to_idle(args, api: Api, run: Daemons, expected: int, start: float) -> None:
+    """After convergence: waits for the agent's statuses and for both daemons to go idle."""
+    statuses_done(api, expected, start, args.status_bound)
+    idle = max(wait_idle(run.pids[r], window=args.idle_window, bound=args.bound)
+               for r in ("controller", "agent"))
+    statuses = api.count("metallb.io/v1beta1", "ServiceBGPStatus", MS)
+    print(f"  both idle {idle:.1f} s later ({statuses} ServiceBGPStatus objects)")
+    figures(run, "idle after")
+
+
+def steady(args, run: Daemons, counts: collections.Counter) -> None:
+    cpu = cpu_of(run)
+    time.sleep(args.steady)
+    cpu_line(run, cpu, f"steady {args.steady:.0f} s")
+    for role in ("controller", "agent"):
+        print(f"  steady {args.steady:.0f} s: {role} RSS by mapping (MiB): "
+              f"{rss_by_mapping(run.pids[role])}")
+    requests(run, f"steady {args.steady:.0f} s", counts)
+    if run.frr is not None:
+        print(f"  steady {args.steady:.0f} s: agent " + applies(run.agent_log, run.log_mark))
+
+
+def measure(args, mode: str, agent: Path, controller: Path) -> None:
+    workdir = Path(tempfile.mkdtemp(prefix=f"ingot-scale-{mode}-"))
+    run = Daemons(agent, controller, node_name(0), args.qps, workdir, mode)
+    try:
+        api = start_up(args, run)
         expected = announced_by_first(args.services, args.nodes)
-        print(f"{args.services} Services, {args.nodes} Nodes, {run.node} should announce "
-              f"{expected}; --kube-api-qps {args.qps}; load {os.getloadavg()[0]:.1f}")
+        print(f"{mode} mode: {args.services} Services, {args.nodes} Nodes, {run.node} should "
+              f"announce {expected}; --kube-api-qps {args.qps}; load {os.getloadavg()[0]:.1f}")
         figures(run, "idle before")
         counts = requests(run, "start-up", collections.Counter())
+        run.log_mark = run.agent_log.stat().st_size
+        cpu = cpu_of(run)
         start = write_all(api, args.services, args.nodes)
         print(f"  wrote {args.services} EndpointSlices and Services in "
               f"{time.monotonic() - start:.1f} s", flush=True)
         converge(api, run, args.services, expected, start, args.bound)
         figures(run, "at convergence")
+        cpu_line(run, cpu, "first write to convergence", per=args.services)
         counts = requests(run, "until convergence", counts)
-        statuses_done(api, expected, start, args.status_bound)
-        idle = max(wait_idle(run.pids[r], window=args.idle_window, bound=args.bound)
-                   for r in ("controller", "agent"))
-        statuses = api.count("metallb.io/v1beta1", "ServiceBGPStatus", MS)
-        print(f"  both idle {idle:.1f} s later ({statuses} ServiceBGPStatus objects)")
-        figures(run, "idle after")
+        if run.frr is not None:
+            print("  until convergence: agent " + applies(run.agent_log, run.log_mark))
+        to_idle(args, api, run, expected, start)
+        cpu_line(run, cpu, "first write to idle", per=args.services)
         counts = requests(run, "convergence to idle", counts)
-        cpu = {r: proc_figures(run.pids[r])["cpu"] for r in ("controller", "agent")}
-        time.sleep(args.steady)
-        for role in ("controller", "agent"):
-            used = proc_figures(run.pids[role])["cpu"] - cpu[role]
-            print(f"  steady {args.steady:.0f} s: {role} CPU {used:.2f} s; RSS by mapping (MiB): "
-                  f"{rss_by_mapping(run.pids[role])}")
-        requests(run, f"steady {args.steady:.0f} s", counts)
+        if run.frr is not None:
+            print("  first write to idle: agent " + applies(run.agent_log, run.log_mark))
+            run.log_mark = run.agent_log.stat().st_size
+        steady(args, run, counts)
         sys.stdout.flush()
     finally:
         run.stop()
@@ -330,6 +413,9 @@ def find_controller(explicit) -> Path:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mode", nargs="+", choices=("frr-k8s", "frr"), default=["frr-k8s"],
+                        help="the agent's --bgp-mode; several run one after the other "
+                             "(frr needs root and FRR 8.4)")
     parser.add_argument("--services", type=int, default=10000)
     parser.add_argument("--nodes", type=int, default=100)
     parser.add_argument("--qps", default="0", help="both daemons' --kube-api-qps (0: no limit)")
@@ -346,7 +432,11 @@ def main() -> int:
     args = parser.parse_args()
     if args.services > ipaddress.ip_network(POOL).num_addresses - 2 or args.nodes < 1:
         raise SystemExit(f"scale: --services must fit in {POOL}, --nodes must be ≥ 1")
-    measure(args, find_agent(args.agent), find_controller(args.controller))
+    agent, controller = find_agent(args.agent), find_controller(args.controller)
+    # SIGTERM unwinds like Ctrl-C, so that every process and the lab are removed.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    for mode in args.mode:
+        measure(args, mode, agent, controller)
     return 0
 
 
