@@ -34,7 +34,14 @@ k8s::Informer<api::Service>::Handlers serviceHandlers(k8s::WorkQueue& q,
     q.add(keys::service(keyOf(*s)));
     if (announce) q.add(keys::announce(keyOf(*s)));
   };
-  return {add, [add](const Ptr&, const Ptr& s) { add(s); }, add, std::move(err), projectService};
+  // An update that changed only what the projection dropped is not a change for the controller;
+  // a resync (the same object twice) still re-checks the Service.
+  auto update = [add](const Ptr& o, const Ptr& n) {
+    if (o == n || !sameProjectedService(*o, *n)) {
+      add(n);
+    }
+  };
+  return {add, update, add, std::move(err), projectService};
 }
 
 /// Pools: a spec change (generation) re-parses the configuration, as MetalLB's

@@ -48,6 +48,14 @@ void projectService(api::Service& svc) {
   }
 }
 
+bool sameProjectedService(const api::Service& a, const api::Service& b) {
+  const api::ObjectMeta& x = a.metadata;
+  const api::ObjectMeta& y = b.metadata;
+  return x.name == y.name && x.namespace_ == y.namespace_ && x.uid == y.uid &&
+         x.generation == y.generation && x.labels == y.labels && x.annotations == y.annotations &&
+         a.spec == b.spec && a.status == b.status;
+}
+
 void projectEndpointSlice(api::EndpointSlice& slice) {
   api::ObjectMeta meta = identity(slice.metadata, false);
   if (auto it = slice.metadata.labels.find(std::string(kServiceNameLabel));

@@ -17,6 +17,11 @@ namespace ingot::controller {
 /// which the status write sends back whole (status.loadBalancer.ingress and status.conditions).
 void projectService(api::Service& svc);
 
+/// sameProjectedService is true when two projected versions of a Service differ in nothing but
+/// their resourceVersion: the update changed only fields the projection dropped, and the
+/// controller, which reads nothing else, has nothing to reconcile.
+bool sameProjectedService(const api::Service& a, const api::Service& b);
+
 /// projectEndpointSlice keeps the identity, the kubernetes.io/service-name label and, per
 /// endpoint, its conditions, its node and whether it has an address (the first one).
 void projectEndpointSlice(api::EndpointSlice& slice);

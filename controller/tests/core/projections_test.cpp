@@ -164,6 +164,86 @@ BOOST_AUTO_TEST_CASE(convergence_over_projections_decides_as_over_full_services)
   }
 }
 
+BOOST_AUTO_TEST_CASE(an_update_of_unread_fields_is_no_change) {
+  using Edit = void (*)(api::Service&);
+  struct Case {
+    std::string desc;
+    SvcSpec spec;
+    Edit edit;
+    bool same;  ///< the projections differ only in resourceVersion
+  };
+  const std::vector<Case> cases = {
+      {"a foreign annotation",
+       {},
+       [](api::Service& s) { s.metadata.annotations["example.com/owner"] = "other"; },
+       true},
+      {"the last applied configuration",
+       {},
+       [](api::Service& s) {
+         s.metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"] = "{}";
+       },
+       true},
+      {"a finalizer", {}, [](api::Service& s) { s.metadata.finalizers.clear(); }, true},
+      {"a port name and node port",
+       {},
+       [](api::Service& s) {
+         s.spec.ports[0].name = "web";
+         s.spec.ports[0].node_port = 31000;
+       },
+       true},
+      {"the selector of a Cluster Service",
+       {},
+       [](api::Service& s) {
+         s.spec.selector = {{"app", "v2"}};
+       },
+       true},
+      {"the selector of a Local Service",
+       {.etp = "Local"},
+       [](api::Service& s) {
+         s.spec.selector = {{"app", "v2"}};
+       },
+       false},
+      {"a MetalLB annotation",
+       {},
+       [](api::Service& s) { s.metadata.annotations["metallb.io/address-pool"] = "other"; },
+       false},
+      {"a legacy MetalLB annotation",
+       {},
+       [](api::Service& s) { s.metadata.annotations["metallb.universe.tf/allow-shared-ip"] = "k"; },
+       false},
+      {"a label", {}, [](api::Service& s) { s.metadata.labels["tier"] = "edge"; }, false},
+      {"a port number", {}, [](api::Service& s) { s.spec.ports[0].port = 81; }, false},
+      {"the generation", {}, [](api::Service& s) { ++s.metadata.generation; }, false},
+      {"the status",
+       {},
+       [](api::Service& s) {
+         s.status.ingress.push_back({"1.2.3.4", "", {}});
+       },
+       false},
+      {"a status condition",
+       {},
+       [](api::Service& s) {
+         s.status.conditions.push_back({"ingot.dev/Announced", "False", "", "", "", 0});
+       },
+       false},
+      {"the loadBalancerClass",
+       {},
+       [](api::Service& s) { s.spec.load_balancer_class = "x"; },
+       false},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      api::Service before = dressed(makeService(c.spec));
+      api::Service after = before;
+      c.edit(after);
+      after.metadata.resource_version = "42";
+      projectService(before);
+      projectService(after);
+      BOOST_TEST(sameProjectedService(before, after) == c.same);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(endpoint_slice_keeps_owner_node_and_conditions) {
   api::EndpointSlice s;
   s.metadata.name = "web-abc";
