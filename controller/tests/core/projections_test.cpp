@@ -38,6 +38,7 @@ api::Service dressed(api::Service svc) {
 
 std::vector<std::string> eventText(const std::vector<Event>& events) {
   std::vector<std::string> out;
+  out.reserve(events.size());
   for (const auto& e : events) {
     out.push_back(std::string(eventTypeName(e.type)) + " " + e.reason + ": " + e.message);
   }
