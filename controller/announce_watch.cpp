@@ -59,14 +59,22 @@ typename k8s::Informer<T>::Handlers statusHandlers(k8s::WorkQueue& q,
   return onChange<T>(enqueue, kAnyChange, std::move(err), project);
 }
 
+/// sliceService is the key of the Service a slice belongs to ("" = none): the slices' index.
+std::string sliceService(const api::EndpointSlice& s) {
+  const auto it = s.metadata.labels.find(std::string(agent::kServiceNameLabel));
+  return it == s.metadata.labels.end() ? std::string()
+                                       : k8s::objectKey(s.metadata.namespace_, it->second);
+}
+
 k8s::Informer<api::EndpointSlice>::Handlers sliceHandlers(k8s::WorkQueue& q, ErrorHandler err) {
   auto enqueue = [&q](const api::EndpointSlice& s) {
-    const auto it = s.metadata.labels.find(std::string(agent::kServiceNameLabel));
-    if (it != s.metadata.labels.end()) {
-      q.add(keys::announce(k8s::objectKey(s.metadata.namespace_, it->second)));
+    if (std::string key = sliceService(s); !key.empty()) {
+      q.add(keys::announce(key));
     }
   };
-  return onChange<api::EndpointSlice>(enqueue, kAnyChange, std::move(err), projectEndpointSlice);
+  auto h = onChange<api::EndpointSlice>(enqueue, kAnyChange, std::move(err), projectEndpointSlice);
+  h.index = sliceService;
+  return h;
 }
 
 /// Nodes matter through their labels and conditions; their heartbeats do not.
