@@ -3,6 +3,7 @@
 
 #include "agent/core/predicates.h"
 #include "api/codec.h"
+#include "controller/core/projections.h"
 #include "kube/resources.h"
 
 namespace ingot::controller {
@@ -16,18 +17,26 @@ std::function<Result<T>(std::string_view)> decoder() {
 }
 
 /// onChange calls enqueue with the object of every add and delete, and with both objects of an
-/// update for which changed(old, new) holds.
+/// update for which changed(old, new) holds; objects are cached as project leaves them (null:
+/// whole).
 template <typename T, typename Enqueue, typename Changed>
-typename k8s::Informer<T>::Handlers onChange(Enqueue enqueue, Changed changed, ErrorHandler err) {
+typename k8s::Informer<T>::Handlers onChange(Enqueue enqueue,
+                                             Changed changed,
+                                             ErrorHandler err,
+                                             void (*project)(T&) = nullptr) {
   using Ptr = typename k8s::Informer<T>::Ptr;
-  return {[enqueue](const Ptr& o) { enqueue(*o); },
-          [enqueue, changed](const Ptr& o, const Ptr& n) {
-            if (changed(*o, *n)) {
-              enqueue(*o);
-              enqueue(*n);
-            }
-          },
-          [enqueue](const Ptr& o) { enqueue(*o); }, std::move(err)};
+  typename k8s::Informer<T>::Handlers h{[enqueue](const Ptr& o) { enqueue(*o); },
+                                        [enqueue, changed](const Ptr& o, const Ptr& n) {
+                                          if (changed(*o, *n)) {
+                                            enqueue(*o);
+                                            enqueue(*n);
+                                          }
+                                        },
+                                        [enqueue](const Ptr& o) { enqueue(*o); }, std::move(err)};
+  if (project != nullptr) {
+    h.transform = project;
+  }
+  return h;
 }
 
 /// anyChange treats every update as a change (the cache drops updates that change nothing).
@@ -41,21 +50,31 @@ typename k8s::Informer<T>::Handlers allOn(k8s::WorkQueue& q, ErrorHandler err) {
 
 /// A status object names its Service in its status.
 template <typename T>
-typename k8s::Informer<T>::Handlers statusHandlers(k8s::WorkQueue& q, ErrorHandler err) {
+typename k8s::Informer<T>::Handlers statusHandlers(k8s::WorkQueue& q,
+                                                   ErrorHandler err,
+                                                   void (*project)(T&)) {
   auto enqueue = [&q](const T& s) {
     q.add(keys::announce(k8s::objectKey(s.status.service_namespace, s.status.service_name)));
   };
-  return onChange<T>(enqueue, kAnyChange, std::move(err));
+  return onChange<T>(enqueue, kAnyChange, std::move(err), project);
+}
+
+/// sliceService is the key of the Service a slice belongs to ("" = none): the slices' index.
+std::string sliceService(const api::EndpointSlice& s) {
+  const auto it = s.metadata.labels.find(std::string(agent::kServiceNameLabel));
+  return it == s.metadata.labels.end() ? std::string()
+                                       : k8s::objectKey(s.metadata.namespace_, it->second);
 }
 
 k8s::Informer<api::EndpointSlice>::Handlers sliceHandlers(k8s::WorkQueue& q, ErrorHandler err) {
   auto enqueue = [&q](const api::EndpointSlice& s) {
-    const auto it = s.metadata.labels.find(std::string(agent::kServiceNameLabel));
-    if (it != s.metadata.labels.end()) {
-      q.add(keys::announce(k8s::objectKey(s.metadata.namespace_, it->second)));
+    if (std::string key = sliceService(s); !key.empty()) {
+      q.add(keys::announce(key));
     }
   };
-  return onChange<api::EndpointSlice>(enqueue, kAnyChange, std::move(err));
+  auto h = onChange<api::EndpointSlice>(enqueue, kAnyChange, std::move(err), projectEndpointSlice);
+  h.index = sliceService;
+  return h;
 }
 
 /// Nodes matter through their labels and conditions; their heartbeats do not.
@@ -65,7 +84,7 @@ k8s::Informer<api::Node>::Handlers nodeHandlers(k8s::WorkQueue& q, ErrorHandler 
                                return o.metadata.labels != n.metadata.labels ||
                                       o.conditions != n.conditions;
                              },
-                             std::move(err));
+                             std::move(err), projectNode);
 }
 
 /// Agent Pods matter through where they run and whether they are ready.
@@ -75,7 +94,7 @@ k8s::Informer<api::Pod>::Handlers podHandlers(k8s::WorkQueue& q, ErrorHandler er
                               return o.ready != n.ready || o.node_name != n.node_name ||
                                      o.metadata.deletion_timestamp != n.metadata.deletion_timestamp;
                             },
-                            std::move(err));
+                            std::move(err), projectPod);
 }
 
 }  // namespace
@@ -103,12 +122,12 @@ std::unique_ptr<AnnounceCaches> addAnnounceInformers(k8s::InformerSet& set,
       set.add<api::L2Advertisement>("l2advertisements", api, r::kL2Advertisements, ns,
                                     decoder<api::L2Advertisement>(),
                                     allOn<api::L2Advertisement>(q, err), io),
-      set.add<api::ServiceL2Status>("servicel2statuses", api, r::kServiceL2Statuses, ns,
-                                    decoder<api::ServiceL2Status>(),
-                                    statusHandlers<api::ServiceL2Status>(q, err), io),
-      set.add<api::ServiceBGPStatus>("servicebgpstatuses", api, r::kServiceBgpStatuses, ns,
-                                     decoder<api::ServiceBGPStatus>(),
-                                     statusHandlers<api::ServiceBGPStatus>(q, err), io),
+      set.add<api::ServiceL2Status>(
+          "servicel2statuses", api, r::kServiceL2Statuses, ns, decoder<api::ServiceL2Status>(),
+          statusHandlers<api::ServiceL2Status>(q, err, projectServiceL2Status), io),
+      set.add<api::ServiceBGPStatus>(
+          "servicebgpstatuses", api, r::kServiceBgpStatuses, ns, decoder<api::ServiceBGPStatus>(),
+          statusHandlers<api::ServiceBGPStatus>(q, err, projectServiceBGPStatus), io),
       set.add<api::Pod>("agentpods", api, r::kPods, ns, decoder<api::Pod>(), podHandlers(q, err),
                         pods_io),
   });

@@ -5,6 +5,7 @@
 
 #include "api/codec.h"
 #include "controller/announce_watch.h"
+#include "controller/core/projections.h"
 #include "controller/status_writes.h"
 #include "kube/resources.h"
 
@@ -33,7 +34,14 @@ k8s::Informer<api::Service>::Handlers serviceHandlers(k8s::WorkQueue& q,
     q.add(keys::service(keyOf(*s)));
     if (announce) q.add(keys::announce(keyOf(*s)));
   };
-  return {add, [add](const Ptr&, const Ptr& s) { add(s); }, add, std::move(err)};
+  // An update that changed only what the projection dropped is not a change for the controller;
+  // a resync (the same object twice) still re-checks the Service.
+  auto update = [add](const Ptr& o, const Ptr& n) {
+    if (o == n || !sameProjectedService(*o, *n)) {
+      add(n);
+    }
+  };
+  return {add, update, add, std::move(err), projectService};
 }
 
 /// Pools: a spec change (generation) re-parses the configuration, as MetalLB's
@@ -69,7 +77,7 @@ k8s::Informer<api::Namespace>::Handlers namespaceHandlers(k8s::WorkQueue& q, Err
           [&q](const Ptr& o, const Ptr& n) {
             if (o->metadata.labels != n->metadata.labels) q.add(std::string(keys::kConfig));
           },
-          config, std::move(err)};
+          config, std::move(err), projectNamespace};
 }
 
 /// The ConfigurationState is ours: re-check it when someone else changes or deletes it.

@@ -38,7 +38,7 @@ using k8s::RecorderSink;
 /// what the agents' decisions read, what they report, and the agent Pods.
 struct AnnounceCaches {
   const k8s::Store<api::Node>& nodes;
-  const k8s::Store<api::EndpointSlice>& slices;
+  const k8s::Store<api::EndpointSlice>& slices;  ///< indexed by the Service key ("ns/name")
   const k8s::Store<api::BGPPeer>& peers;
   const k8s::Store<api::BGPAdvertisement>& bgp_ads;
   const k8s::Store<api::L2Advertisement>& l2_ads;

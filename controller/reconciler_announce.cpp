@@ -41,9 +41,11 @@ TruthIndex truthIndex(const AnnounceCaches& c, const std::string* only) {
   return index;
 }
 
+/// slicesOf finds the Service's slices through the slices' index (by Service key), not a scan.
 std::vector<api::EndpointSlice> slicesOf(const AnnounceCaches& c, const api::Service& svc) {
   std::vector<api::EndpointSlice> out;
-  for (const auto& s : c.slices.list()) {
+  for (const auto& s :
+       c.slices.byIndex(k8s::objectKey(svc.metadata.namespace_, svc.metadata.name))) {
     if (agent::sliceOfService(*s, svc)) out.push_back(*s);
   }
   return out;
