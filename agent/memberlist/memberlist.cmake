@@ -33,4 +33,4 @@ set_tests_properties(ingot_memberlist_interop PROPERTIES
 # The socket transport on 127.0.0.1 (ports from the kernel).
 ingot_add_test(ingot_memberlist_transport_test
   SOURCES tests/memberlist/transport_test.cpp
-  LIBRARIES ingot_memberlist)
+  LIBRARIES ingot_memberlist ingot_testing)

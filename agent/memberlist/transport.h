@@ -28,10 +28,15 @@ struct TransportConfig {
   Timing timing = Timing::fast();
   std::optional<Keyring> keyring;     ///< none: plaintext (MetalLB without a secret)
   size_t max_stream_bytes = 4 << 20;  ///< bound on one TCP message (Go allows 20 MiB)
-  size_t max_connections = 32;        ///< concurrent TCP streams; more are refused, but joins wait
-  size_t max_waiting_joins = 8192;    ///< join push/pulls waiting for a stream; more are refused
-  uint32_t seed = 0;                  ///< 0: seeded from the clock
-  Bytes meta;                         ///< advertised metadata (at most kMaxMetaLength bytes)
+  size_t max_connections = 32;        ///< concurrent TCP streams; more are refused
+  /// Join push/pulls that may wait for a stream once max_connections are taken; more are
+  /// refused. 0 (the default): none wait. Measured with bench/memberlist_scale.cpp, waiting
+  /// slows the start of 200 members that all join each other (every member then exchanges its
+  /// full state with every other one); one join call with many seeds and few streams is what
+  /// it serves.
+  size_t max_waiting_joins = 0;
+  uint32_t seed = 0;  ///< 0: seeded from the clock
+  Bytes meta;         ///< advertised metadata (at most kMaxMetaLength bytes)
 };
 
 /// TransportCounters are totals since start (for metrics, logs and tests).
