@@ -159,6 +159,11 @@ class Backend {
   /// reports nothing (yet), "" when the last apply succeeded, else the error.
   virtual std::optional<std::string> stateError() const { return std::nullopt; }
 
+  /// statePending tells that stateError() will change at the next apply() with nothing else
+  /// changing (a Layer 2 responder still to start): the ConfigurationState waits for that apply
+  /// instead of being written now and again after it.
+  virtual bool statePending() const { return false; }
+
   /// stateCondition returns the ConfigurationState condition type stateError() is reported
   /// under.
   virtual std::string_view stateCondition() const { return "frrReloadValid"; }

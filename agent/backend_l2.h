@@ -92,6 +92,9 @@ class Layer2Backend final : public Backend {
   }
   ReconcileResult apply() override;
   std::optional<std::string> stateError() const override { return error_; }
+  /// statePending: Services to answer and the responder not tried yet (stateError() is nullopt
+  /// until then, "" or the start error after).
+  bool statePending() const override { return !stopped_ && !error_ && !desired_.empty(); }
   std::string_view stateCondition() const override;
   void stop() override;
 

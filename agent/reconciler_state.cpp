@@ -55,6 +55,12 @@ ReconcileResult Reconciler::ensureState() {
 
 ReconcileResult Reconciler::writeState() {
   if (!config_parsed_) return ReconcileResult::done();
+  // applyBackend queues this key again once the pending backend's condition is settled.
+  for (const auto& backend : backends_) {
+    if (backend->statePending()) {
+      return ReconcileResult::done();
+    }
+  }
   const std::string name = stateName(options_.node);
   const auto status = configurationStateStatus(stateInputs(), now());
   const auto entry = caches_.states.entry(k8s::objectKey(options_.namespace_, name));

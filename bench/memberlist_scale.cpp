@@ -13,6 +13,8 @@
 // Figures only; nothing is asserted. Usage:
 //   ingot_bench_memberlist_scale [--members 200] [--timing fast,lan] [--kills 3] [--leaves 3]
 //                                [--steady 20] [--settle 5] [--join all|one] [--bound 180]
+//                                [--max-waiting-joins N]   (joins that may wait for a stream
+//                                                           beyond max_connections; default 0)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -48,6 +50,7 @@ struct Options {
   double settle_s = 5;  ///< before the steady window: the join broadcasts run out
   std::string join = "all";
   double bound_s = 180;
+  size_t max_waiting_joins = ml::TransportConfig{}.max_waiting_joins;
 };
 
 [[noreturn]] void die(const std::string& what) {
@@ -85,6 +88,8 @@ Options parseArgs(int argc, char** argv) {
       o.join = value;
     } else if (flag == "--bound") {
       o.bound_s = std::atof(value.c_str());
+    } else if (flag == "--max-waiting-joins") {
+      o.max_waiting_joins = static_cast<size_t>(std::atoll(value.c_str()));
     } else {
       die("unknown flag " + flag);
     }
@@ -185,13 +190,14 @@ class Recorder {
 /// Cluster is N members in this process; a stopped member's slot is empty.
 class Cluster {
  public:
-  Cluster(const ml::Timing& timing, int n)
+  Cluster(const ml::Timing& timing, int n, size_t max_waiting_joins)
       : logger_(ingot::log::Level::Error), recorder_(static_cast<size_t>(n)), timing_(timing) {
     for (int i = 0; i < n; ++i) {
       ml::TransportConfig cfg;
       cfg.name = name(i);
       cfg.port = 0;
       cfg.timing = timing;
+      cfg.max_waiting_joins = max_waiting_joins;
       cfg.seed = static_cast<uint32_t>(i + 1);
       const auto at = static_cast<size_t>(i);
       auto node = ml::Node::start(
@@ -493,15 +499,15 @@ void runTiming(const std::string& timing_name, const Options& o) {
   const ml::Timing timing = timingNamed(timing_name);
   std::printf(
       "%s: %d members, probe %lld ms, gossip %lld ms to %d, suspicion mult %d (max x%d), "
-      "push/pull %lld s, join %s; load %.1f\n",
+      "push/pull %lld s, join %s, max waiting joins %zu; load %.1f\n",
       timing_name.c_str(), o.members, static_cast<long long>(timing.probe_interval.count()),
       static_cast<long long>(timing.gossip_interval.count()), timing.gossip_nodes,
       timing.suspicion_mult, timing.suspicion_max_timeout_mult,
       static_cast<long long>(timing.push_pull_interval.count() / 1000), o.join.c_str(),
-      loadAverage());
+      o.max_waiting_joins, loadAverage());
   std::fflush(stdout);
   const auto t0 = Clock::now();
-  Cluster c(timing, o.members);
+  Cluster c(timing, o.members, o.max_waiting_joins);
   const double started = Seconds(Clock::now() - t0).count();
   // The agent retries the joins still missing after 1 s, 2 s, 4 s … (at most a minute apart).
   const bool all = o.join == "all";
@@ -519,10 +525,18 @@ void runTiming(const std::string& timing_name, const Options& o) {
         return c.everyoneSees(n);
       },
       o.bound_s, "every member seeing all alive", [&](double waited) { progress(c, waited); });
+  uint64_t refused = 0;
+  uint64_t waited = 0;
+  for (size_t i : c.running()) {
+    refused += c.at(i)->counters().tcp_refused;
+    waited += c.at(i)->counters().tcp_waited;
+  }
   std::printf(
       "  start: %d members bound in %.2f s; every member lists all alive %.2f s after "
-      "the joins began (%zu join calls, retried after 1, 2, 4 … s); load %.1f\n",
-      o.members, started, converged, joins, loadAverage());
+      "the joins began (%zu join calls, retried after 1, 2, 4 … s; TCP streams refused %llu, "
+      "joins that waited for a stream %llu); load %.1f\n",
+      o.members, started, converged, joins, static_cast<unsigned long long>(refused),
+      static_cast<unsigned long long>(waited), loadAverage());
   std::fflush(stdout);
   std::this_thread::sleep_for(Seconds(o.settle_s));
   const Steady steady = steadyState(c, o.steady_s);

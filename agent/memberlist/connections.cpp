@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Node's TCP streams: accepted push/pull and ping requests, our push/pulls and fallback pings.
-// Non-blocking, each with a deadline (TCPTimeout) and a byte bound (max_stream_bytes).
+// Non-blocking, each with a deadline (TCPTimeout) and a byte bound (max_stream_bytes). Join
+// push/pulls beyond max_connections wait for a free stream instead of being refused.
 #include <cerrno>
 #include <fcntl.h>
 #include <poll.h>
@@ -36,11 +37,36 @@ void Node::accept(TimePoint now) {
   }
 }
 
+// openStream starts s now, or, for a join push/pull while every stream is taken (or earlier
+// joins still wait), queues it behind them; what fits neither is refused.
 void Node::openStream(const Outbox::Stream& s, TimePoint now) {
-  if (conns_.size() >= cfg_.max_connections) {
+  const bool full = conns_.size() >= cfg_.max_connections;
+  if (s.join && (full || !waiting_.empty())) {
+    if (waiting_.size() >= cfg_.max_waiting_joins) {
+      ++counters_.tcp_refused;
+      return;
+    }
+    ++counters_.tcp_waited;
+    waiting_.push_back(s);
+    return;
+  }
+  if (full) {
     ++counters_.tcp_refused;
     return;
   }
+  connectStream(s, now);
+}
+
+// openWaiting starts the waiting joins, oldest first, on the streams free now.
+void Node::openWaiting(TimePoint now) {
+  while (!waiting_.empty() && conns_.size() < cfg_.max_connections) {
+    const Outbox::Stream s = std::move(waiting_.front());
+    waiting_.pop_front();
+    connectStream(s, now);
+  }
+}
+
+void Node::connectStream(const Outbox::Stream& s, TimePoint now) {
   sockaddr_storage ss;
   const socklen_t len = toSockaddr(s.to, family_, ss);
   const Bytes plain = s.kind == Outbox::Stream::Kind::Ping

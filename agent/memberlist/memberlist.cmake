@@ -29,3 +29,8 @@ add_test(NAME ingot_memberlist_interop
 set_tests_properties(ingot_memberlist_interop PROPERTIES
   LABELS interop TIMEOUT 600
   ENVIRONMENT "INGOT_ML_PEER=$<TARGET_FILE:ingot-memberlist-peer>;INGOT_SOURCE_DIR=${PROJECT_SOURCE_DIR};INGOT_BINARY_DIR=${PROJECT_BINARY_DIR}")
+
+# The socket transport on 127.0.0.1 (ports from the kernel).
+ingot_add_test(ingot_memberlist_transport_test
+  SOURCES tests/memberlist/transport_test.cpp
+  LIBRARIES ingot_memberlist ingot_testing)

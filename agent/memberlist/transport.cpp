@@ -214,6 +214,7 @@ size_t Node::joinsInFlight() const {
   for (const auto& s : pending_.streams) {
     n += s.join ? 1 : 0;
   }
+  n += waiting_.size();
   for (const auto& c : conns_) {
     n += c->fd >= 0 && c->role == Conn::Role::PushPull && c->join ? 1 : 0;
   }
@@ -359,6 +360,7 @@ void Node::loop() {
       serviceConn(*conns_[i], fds[i + 3].revents, now, out);
     }
     std::erase_if(conns_, [](const auto& c) { return c->fd < 0; });
+    openWaiting(now);
     if (membership_->nextWakeup() <= now) {
       membership_->tick(now, out);
     }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -28,8 +29,14 @@ struct TransportConfig {
   std::optional<Keyring> keyring;     ///< none: plaintext (MetalLB without a secret)
   size_t max_stream_bytes = 4 << 20;  ///< bound on one TCP message (Go allows 20 MiB)
   size_t max_connections = 32;        ///< concurrent TCP streams; more are refused
-  uint32_t seed = 0;                  ///< 0: seeded from the clock
-  Bytes meta;                         ///< advertised metadata (at most kMaxMetaLength bytes)
+  /// Join push/pulls that may wait for a stream once max_connections are taken; more are
+  /// refused. 0 (the default): none wait. Measured with bench/memberlist_scale.cpp, waiting
+  /// slows the start of 200 members that all join each other (every member then exchanges its
+  /// full state with every other one); one join call with many seeds and few streams is what
+  /// it serves.
+  size_t max_waiting_joins = 0;
+  uint32_t seed = 0;  ///< 0: seeded from the clock
+  Bytes meta;         ///< advertised metadata (at most kMaxMetaLength bytes)
 };
 
 /// TransportCounters are totals since start (for metrics, logs and tests).
@@ -40,7 +47,8 @@ struct TransportCounters {
   uint64_t udp_bytes_out = 0;
   uint64_t tcp_accepted = 0;
   uint64_t tcp_connected = 0;
-  uint64_t tcp_refused = 0;  ///< over max_connections
+  uint64_t tcp_refused = 0;  ///< over max_connections (joins: over max_waiting_joins too)
+  uint64_t tcp_waited = 0;   ///< join push/pulls that waited for a free stream
   uint64_t tcp_timeouts = 0;
   std::map<std::string, uint64_t> drops;  ///< by dropReasonName, packets and streams
 };
@@ -72,7 +80,8 @@ class Node {
 
   /// port is the bound TCP/UDP port (useful with port 0).
   uint16_t port() const { return port_; }
-  /// join starts a join push/pull with each "host:port" seed (bad entries are logged).
+  /// join starts a join push/pull with each "host:port" seed (bad entries are logged). Seeds
+  /// beyond max_connections wait, in order, for streams to finish (up to max_waiting_joins).
   void join(const std::vector<std::string>& seeds);
   /// joinsInFlight counts the join push/pulls not finished yet (queued, connecting or waiting
   /// for the answer). Once it is 0, every answer that came back has been merged and its
@@ -95,6 +104,8 @@ class Node {
   void sendPacket(const Outbox::Packet& p);
   void accept(TimePoint now);
   void openStream(const Outbox::Stream& s, TimePoint now);
+  void connectStream(const Outbox::Stream& s, TimePoint now);
+  void openWaiting(TimePoint now);
   void serviceConn(Conn& c, short revents, TimePoint now, Outbox& out);
   bool finishRead(Conn& c, TimePoint now, Outbox& out);
   void closeConn(Conn& c, const char* drop);
@@ -111,11 +122,12 @@ class Node {
   int tcp_fd_ = -1;
   int wake_fd_ = -1;
   uint16_t port_ = 0;
-  mutable std::mutex mu_;  // guards membership_, pending_, counters_
+  mutable std::mutex mu_;  // guards membership_, pending_, counters_, conns_, waiting_
   std::unique_ptr<Membership> membership_;
   Outbox pending_;
   TransportCounters counters_;
   std::vector<std::unique_ptr<Conn>> conns_;
+  std::deque<Outbox::Stream> waiting_;  ///< join push/pulls for the next free streams, in order
   std::map<std::string, TimePoint> last_drop_log_;
   std::atomic<bool> running_{true};
   std::thread thread_;

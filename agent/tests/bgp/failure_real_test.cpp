@@ -16,9 +16,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "agent/bgp/apply_health.h"
-#include "agent/bgp/frr_driver.h"
-#include "agent/bgp/incremental.h"
-#include "agent/tests/bgp/frr_lab.h"
+#include "agent/tests/bgp/applier_lab.h"
 #include "frrgen/compact.h"
 
 namespace utf = boost::unit_test;
@@ -31,16 +29,6 @@ namespace {
 
 /// kVtyshTimeout bounds every vtysh call of the applier here (production: 30 s).
 constexpr auto kVtyshTimeout = 3s;
-
-boost::test_tools::assertion_result runnable(utf::test_unit_id) {
-  static const std::string why = whyFrrLabCannotRun();
-  boost::test_tools::assertion_result ok(why.empty());
-  if (!ok) {
-    ok.message() << why;
-    std::fprintf(stderr, "skipped: %s\n", why.c_str());
-  }
-  return ok;
-}
 
 /// nodeModel announces prefixes to the ToR (no attributes).
 frrgen::CompactModel nodeModel(const std::vector<std::string>& prefixes) {
@@ -57,75 +45,13 @@ frrgen::CompactModel nodeModel(const std::vector<std::string>& prefixes) {
   return *c;
 }
 
-/// Lab is the module's global fixture: the namespaces and the node's applier.
-struct Lab {
-  static FrrLab* lab;
-  static std::string error;
-  static std::unique_ptr<FrrDriver> driver;
-  static std::unique_ptr<DriverReload> reload;
-  static std::unique_ptr<VtyshSession> session;
-  static std::unique_ptr<IncrementalApplier> applier;
-
-  Lab() {
-    if (!whyFrrLabCannotRun().empty()) {
-      return;
-    }
-    lab = new FrrLab();
-    error = lab->start();
-    if (!error.empty()) {
-      return;
-    }
-    error = lab->configure(lab->tor(), kTorConfig);
-    FrrDriverOptions o;
-    o.pathspace = lab->node();
-    o.workdir = lab->dir() + "/driver";
-    o.command_timeout = 120s;
-    driver = std::make_unique<FrrDriver>(o);
-    reload = std::make_unique<DriverReload>(*driver);
-    VtyshSessionOptions v;
-    v.pathspace = lab->node();
-    v.workdir = o.workdir;
-    v.timeout = kVtyshTimeout;
-    session = std::make_unique<VtyshSession>(v);
-    applier = std::make_unique<IncrementalApplier>(*session, *reload, frrgen::RenderOptions{});
-  }
-  ~Lab() {
-    applier.reset();
-    session.reset();
-    reload.reset();
-    driver.reset();
-    delete lab;
-    lab = nullptr;
-  }
+/// Lab is the module's global fixture: every vtysh call of the applier ends within kVtyshTimeout.
+struct Lab : ApplierLab {
+  Lab() : ApplierLab(kVtyshTimeout) {}
 };
-FrrLab* Lab::lab = nullptr;
-std::string Lab::error;
-std::unique_ptr<FrrDriver> Lab::driver;
-std::unique_ptr<DriverReload> Lab::reload;
-std::unique_ptr<VtyshSession> Lab::session;
-std::unique_ptr<IncrementalApplier> Lab::applier;
-
-FrrLab& lab() {
-  BOOST_TEST_REQUIRE(Lab::lab != nullptr);
-  BOOST_TEST_REQUIRE(Lab::error.empty(), "lab did not start: " << Lab::error);
-  return *Lab::lab;
-}
-
-bool torHas(const std::string& prefix) {
-  const std::string out = lab().vtysh(lab().tor(), {"show bgp ipv4 unicast " + prefix + " json"});
-  return out.find("\"prefix\":\"" + prefix + "\"") != std::string::npos ||
-         out.find("\"prefix\": \"" + prefix + "\"") != std::string::npos;
-}
 
 std::string nodeRunning() {
   return lab().vtysh(lab().node(), {"show running-config"});
-}
-
-/// diagnostics is what explains a route missing at the ToR.
-std::string diagnostics() {
-  return "node:\n" + nodeRunning() + lab().vtysh(lab().node(), {"show bgp ipv4 unicast summary"}) +
-         lab().vtysh(lab().node(), {"show bgp ipv4 unicast"}) + "\nToR:\n" +
-         lab().vtysh(lab().tor(), {"show bgp ipv4 unicast summary"});
 }
 
 bool nodeHas(const std::string& line) {
@@ -198,7 +124,7 @@ void converge() {
 
 BOOST_TEST_GLOBAL_FIXTURE(Lab);
 
-BOOST_AUTO_TEST_SUITE(failure_frr, *utf::precondition(runnable))
+BOOST_AUTO_TEST_SUITE(failure_frr, *utf::precondition(labRunnable))
 
 BOOST_AUTO_TEST_CASE(a_rejected_delta_keeps_the_last_good_configuration) {
   lab();

@@ -12,10 +12,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "agent/bgp/frr_driver.h"
-#include "agent/bgp/incremental.h"
 #include "agent/bgp/session_metrics.h"
-#include "agent/tests/bgp/frr_lab.h"
+#include "agent/tests/bgp/applier_lab.h"
 #include "frrgen/compact.h"
 
 namespace utf = boost::unit_test;
@@ -27,16 +25,6 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr const char* kGhost = "192.168.77.9";  // a configured peer that never comes up
-
-boost::test_tools::assertion_result runnable(utf::test_unit_id) {
-  static const std::string why = whyFrrLabCannotRun();
-  boost::test_tools::assertion_result ok(why.empty());
-  if (!ok) {
-    ok.message() << why;
-    std::fprintf(stderr, "skipped: %s\n", why.c_str());
-  }
-  return ok;
-}
 
 /// Route is one prefix the node originates: to the ToR and/or the ghost peer.
 struct Route {
@@ -80,84 +68,8 @@ std::vector<Route> bulk(int n) {
   return out;
 }
 
-/// Lab is the module's global fixture: the namespaces and the node's applier.
-struct Lab {
-  static FrrLab* lab;
-  static std::string error;
-  static std::unique_ptr<FrrDriver> driver;
-  static std::unique_ptr<DriverReload> reload;
-  static std::unique_ptr<VtyshSession> session;
-  static std::unique_ptr<IncrementalApplier> applier;
-
-  Lab() {
-    if (!whyFrrLabCannotRun().empty()) {
-      return;
-    }
-    lab = new FrrLab();
-    error = lab->start();
-    if (!error.empty()) {
-      return;
-    }
-    error = lab->configure(lab->tor(), kTorConfig);
-    FrrDriverOptions o;
-    o.pathspace = lab->node();
-    o.workdir = lab->dir() + "/driver";
-    o.command_timeout = 120s;
-    driver = std::make_unique<FrrDriver>(o);
-    reload = std::make_unique<DriverReload>(*driver);
-    VtyshSessionOptions v;
-    v.pathspace = lab->node();
-    v.workdir = o.workdir;
-    session = std::make_unique<VtyshSession>(v);
-    applier = std::make_unique<IncrementalApplier>(*session, *reload, frrgen::RenderOptions{});
-  }
-  ~Lab() {
-    applier.reset();
-    session.reset();
-    reload.reset();
-    driver.reset();
-    delete lab;
-    lab = nullptr;
-  }
-};
-FrrLab* Lab::lab = nullptr;
-std::string Lab::error;
-std::unique_ptr<FrrDriver> Lab::driver;
-std::unique_ptr<DriverReload> Lab::reload;
-std::unique_ptr<VtyshSession> Lab::session;
-std::unique_ptr<IncrementalApplier> Lab::applier;
-
-FrrLab& lab() {
-  BOOST_TEST_REQUIRE(Lab::lab != nullptr);
-  BOOST_TEST_REQUIRE(Lab::error.empty(), "lab did not start: " << Lab::error);
-  return *Lab::lab;
-}
-
-/// flat joins JSON output into one line without indentation.
-std::string flat(const std::string& json) {
-  std::string out;
-  bool line_start = true;
-  for (char c : json) {
-    if (c == '\n') {
-      line_start = true;
-      continue;
-    }
-    if (line_start && c == ' ') {
-      continue;
-    }
-    line_start = false;
-    out += c;
-  }
-  return out;
-}
-
-std::string torRoute(const std::string& prefix) {
-  return flat(lab().vtysh(lab().tor(), {"show bgp ipv4 unicast " + prefix + " json"}));
-}
-
-bool torHas(const std::string& prefix) {
-  return torRoute(prefix).find("\"prefix\":\"" + prefix + "\"") != std::string::npos;
-}
+/// Lab is the module's global fixture (VtyshSession's default timeout).
+struct Lab : ApplierLab {};
 
 std::string torField(const std::string& command, const std::string& field) {
   const std::string j = flat(lab().vtysh(lab().tor(), {command}));
@@ -177,14 +89,6 @@ std::string established() {
   return torField("show bgp neighbors 192.168.77.2 json", "connectionsEstablished");
 }
 
-/// diagnostics is what explains a route missing at the ToR.
-std::string diagnostics() {
-  return "node:\n" + lab().vtysh(lab().node(), {"show running-config"}) +
-         lab().vtysh(lab().node(), {"show bgp ipv4 unicast summary"}) +
-         lab().vtysh(lab().node(), {"show bgp ipv4 unicast"}) + "\nToR:\n" +
-         lab().vtysh(lab().tor(), {"show bgp ipv4 unicast summary"});
-}
-
 FastApplyReport apply(const frrgen::CompactModel& m) {
   auto r = Lab::applier->apply(m);
   BOOST_TEST_REQUIRE(r.has_value(), (r ? "" : r.error().message));
@@ -200,7 +104,7 @@ const std::vector<Route> kBase = {
 
 BOOST_TEST_GLOBAL_FIXTURE(Lab);
 
-BOOST_AUTO_TEST_SUITE(incremental_frr, *utf::precondition(runnable))
+BOOST_AUTO_TEST_SUITE(incremental_frr, *utf::precondition(labRunnable))
 
 BOOST_AUTO_TEST_CASE(deltas_reach_the_tor_with_the_right_attributes_and_peers) {
   lab();

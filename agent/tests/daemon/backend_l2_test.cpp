@@ -276,6 +276,22 @@ BOOST_AUTO_TEST_CASE(responder_starts_only_when_needed_and_reports_a_failed_star
              boost::test_tools::per_element());
 }
 
+BOOST_AUTO_TEST_CASE(the_state_is_pending_until_the_responder_is_tried) {
+  // Pending: Services to answer and no start tried yet, whatever the start's outcome.
+  for (const int failing_starts : {0, 1}) {
+    Fixture f(failing_starts);
+    BOOST_TEST(!f.step({}));
+    BOOST_TEST(!f.backend.statePending());  // nothing to answer: no responder, no condition
+    BOOST_TEST(f.backend.update(Desired{nullptr, {}, {svc("a", {"192.0.2.1"})}}).has_value());
+    BOOST_TEST(f.backend.statePending());
+    BOOST_TEST(!f.backend.stateError().has_value());
+    f.last = f.backend.apply();
+    BOOST_TEST(!f.backend.statePending());
+    BOOST_TEST(f.backend.stateError().has_value());
+    BOOST_TEST(f.backend.stateError()->empty() == (failing_starts == 0));
+  }
+}
+
 BOOST_AUTO_TEST_CASE(stop_stops_the_responder_and_further_updates) {
   Fixture f;
   f.step({svc("a", {"192.0.2.1"})});

@@ -9,6 +9,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "agent/tests/support/agent_process.h"
+#include "agent/tests/support/examples.h"
 #include "api/codec.h"
 #include "api/manifest.h"
 #include "controller/tests/integration/fixture.h"
@@ -19,21 +20,11 @@
 using namespace ingot;
 using namespace ingot::controller::testing;
 using ingot::agent::testing::AgentProcess;
+using ingot::agent::testing::bgpExamplesYaml;
 
 namespace {
 
 namespace res = k8s::resources;
-
-std::string examplesYaml() {
-  std::string out;
-  // service.yaml first: it creates the namespace the EndpointSlice lives in.
-  for (const char* f : {"bgp/service.yaml", "bgp/advertisement.yaml", "bgp/endpoints.yaml",
-                        "bgp/peering.yaml", "cluster/nodes.yaml"}) {
-    out +=
-        readWholeFile(std::string(std::getenv("INGOT_SOURCE_DIR")) + "/examples/" + f) + "\n---\n";
-  }
-  return out;
-}
 
 /// rendered runs `ingotctl render --node node1 -f file` and decodes the FRRConfiguration.
 api::FRRConfiguration rendered(const std::string& file) {
@@ -92,7 +83,7 @@ BOOST_AUTO_TEST_SUITE(agent)
 BOOST_AUTO_TEST_CASE(agent_converges_restores_debounces_reports_and_withdraws) {
   Cluster cluster;
   const std::string file = cluster.server->dir() + "/examples.yaml";
-  BOOST_REQUIRE(writeWholeFile(file, examplesYaml()).has_value());
+  BOOST_REQUIRE(writeWholeFile(file, bgpExamplesYaml()).has_value());
   cluster.kubectlOk("apply -f " + file);
   // The controller's part: the address `ingotctl render` assumes (the pool's first).
   auto st = cluster.api->patchStatus(
