@@ -2,6 +2,8 @@
 // The BGP half shared by the FRR backends and FrrK8sBackend's FRRConfiguration write.
 #include "agent/backend.h"
 
+#include <utility>
+
 #include "agent/writes.h"
 #include "api/codec.h"
 #include "frrgen/served.h"
@@ -10,6 +12,7 @@
 namespace ingot::agent {
 
 std::optional<k8s::Duration> BgpBackend::update(const Desired& desired) {
+  const k8s::TimePoint started = ctx_.clock.now();
   auto own = frrgen::build(*desired.config, ctx_.options.node, desired.bgp, ctx_.options.build);
   if (!own) {
     ctx_.metrics.countUpdateError();
@@ -22,17 +25,42 @@ std::optional<k8s::Duration> BgpBackend::update(const Desired& desired) {
   desired_ = std::move(*own);
   desired_config_ = desired.config;
   desired_announcements_ = desired.bgp;
-  // Leading edge: a change after a quiet period goes out at once and opens a window; what comes
-  // within the window waits for its end, where one apply takes it all.
+  // At once after the cool-down; within it, the apply at its end takes every change.
   const k8s::TimePoint now = ctx_.clock.now();
-  if (!window_end_ || now >= *window_end_) {
-    window_end_ = now + ctx_.options.debounce;
-    return k8s::Duration::zero();
+  build_cost_ += now - started;
+  changed_ = true;
+  return cooldown_.delay(now);
+}
+
+bool BgpBackend::deferred() {
+  if (!changed_) {
+    return false;  // a retry or a restore of an edited object: not a change to coalesce
   }
-  return *window_end_ - now;
+  const k8s::Duration rest = cooldown_.delay(ctx_.clock.now());
+  if (rest <= k8s::Duration::zero()) {
+    return false;
+  }
+  ctx_.queue.addAfter(std::string(key()), rest);
+  return true;
+}
+
+void BgpBackend::noteApplied(k8s::TimePoint start) {
+  const k8s::TimePoint end = ctx_.clock.now();
+  changed_ = false;
+  cooldown_.applied(end - start + std::exchange(build_cost_, k8s::Duration::zero()), end);
 }
 
 ReconcileResult FrrK8sBackend::apply() {
+  if (deferred()) {
+    return ReconcileResult::done();
+  }
+  const k8s::TimePoint start = ctx_.clock.now();
+  ReconcileResult r = write();
+  noteApplied(start);
+  return r;
+}
+
+ReconcileResult FrrK8sBackend::write() {
   if (!desired_) {
     return ReconcileResult::done();  // never write (or delete) before a desired one
   }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "agent/bgp/apply_health.h"
+#include "agent/bgp/cooldown.h"
 #include "agent/bgp/frr_driver.h"
 #include "agent/bgp/incremental.h"
 #include "agent/core/announcement.h"
@@ -179,13 +180,16 @@ using Backends = std::vector<std::unique_ptr<Backend>>;
 using BackendFactory = std::function<Backends(const BackendContext&)>;
 
 /// BgpBackend is the BGP half both FRR backends share: from the announcements it builds this
-/// node's FRRConfiguration and asks for an apply whenever that or the configuration changed. The
-/// debounce acts on the leading edge: a change that comes after a quiet debounce period is applied
-/// at once; changes within the period after it are coalesced into one apply at the period's end.
-/// A build error is counted and logged, and the last desired state stays.
+/// node's FRRConfiguration and asks for an apply whenever that or the configuration changed.
+/// Applies are paced by a cool-down (bgp::Cooldown): after each apply, three times what it cost
+/// (the builds of the changes it carried, plus the apply itself), at least 20 ms and at most the
+/// debounce, counted from the apply's end. A change after the cool-down is applied at once;
+/// changes within it are coalesced into one apply at its end. A build error is counted and
+/// logged, and the last desired state stays.
 class BgpBackend : public Backend {
  public:
-  explicit BgpBackend(const BackendContext& context) : ctx_(context) {}
+  explicit BgpBackend(const BackendContext& context)
+      : ctx_(context), cooldown_(bgp::CooldownOptions{context.options.debounce}) {}
 
   std::string_view key() const override { return keys::kBgp; }
   ReconcileKind reconcileKind() const override { return ReconcileKind::Bgp; }
@@ -200,9 +204,18 @@ class BgpBackend : public Backend {
   config::ConfigSharedPtr desired_config_;  ///< the configuration desired_ was built from
   std::vector<Announcement> desired_announcements_;
 
+  /// deferred re-queues the key for the end of the cool-down and returns true when an apply
+  /// of a change was handed out before it (the queue keeps the earliest of several delays, e.g.
+  /// a read-back timer's).
+  bool deferred();
+  /// noteApplied starts the cool-down of an apply that began at start.
+  void noteApplied(k8s::TimePoint start);
+
  private:
-  /// window_end_: until then, changes are coalesced into the apply scheduled for that time.
-  std::optional<k8s::TimePoint> window_end_;
+  bgp::Cooldown cooldown_;
+  /// build_cost_: the builds of the changes since the last apply (part of its cost).
+  k8s::Duration build_cost_{};
+  bool changed_ = false;  ///< update took a change the apply has not tried yet
 };
 
 /// FrrK8sBackend writes FRRConfiguration metallb-<node> in the frr-k8s namespace, only when its
@@ -215,6 +228,8 @@ class FrrK8sBackend final : public BgpBackend {
   ReconcileResult apply() override;
 
  private:
+  /// write brings the live FRRConfiguration to the desired one (or deletes it).
+  ReconcileResult write();
   /// remove deletes metallb-<node> when the cache holds it: the desired spec has no BGP session
   /// and no BFD profile, and MetalLB writes no FRRConfiguration then.
   ReconcileResult remove();

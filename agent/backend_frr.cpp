@@ -102,9 +102,14 @@ ReconcileResult LocalFrrBackend::apply() {
   const k8s::Duration interval = ctx_.options.frr_verify_interval;
   const bool periodic_due = interval > k8s::Duration::zero() && now >= next_verify_;
   const bool quiet_due = quiet_verify_ && now >= *quiet_verify_;
+  const bool failing = health_->consecutiveFailures() > 0;
+  if (dirty_ && !failing && deferred()) {
+    return ReconcileResult::done();  // handed out before the cool-down's end (a read-back timer)
+  }
   ReconcileResult r = ReconcileResult::done();
-  if (dirty_ || health_->consecutiveFailures() > 0) {
+  if (dirty_ || failing) {
     r = applyDesired();
+    noteApplied(now);
   } else if (periodic_due || quiet_due) {
     quiet_verify_.reset();
     r = verifyNow();

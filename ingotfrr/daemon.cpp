@@ -81,15 +81,9 @@ Daemon::~Daemon() {
 }
 
 void Daemon::trigger() {
-  const int64_t last = worker_->lastApplyStart();
-  const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-      std::chrono::steady_clock::now().time_since_epoch());
-  const k8s::Duration since = now - std::chrono::nanoseconds(last);
-  if (last == 0 || since >= options_.debounce) {
-    controller_.queue().add(kApplyKey);
-  } else {
-    controller_.queue().addAfter(kApplyKey, options_.debounce - since);
-  }
+  // At once after the cool-down; within it, the apply at its end takes every change (the queue
+  // keeps the earliest of several delays, and the worker defers an apply handed out early).
+  controller_.queue().addAfter(kApplyKey, worker_->changeDelay());
 }
 
 Result<void> Daemon::start(const std::stop_token& stop) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Daemon wires ingot-frr: informers on the FRRConfigurations and Secrets of its namespace and on
 // its own Node feed the "apply" key of kube's reconcile driver, whose single worker runs Worker.
-// A change is applied at once when the last apply began more than `debounce` ago; otherwise it
-// waits for the rest of that window, so bursts coalesce without delaying a lone change.
+// A change is applied at once after the cool-down that follows each apply (Worker::changeDelay:
+// three times the apply's cost, at least 20 ms, at most --bgp-debounce-timeout); within it, it
+// waits for the cool-down's end, so bursts coalesce without delaying a lone change.
 #pragma once
 
 #include <memory>
@@ -23,7 +24,6 @@ namespace ingot::ingotfrr {
 /// DaemonOptions configure the Daemon.
 struct DaemonOptions {
   WorkerOptions worker;
-  k8s::Duration debounce = std::chrono::milliseconds(200);
   k8s::InformerOptions informer;
   k8s::WorkQueueOptions queue;
   k8s::Duration cache_sync_timeout = std::chrono::seconds(60);
@@ -51,7 +51,7 @@ class Daemon {
   bool ready() const { return controller_.synced(); }
 
  private:
-  /// trigger queues "apply" now or at the end of the debounce window.
+  /// trigger queues "apply" now or at the end of the cool-down.
   void trigger();
 
   DaemonOptions options_;

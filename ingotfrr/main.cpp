@@ -70,7 +70,7 @@ DaemonOptions daemonOptions(const Flags& flags) {
   o.worker.node = flags.node_name;
   o.worker.namespace_ = flags.namespace_;
   o.worker.verify_interval = flags.verify_interval;
-  o.debounce = flags.debounce;
+  o.worker.debounce = flags.debounce;
   return o;
 }
 

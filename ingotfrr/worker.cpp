@@ -22,12 +22,6 @@ ApplyOutcome outcomeOf(bgp::ApplyPath path) {
   return ApplyOutcome::Unchanged;
 }
 
-int64_t steadyNanos() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 }  // namespace
 
 Worker::Worker(Inputs inputs,
@@ -45,7 +39,8 @@ Worker::Worker(Inputs inputs,
       events_(events),
       metrics_(metrics),
       log_(logger),
-      options_(std::move(options)) {}
+      options_(std::move(options)),
+      cooldown_(bgp::CooldownOptions{options_.debounce}) {}
 
 k8s::ReconcileResult Worker::reconcile(const std::string& key) {
   if (key == kApplyKey) {
@@ -57,8 +52,24 @@ k8s::ReconcileResult Worker::reconcile(const std::string& key) {
   return writeStatus();
 }
 
+k8s::Duration Worker::changeDelay() const {
+  std::lock_guard lock(cooldown_mu_);
+  return cooldown_.delay(options_.clock->now());
+}
+
+void Worker::noteApplied(k8s::TimePoint start) {
+  const k8s::TimePoint end = options_.clock->now();
+  std::lock_guard lock(cooldown_mu_);
+  cooldown_.applied(end - start, end);
+}
+
 k8s::ReconcileResult Worker::applyDesired() {
-  last_apply_start_.store(steadyNanos());
+  if (const k8s::Duration rest = changeDelay();
+      rest > k8s::Duration::zero() && apply_failures_ == 0) {
+    queue_.addAfter(kApplyKey, rest);  // handed out before the cool-down's end: wait for it
+    return k8s::ReconcileResult::done();
+  }
+  const k8s::TimePoint start = options_.clock->now();
   auto node = in_.nodes.get(options_.node);
   if (!node) {
     return conversionFailed(Error{ErrorCode::Transient, "Node " + options_.node + " not found"});
@@ -80,9 +91,11 @@ k8s::ReconcileResult Worker::applyDesired() {
   transient_failures_ = 0;
   status_.last_conversion_result = "success";
   if (applied_ && *applied_ == *compacted && apply_failures_ == 0) {
+    noteApplied(start);
     return writeStatus();  // an echo or an unrelated change: FRR already holds this model
   }
   auto report = frr_.apply(*compacted);
+  noteApplied(start);
   if (!report) {
     return applyFailed(report.error(), "ReloadFailed");
   }

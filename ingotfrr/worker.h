@@ -10,10 +10,11 @@
 // ReloadFailed, FRRConfigDrift), FRRNodeState and metrics.
 #pragma once
 
-#include <atomic>
+#include <mutex>
 #include <optional>
 #include <string>
 
+#include "agent/bgp/cooldown.h"
 #include "api/types.h"
 #include "common/util/log.h"
 #include "frrgen/compact.h"
@@ -21,6 +22,7 @@
 #include "ingotfrr/metrics.h"
 #include "ingotfrr/node_state.h"
 #include "ingotfrr/source.h"
+#include "kube/clock.h"
 #include "kube/controller.h"
 #include "kube/events.h"
 #include "kube/store.h"
@@ -45,6 +47,10 @@ struct WorkerOptions {
   std::string node;
   std::string namespace_;
   k8s::Duration verify_interval = std::chrono::seconds(30);  ///< 0 = never
+  /// --bgp-debounce-timeout: the longest cool-down after an apply (agent::bgp::Cooldown).
+  k8s::Duration debounce = std::chrono::milliseconds(200);
+  /// clock times the applies (tests inject a fake); it must outlive the worker.
+  const k8s::Clock* clock = &k8s::steadyClock();
 };
 
 /// Worker owns the reconcile state (last applied model, FRRNodeState content, failure counts).
@@ -63,8 +69,10 @@ class Worker {
   /// reconcile handles one key (see the file comment).
   k8s::ReconcileResult reconcile(const std::string& key);
 
-  /// lastApplyStart is when the last "apply" began (steady clock, ns since epoch); 0 = never.
-  int64_t lastApplyStart() const { return last_apply_start_.load(); }
+  /// changeDelay returns how long an input change seen now waits for its "apply": zero after
+  /// the cool-down that follows each apply (three times the apply's cost, at least 20 ms, at most
+  /// the debounce), else the rest of it. Thread-safe (the informers call it).
+  k8s::Duration changeDelay() const;
 
  private:
   k8s::ReconcileResult applyDesired();
@@ -76,6 +84,8 @@ class Worker {
   void refreshRunningConfig();
   void warn(const char* reason, const std::string& message);
   void scheduleVerify();
+  /// noteApplied starts the cool-down of an apply that began at start.
+  void noteApplied(k8s::TimePoint start);
 
   Inputs in_;
   FrrPort& frr_;
@@ -90,7 +100,8 @@ class Worker {
   int apply_failures_ = 0;
   int transient_failures_ = 0;
   int status_failures_ = 0;
-  std::atomic<int64_t> last_apply_start_{0};
+  mutable std::mutex cooldown_mu_;
+  agent::bgp::Cooldown cooldown_;  ///< guarded by cooldown_mu_
 };
 
 }  // namespace ingot::ingotfrr

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Worker against a fake FRR and kube's fake API client: what reaches FRR, FRRNodeState, Events
-// and metrics for good input, a merge conflict and an FRR that fails.
+// and metrics for good input, a merge conflict and an FRR that fails; the cool-down after an
+// apply, on a fake clock.
 #include "ingotfrr/worker.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include "kube/tests/fake_api_client.h"
+#include "kube/tests/fake_clock.h"
 
 namespace ingot::ingotfrr {
 namespace {
@@ -16,7 +18,12 @@ class FakeFrr final : public FrrPort {
  public:
   std::vector<frrgen::CompactModel> applied;
   std::optional<Error> fail_next;
+  k8s::testing::FakeClock* clock = nullptr;  ///< advanced by `cost` in each apply
+  k8s::Duration cost{};
   Result<bgp::FastApplyReport> apply(const frrgen::CompactModel& model) override {
+    if (clock) {
+      clock->advance(cost);
+    }
     if (fail_next) {
       Error e = *fail_next;
       fail_next.reset();
@@ -68,6 +75,8 @@ struct Harness {
   RecordingSink events;
   Metrics metrics;
   log::Logger logger{log::Level::None};
+  k8s::testing::FakeClock clock;
+  k8s::Duration debounce = k8s::Duration::zero();  ///< 0: no cool-down (the other tests)
   Worker worker{Inputs{configs, secrets, nodes},
                 frr,
                 state,
@@ -75,9 +84,10 @@ struct Harness {
                 events,
                 metrics,
                 logger,
-                WorkerOptions{"node1", workerFrrNs(), k8s::Duration::zero()}};
+                WorkerOptions{"node1", workerFrrNs(), k8s::Duration::zero(), debounce, &clock}};
 
-  Harness() {
+  Harness() : Harness(k8s::Duration::zero()) {}
+  explicit Harness(k8s::Duration max_cooldown) : debounce(max_cooldown) {
     api::Node n;
     n.metadata.name = "node1";
     n.metadata.labels["kubernetes.io/hostname"] = "node1";
@@ -169,6 +179,40 @@ BOOST_AUTO_TEST_CASE(an_undecodable_object_for_this_node_is_a_conversion_error) 
   h.worker.reconcile(kApplyKey);
   BOOST_TEST(h.frr.applied.size() == 1u);
   BOOST_TEST(contains(h.lastStatus(), "FRRConfiguration frr-k8s-system/bad"), h.lastStatus());
+}
+
+BOOST_AUTO_TEST_CASE(an_apply_is_followed_by_a_cooldown_sized_by_its_cost) {
+  using namespace std::chrono_literals;
+  using Ms = std::chrono::milliseconds;
+  Harness h(200ms);
+  h.frr.clock = &h.clock;
+  h.frr.cost = 10ms;
+  auto delay = [&h] { return std::chrono::duration_cast<Ms>(h.worker.changeDelay()).count(); };
+  BOOST_TEST(delay() == 0);  // the first change goes at once
+  h.put("a", object("a", 64512));
+  h.worker.reconcile(kApplyKey);
+  BOOST_TEST_REQUIRE(h.frr.applied.size() == 1u);
+  BOOST_TEST(delay() == 30);  // 3 × 10 ms
+  // An apply handed out within the cool-down (an earlier delay of the queue) waits for its end.
+  h.put("a", object("a", 64520));
+  h.worker.reconcile(kApplyKey);
+  BOOST_TEST(h.frr.applied.size() == 1u);
+  BOOST_TEST(h.queue.delayedLen() == 1u);
+  h.clock.advance(29ms);
+  BOOST_TEST(delay() == 1);
+  h.clock.advance(1ms);
+  BOOST_TEST(delay() == 0);
+  h.worker.reconcile(kApplyKey);
+  BOOST_TEST_REQUIRE(h.frr.applied.size() == 2u);
+  // A lone change 30 ms later goes at once (the debounce is 200 ms).
+  h.clock.advance(30ms);
+  BOOST_TEST(delay() == 0);
+  // An expensive apply stretches the cool-down, up to the debounce.
+  h.frr.cost = 100ms;
+  h.put("a", object("a", 64530));
+  h.worker.reconcile(kApplyKey);
+  BOOST_TEST_REQUIRE(h.frr.applied.size() == 3u);
+  BOOST_TEST(delay() == 200);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

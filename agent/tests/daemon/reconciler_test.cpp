@@ -94,7 +94,7 @@ BOOST_AUTO_TEST_CASE(nothing_is_written_for_bgp_before_a_configuration_parses) {
   BOOST_TEST(contains(h.metrics.render(), "metallb_k8s_client_config_stale_bool 1"));
 }
 
-BOOST_AUTO_TEST_CASE(debounce_coalesces_a_burst_into_one_write) {
+BOOST_AUTO_TEST_CASE(cooldown_coalesces_a_burst_into_one_write) {
   Harness h(node1());
   start(h);
   const std::string first = frrWrites(h).at(0).body;
@@ -107,9 +107,13 @@ BOOST_AUTO_TEST_CASE(debounce_coalesces_a_burst_into_one_write) {
   h.world.endpoint_slices.erase("shop/checkout-abcde");
   h.queue.add(std::string(keys::kSync));
   h.drain();
-  BOOST_TEST(frrWrites(h).size() == 1u);  // still only the first: the debounce holds the change
+  BOOST_TEST(frrWrites(h).size() == 1u);  // still only the first: the cool-down holds the change
   BOOST_TEST(h.queue.delayedLen() == 1u);
-  h.clock.advance(std::chrono::milliseconds(200));
+  // The first write cost nothing on the fake clock: the cool-down is its 20 ms floor.
+  h.clock.advance(std::chrono::milliseconds(19));
+  h.drain();
+  BOOST_TEST(frrWrites(h).size() == 1u);
+  h.clock.advance(std::chrono::milliseconds(1));
   h.drain();
   const auto writes = frrWrites(h);
   BOOST_REQUIRE_EQUAL(writes.size(), 2u);
@@ -307,6 +311,7 @@ BOOST_AUTO_TEST_CASE(invalid_configuration_keeps_the_last_good_one_and_recovers)
 }
 
 /// FakeApply records the texts and fails while `failures` > 0; verify() reports `drift` once.
+/// Each apply advances `clock` (when set) by `cost`.
 class FakeApply final : public FrrApply {
  public:
   Result<bgp::FastApplyReport> verify() override {
@@ -328,6 +333,9 @@ class FakeApply final : public FrrApply {
   }
   Result<bgp::ApplyReport> apply(const std::string& text) override {
     texts.push_back(text);
+    if (clock) {
+      clock->advance(cost);
+    }
     if (failures > 0) {
       --failures;
       return Error{ErrorCode::Unavailable, "frr-reload.py --reload exited 1: boom"};
@@ -339,6 +347,8 @@ class FakeApply final : public FrrApply {
   int verifies = 0;
   std::string drift;
   bool as_delta = false;  ///< report applies as deltas (read back once changes go quiet)
+  k8s::testing::FakeClock* clock = nullptr;
+  k8s::Duration cost{};
 };
 
 ReconcilerOptions frrMode() {
@@ -446,31 +456,55 @@ BOOST_AUTO_TEST_CASE(frr_mode_applies_the_compact_shape_and_reads_back_periodica
              h.metrics.render());
 }
 
-BOOST_AUTO_TEST_CASE(debounce_applies_a_lone_change_at_once_and_coalesces_what_follows) {
+/// setIngress gives shop/checkout one ingress IP 198.51.100.<last> (resourceVersion <last>) and
+/// syncs.
+void setIngress(Harness& h, int last) {
+  api::Service svc = *h.world.services.get("shop/checkout");
+  svc.status.ingress = {{"198.51.100." + std::to_string(last), "", std::nullopt}};
+  testing::World::upsert(h.world.services, svc, std::to_string(last));
+  h.queue.add(std::string(keys::kSync));
+  h.drain();
+}
+
+BOOST_AUTO_TEST_CASE(cooldown_applies_a_lone_change_at_once_and_coalesces_what_follows) {
+  using namespace std::chrono_literals;
   FakeApply frr;
-  const ReconcilerOptions o = frrMode();
+  const ReconcilerOptions o = frrMode();  // --bgp-debounce-timeout 200 ms
   Harness h(o, &frr);
+  frr.clock = &h.clock;
+  frr.cost = 10ms;  // each apply: 10 ms, then a 30 ms cool-down
   start(h);
   BOOST_REQUIRE_EQUAL(frr.texts.size(), 1u);
-  h.clock.advance(o.debounce);
-  // A lone change after a quiet period: applied without waiting.
-  api::Service svc = *h.world.services.get("shop/checkout");
-  svc.status.ingress = {{"198.51.100.9", "", std::nullopt}};
-  testing::World::upsert(h.world.services, svc, "2");
-  h.queue.add(std::string(keys::kSync));
-  h.drain();
+  // A lone change after the 30 ms cool-down (well within the 200 ms debounce): applied at once.
+  h.clock.advance(30ms);
+  setIngress(h, 9);
   BOOST_REQUIRE_EQUAL(frr.texts.size(), 2u);
   BOOST_TEST(contains(frr.texts[1], "198.51.100.9/32"));
-  // The next change within the window waits for the window's end.
-  svc.status.ingress = {{"198.51.100.10", "", std::nullopt}};
-  testing::World::upsert(h.world.services, svc, "3");
-  h.queue.add(std::string(keys::kSync));
+  // Changes within the cool-down wait for its end and go out in one apply.
+  setIngress(h, 10);
+  h.clock.advance(10ms);
+  setIngress(h, 11);
+  h.clock.advance(19ms);
   h.drain();
   BOOST_TEST(frr.texts.size() == 2u);
-  h.clock.advance(o.debounce);
+  h.clock.advance(1ms);
   h.drain();
   BOOST_REQUIRE_EQUAL(frr.texts.size(), 3u);
-  BOOST_TEST(contains(frr.texts[2], "198.51.100.10/32"));
+  BOOST_TEST(contains(frr.texts[2], "198.51.100.11/32"));
+  BOOST_TEST(!contains(frr.texts[2], "198.51.100.10/32"));
+  // Expensive applies stretch the cool-down, up to the debounce.
+  frr.cost = 100ms;
+  h.clock.advance(30ms);
+  setIngress(h, 12);
+  BOOST_REQUIRE_EQUAL(frr.texts.size(), 4u);
+  setIngress(h, 13);
+  h.clock.advance(199ms);
+  h.drain();
+  BOOST_TEST(frr.texts.size() == 4u);
+  h.clock.advance(1ms);
+  h.drain();
+  BOOST_REQUIRE_EQUAL(frr.texts.size(), 5u);
+  BOOST_TEST(contains(frr.texts[4], "198.51.100.13/32"));
 }
 
 BOOST_AUTO_TEST_CASE(service_bgp_status_writes_do_not_hold_back_the_frrconfiguration) {

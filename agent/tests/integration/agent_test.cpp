@@ -92,7 +92,7 @@ BOOST_AUTO_TEST_CASE(agent_converges_restores_debounces_reports_and_withdraws) {
   BOOST_REQUIRE_MESSAGE(st.has_value(), why(st));
   const api::FRRConfiguration expected = rendered(file);
 
-  // A long debounce, so that two quick changes are surely inside one window.
+  // A long debounce: the cool-down after a write is sized by its cost, up to this.
   auto started = AgentProcess::start(cluster.server->kubeconfig(), cluster.server->dir(),
                                      {"--node-name=node1", "--bgp-debounce-timeout=1500"});
   BOOST_REQUIRE_MESSAGE(started.has_value(), why(started));
@@ -160,8 +160,9 @@ BOOST_AUTO_TEST_CASE(agent_converges_restores_debounces_reports_and_withdraws) {
   cluster.kubectlOk("-n metallb-system delete frrconfigurations.frrk8s.metallb.io metallb-node1");
   BOOST_TEST(waitFor(Millis(15000), converged), "delete not restored:\n" << agent.log());
 
-  // Three changes within the debounce: the first may go out at once (leading edge), the rest
-  // are coalesced into one write at the window's end — at most two writes, the last value wins.
+  // Three changes in a row: each goes out at most once (those that come within the cool-down
+  // after a write share the next write; the reconciler tests pin that down on a fake clock), and
+  // the last value wins.
   BOOST_REQUIRE(waitFor(Millis(5000), [&] {
     return agent.metric("ingot_agent_frrconfiguration_writes_total") >= 0;
   }));
@@ -176,7 +177,7 @@ BOOST_AUTO_TEST_CASE(agent_converges_restores_debounces_reports_and_withdraws) {
   }));
   const double after = agent.metric("ingot_agent_frrconfiguration_writes_total");
   BOOST_TEST(after >= writes + 1);
-  BOOST_TEST(after <= writes + 2);
+  BOOST_TEST(after <= writes + 3);
 
   // An invalid object: Invalid with the message, FRRConfiguration untouched.
   const auto before = liveFrr(api);
