@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "controller/announce_watch.h"
 
-#include "agent/core/predicates.h"
 #include "api/codec.h"
 #include "kube/resources.h"
 
@@ -39,23 +38,34 @@ typename k8s::Informer<T>::Handlers allOn(k8s::WorkQueue& q, ErrorHandler err) {
                      std::move(err));
 }
 
-/// A status object names its Service in its status.
+/// indexedBy returns handlers whose store is indexed by the Service key service(obj) gives,
+/// and which enqueue that Service's check on every change (both Services' on an update that
+/// moves the object).
 template <typename T>
-typename k8s::Informer<T>::Handlers statusHandlers(k8s::WorkQueue& q, ErrorHandler err) {
-  auto enqueue = [&q](const T& s) {
-    q.add(keys::announce(k8s::objectKey(s.status.service_namespace, s.status.service_name)));
-  };
-  return onChange<T>(enqueue, kAnyChange, std::move(err));
-}
-
-k8s::Informer<api::EndpointSlice>::Handlers sliceHandlers(k8s::WorkQueue& q, ErrorHandler err) {
-  auto enqueue = [&q](const api::EndpointSlice& s) {
-    const auto it = s.metadata.labels.find(std::string(agent::kServiceNameLabel));
-    if (it != s.metadata.labels.end()) {
-      q.add(keys::announce(k8s::objectKey(s.metadata.namespace_, it->second)));
+typename k8s::Informer<T>::Handlers indexedBy(k8s::WorkQueue& q,
+                                              std::string (*service)(const T&),
+                                              ErrorHandler err) {
+  auto enqueue = [&q, service](const T& obj) {
+    if (std::string key = service(obj); !key.empty()) {
+      q.add(keys::announce(key));
     }
   };
-  return onChange<api::EndpointSlice>(enqueue, kAnyChange, std::move(err));
+  auto handlers = onChange<T>(enqueue, kAnyChange, std::move(err));
+  handlers.index = service;
+  return handlers;
+}
+
+/// A status object names its Service in its status.
+template <typename T>
+typename k8s::Informer<T>::Handlers statusHandlers(k8s::WorkQueue& q,
+                                                   std::string (*service)(const T&),
+                                                   ErrorHandler err) {
+  return indexedBy<T>(q, service, std::move(err));
+}
+
+/// An EndpointSlice names its Service in the kubernetes.io/service-name label.
+k8s::Informer<api::EndpointSlice>::Handlers sliceHandlers(k8s::WorkQueue& q, ErrorHandler err) {
+  return indexedBy<api::EndpointSlice>(q, sliceServiceKey, std::move(err));
 }
 
 /// Nodes matter through their labels and conditions; their heartbeats do not.
@@ -103,12 +113,12 @@ std::unique_ptr<AnnounceCaches> addAnnounceInformers(k8s::InformerSet& set,
       set.add<api::L2Advertisement>("l2advertisements", api, r::kL2Advertisements, ns,
                                     decoder<api::L2Advertisement>(),
                                     allOn<api::L2Advertisement>(q, err), io),
-      set.add<api::ServiceL2Status>("servicel2statuses", api, r::kServiceL2Statuses, ns,
-                                    decoder<api::ServiceL2Status>(),
-                                    statusHandlers<api::ServiceL2Status>(q, err), io),
-      set.add<api::ServiceBGPStatus>("servicebgpstatuses", api, r::kServiceBgpStatuses, ns,
-                                     decoder<api::ServiceBGPStatus>(),
-                                     statusHandlers<api::ServiceBGPStatus>(q, err), io),
+      set.add<api::ServiceL2Status>(
+          "servicel2statuses", api, r::kServiceL2Statuses, ns, decoder<api::ServiceL2Status>(),
+          statusHandlers<api::ServiceL2Status>(q, l2StatusServiceKey, err), io),
+      set.add<api::ServiceBGPStatus>(
+          "servicebgpstatuses", api, r::kServiceBgpStatuses, ns, decoder<api::ServiceBGPStatus>(),
+          statusHandlers<api::ServiceBGPStatus>(q, bgpStatusServiceKey, err), io),
       set.add<api::Pod>("agentpods", api, r::kPods, ns, decoder<api::Pod>(), podHandlers(q, err),
                         pods_io),
   });
