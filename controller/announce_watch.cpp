@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "controller/announce_watch.h"
 
-#include "agent/core/predicates.h"
 #include "api/codec.h"
 #include "controller/core/projections.h"
 #include "kube/resources.h"
@@ -48,33 +47,36 @@ typename k8s::Informer<T>::Handlers allOn(k8s::WorkQueue& q, ErrorHandler err) {
                      std::move(err));
 }
 
-/// A status object names its Service in its status.
+/// indexedBy returns handlers whose store is indexed by the Service key service(obj) gives,
+/// and which enqueue that Service's check on every change (both Services' on an update that
+/// moves the object).
 template <typename T>
-typename k8s::Informer<T>::Handlers statusHandlers(k8s::WorkQueue& q,
-                                                   ErrorHandler err,
-                                                   void (*project)(T&)) {
-  auto enqueue = [&q](const T& s) {
-    q.add(keys::announce(k8s::objectKey(s.status.service_namespace, s.status.service_name)));
-  };
-  return onChange<T>(enqueue, kAnyChange, std::move(err), project);
-}
-
-/// sliceService is the key of the Service a slice belongs to ("" = none): the slices' index.
-std::string sliceService(const api::EndpointSlice& s) {
-  const auto it = s.metadata.labels.find(std::string(agent::kServiceNameLabel));
-  return it == s.metadata.labels.end() ? std::string()
-                                       : k8s::objectKey(s.metadata.namespace_, it->second);
-}
-
-k8s::Informer<api::EndpointSlice>::Handlers sliceHandlers(k8s::WorkQueue& q, ErrorHandler err) {
-  auto enqueue = [&q](const api::EndpointSlice& s) {
-    if (std::string key = sliceService(s); !key.empty()) {
+typename k8s::Informer<T>::Handlers indexedBy(k8s::WorkQueue& q,
+                                              std::string (*service)(const T&),
+                                              ErrorHandler err,
+                                              void (*project)(T&)) {
+  auto enqueue = [&q, service](const T& obj) {
+    if (std::string key = service(obj); !key.empty()) {
       q.add(keys::announce(key));
     }
   };
-  auto h = onChange<api::EndpointSlice>(enqueue, kAnyChange, std::move(err), projectEndpointSlice);
-  h.index = sliceService;
-  return h;
+  auto handlers = onChange<T>(enqueue, kAnyChange, std::move(err), project);
+  handlers.index = service;
+  return handlers;
+}
+
+/// A status object names its Service in its status.
+template <typename T>
+typename k8s::Informer<T>::Handlers statusHandlers(k8s::WorkQueue& q,
+                                                   std::string (*service)(const T&),
+                                                   ErrorHandler err,
+                                                   void (*project)(T&)) {
+  return indexedBy<T>(q, service, std::move(err), project);
+}
+
+/// An EndpointSlice names its Service in the kubernetes.io/service-name label.
+k8s::Informer<api::EndpointSlice>::Handlers sliceHandlers(k8s::WorkQueue& q, ErrorHandler err) {
+  return indexedBy<api::EndpointSlice>(q, sliceServiceKey, std::move(err), projectEndpointSlice);
 }
 
 /// Nodes matter through their labels and conditions; their heartbeats do not.
@@ -124,10 +126,13 @@ std::unique_ptr<AnnounceCaches> addAnnounceInformers(k8s::InformerSet& set,
                                     allOn<api::L2Advertisement>(q, err), io),
       set.add<api::ServiceL2Status>(
           "servicel2statuses", api, r::kServiceL2Statuses, ns, decoder<api::ServiceL2Status>(),
-          statusHandlers<api::ServiceL2Status>(q, err, projectServiceL2Status), io),
-      set.add<api::ServiceBGPStatus>(
-          "servicebgpstatuses", api, r::kServiceBgpStatuses, ns, decoder<api::ServiceBGPStatus>(),
-          statusHandlers<api::ServiceBGPStatus>(q, err, projectServiceBGPStatus), io),
+          statusHandlers<api::ServiceL2Status>(q, l2StatusServiceKey, err, projectServiceL2Status),
+          io),
+      set.add<api::ServiceBGPStatus>("servicebgpstatuses", api, r::kServiceBgpStatuses, ns,
+                                     decoder<api::ServiceBGPStatus>(),
+                                     statusHandlers<api::ServiceBGPStatus>(
+                                         q, bgpStatusServiceKey, err, projectServiceBGPStatus),
+                                     io),
       set.add<api::Pod>("agentpods", api, r::kPods, ns, decoder<api::Pod>(), podHandlers(q, err),
                         pods_io),
   });

@@ -160,10 +160,19 @@ class Reconciler {
   // The unannounced check (reconciler_announce.cpp).
   /// TruthIndex: Service key → the nodes whose agents report announcing it.
   using TruthIndex = std::map<std::string, AnnounceTruth>;
+  /// AnnounceInputs are what each Service's check reads alike: the Nodes, the nodes whose agent
+  /// is not alive and every Service's truth. A pass over every Service reads them once; a
+  /// single check (pass null) looks up its own truth in the indexed status caches instead.
+  struct AnnounceInputs {
+    std::vector<api::Node> nodes;
+    std::set<std::string> dead;
+    TruthIndex truths;
+  };
   ReconcileResult reconcileAnnounce(const std::string& key);
-  ReconcileResult checkAnnounce(const std::string& key, const TruthIndex& index);
+  ReconcileResult checkAnnounce(const std::string& key, const AnnounceInputs* pass);
   void parseAnnounceConfig();
-  AnnounceFinding announceFinding(const api::Service& svc, const TruthIndex& index);
+  AnnounceInputs announceInputs(bool with_truths) const;
+  AnnounceFinding announceFinding(const api::Service& svc, const AnnounceInputs* pass);
   std::set<std::string> deadAgents(const std::vector<api::Node>& nodes) const;
   ReconcileResult writeAnnounced(const api::Service& svc,
                                  const std::optional<api::Condition>& desired,

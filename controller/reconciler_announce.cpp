@@ -5,7 +5,6 @@
 // for the grace period, say why per node: a Warning Event, the condition ingot.dev/Announced
 // False on the Service, and the gauge ingot_services_unannounced. The condition goes through the
 // Service status write path (services/status merge patch, write overlay).
-#include "agent/core/predicates.h"
 #include "controller/reconciler.h"
 #include "controller/status_writes.h"
 #include "kube/resources.h"
@@ -26,27 +25,39 @@ std::string joinedIps(const api::Service& svc) {
   return out;
 }
 
-/// truthIndex collects, per Service key, the nodes whose agents report announcing it; only
-/// `only` when set.
-TruthIndex truthIndex(const AnnounceCaches& c, const std::string* only) {
+/// truthIndex collects, per Service key, the nodes whose agents report announcing it: one scan
+/// of both status caches, for a pass over every Service.
+TruthIndex truthIndex(const AnnounceCaches& c) {
   TruthIndex index;
   for (const auto& s : c.l2_statuses.list()) {
-    auto key = k8s::objectKey(s->status.service_namespace, s->status.service_name);
-    if (only == nullptr || key == *only) index[std::move(key)].l2.insert(s->status.node);
+    index[l2StatusServiceKey(*s)].l2.insert(s->status.node);
   }
   for (const auto& s : c.bgp_statuses.list()) {
-    auto key = k8s::objectKey(s->status.service_namespace, s->status.service_name);
-    if (only == nullptr || key == *only) index[std::move(key)].bgp.insert(s->status.node);
+    index[bgpStatusServiceKey(*s)].bgp.insert(s->status.node);
   }
+  index.erase("");
   return index;
 }
 
-/// slicesOf finds the Service's slices through the slices' index (by Service key), not a scan.
-std::vector<api::EndpointSlice> slicesOf(const AnnounceCaches& c, const api::Service& svc) {
+/// truthOf is the nodes whose agents report announcing the Service of key, from the caches'
+/// indexes: a lookup, no scan.
+AnnounceTruth truthOf(const AnnounceCaches& c, const std::string& key) {
+  AnnounceTruth truth;
+  for (const auto& s : c.l2_statuses.byIndex(key)) {
+    truth.l2.insert(s->status.node);
+  }
+  for (const auto& s : c.bgp_statuses.byIndex(key)) {
+    truth.bgp.insert(s->status.node);
+  }
+  return truth;
+}
+
+/// slicesOf is the Service's own EndpointSlices (the decisions take them by value), found
+/// through the cache's index.
+std::vector<api::EndpointSlice> slicesOf(const AnnounceCaches& c, const std::string& key) {
   std::vector<api::EndpointSlice> out;
-  for (const auto& s :
-       c.slices.byIndex(k8s::objectKey(svc.metadata.namespace_, svc.metadata.name))) {
-    if (agent::sliceOfService(*s, svc)) out.push_back(*s);
+  for (const auto& s : c.slices.byIndex(key)) {
+    out.push_back(*s);
   }
   return out;
 }
@@ -93,22 +104,38 @@ std::set<std::string> Reconciler::deadAgents(const std::vector<api::Node>& nodes
   return dead;
 }
 
-AnnounceFinding Reconciler::announceFinding(const api::Service& svc, const TruthIndex& index) {
+Reconciler::AnnounceInputs Reconciler::announceInputs(bool with_truths) const {
+  AnnounceInputs in;
+  in.nodes = values(caches_.announce->nodes);
+  in.dead = deadAgents(in.nodes);
+  if (with_truths) {
+    in.truths = truthIndex(*caches_.announce);
+  }
+  return in;
+}
+
+AnnounceFinding Reconciler::announceFinding(const api::Service& svc, const AnnounceInputs* pass) {
   AnnounceFinding f;
   if (svc.status.ingress.empty() || !handlesClass(svc, options_.service)) return f;
   const AnnounceCaches& c = *caches_.announce;
-  const auto it = index.find(k8s::objectKey(svc.metadata.namespace_, svc.metadata.name));
-  const AnnounceTruth truth = it != index.end() ? it->second : AnnounceTruth{};
+  const std::string key = k8s::objectKey(svc.metadata.namespace_, svc.metadata.name);
+  AnnounceTruth truth;
+  if (pass == nullptr) {
+    truth = truthOf(c, key);
+  } else if (const auto it = pass->truths.find(key); it != pass->truths.end()) {
+    truth = it->second;
+  }
   if (!truth.empty()) {
     f.state = AnnounceState::Announced;
     return f;
   }
-  const std::vector<api::Node> nodes = values(c.nodes);
-  const std::vector<api::EndpointSlice> slices = slicesOf(c, svc);
+  const AnnounceInputs own = pass == nullptr ? announceInputs(false) : AnnounceInputs{};
+  const AnnounceInputs& in = pass == nullptr ? own : *pass;
+  const std::vector<api::EndpointSlice> slices = slicesOf(c, key);
   agent::AnnounceOptions options;
   options.lb_class = options_.service.lb_class;
-  const auto verdicts = agent::serviceVerdicts(
-      {announce_config_.get(), &nodes, &slices, &svc, options, deadAgents(nodes)});
+  const auto verdicts =
+      agent::serviceVerdicts({announce_config_.get(), &in.nodes, &slices, &svc, options, in.dead});
   return findUnannounced(svc, verdicts, truth);
 }
 
@@ -116,13 +143,13 @@ ReconcileResult Reconciler::reconcileAnnounce(const std::string& key) {
   if (caches_.announce == nullptr || !initial_done_.load()) return ReconcileResult::done();
   if (key != keys::kAnnounceAll) {
     if (!announce_config_) parseAnnounceConfig();
-    return checkAnnounce(key, truthIndex(*caches_.announce, &key));
+    return checkAnnounce(key, nullptr);
   }
   parseAnnounceConfig();
   // Every Service is checked in turn; one that needs another look is requeued on its own key.
-  const TruthIndex index = truthIndex(*caches_.announce, nullptr);
+  const AnnounceInputs in = announceInputs(true);
   for (const auto& k : caches_.services.keys()) {
-    const ReconcileResult r = checkAnnounce(k, index);
+    const ReconcileResult r = checkAnnounce(k, &in);
     if (r.kind == ReconcileResult::Kind::RequeueAfter) {
       queue_.addAfter(keys::announce(k), r.delay);
     } else if (!r.ok()) {
@@ -132,14 +159,14 @@ ReconcileResult Reconciler::reconcileAnnounce(const std::string& key) {
   return ReconcileResult::done();
 }
 
-ReconcileResult Reconciler::checkAnnounce(const std::string& key, const TruthIndex& index) {
+ReconcileResult Reconciler::checkAnnounce(const std::string& key, const AnnounceInputs* pass) {
   const std::optional<api::Service> svc = view(key);
   if (!svc || !announce_config_) {
     unannounced_.forget(key);
     metrics_.setUnannounced(unannounced_.reported());
     return ReconcileResult::done();
   }
-  const AnnounceFinding finding = announceFinding(*svc, index);
+  const AnnounceFinding finding = announceFinding(*svc, pass);
   const api::Condition* current = announcedCondition(*svc);
   // A condition written before a restart still stands: no second grace period for it.
   const bool standing = current != nullptr && current->status == "False";

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "agent/core/predicates.h"
+
 namespace ingot::controller {
 namespace {
 
@@ -95,6 +97,14 @@ std::string gateText(const std::string& gate) {
   return gate;
 }
 
+/// serviceKey is a Service's cache key, "namespace/name" ("" without a name).
+std::string serviceKey(const std::string& ns, const std::string& name) {
+  if (name.empty()) {
+    return "";
+  }
+  return ns.empty() ? name : ns + "/" + name;
+}
+
 }  // namespace
 
 std::string nodeReasonText(const agent::ServiceVerdicts& v, const agent::NodeVerdict& n) {
@@ -140,6 +150,22 @@ AnnounceFinding findUnannounced(const api::Service& svc,
   f.message = "no node announces " + joinedIps(svc) + ": ";
   f.message += gate.empty() ? perNode(verdicts) : gateText(gate);
   return f;
+}
+
+std::string sliceServiceKey(const api::EndpointSlice& slice) {
+  const auto it = slice.metadata.labels.find(std::string(agent::kServiceNameLabel));
+  if (it == slice.metadata.labels.end() || it->second.empty()) {
+    return "";
+  }
+  return serviceKey(slice.metadata.namespace_, it->second);
+}
+
+std::string l2StatusServiceKey(const api::ServiceL2Status& status) {
+  return serviceKey(status.status.service_namespace, status.status.service_name);
+}
+
+std::string bgpStatusServiceKey(const api::ServiceBGPStatus& status) {
+  return serviceKey(status.status.service_namespace, status.status.service_name);
 }
 
 const api::Condition* announcedCondition(const api::Service& svc) {

@@ -65,6 +65,17 @@ AnnounceFinding findUnannounced(const api::Service& svc,
                                 const agent::ServiceVerdicts& verdicts,
                                 const AnnounceTruth& truth);
 
+/// sliceServiceKey indexes the EndpointSlice cache of the check: "namespace/name" of the
+/// Service the slice belongs to (its kubernetes.io/service-name label), "" for a slice without
+/// the label. A Service's slices are then found without a scan of every slice.
+std::string sliceServiceKey(const api::EndpointSlice& slice);
+
+/// l2StatusServiceKey and bgpStatusServiceKey index the caches of what the agents report:
+/// "namespace/name" of the Service the status object names in its status, "" when it names none.
+std::string l2StatusServiceKey(const api::ServiceL2Status& status);
+/// bgpStatusServiceKey: see l2StatusServiceKey.
+std::string bgpStatusServiceKey(const api::ServiceBGPStatus& status);
+
 /// announcedCondition returns the Service's condition of type kAnnouncedCondition, or null.
 const api::Condition* announcedCondition(const api::Service& svc);
 
