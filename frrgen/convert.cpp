@@ -31,18 +31,6 @@ Result<void> checkWord(const std::string& where, const std::string& field, const
   return {};
 }
 
-bool known(const Prefixes& p, const std::string& text, net::Family& family) {
-  if (p.v4.contains(text)) {
-    family = net::Family::V4;
-    return true;
-  }
-  if (p.v6.contains(text)) {
-    family = net::Family::V6;
-    return true;
-  }
-  return false;
-}
-
 Result<net::Cidr> parsePrefix(const std::string& where, const std::string& text) {
   auto c = net::Cidr::parse(text);
   if (!c) {

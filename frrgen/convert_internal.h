@@ -31,10 +31,6 @@ struct Prefixes {
   const std::set<std::string>& of(net::Family f) const { return f == net::Family::V4 ? v4 : v6; }
 };
 
-/// known finds text among canonical prefixes without parsing it (the common case: build writes
-/// canonical text); family is set when found.
-bool known(const Prefixes& p, const std::string& text, net::Family& family);
-
 /// parsePrefix parses a CIDR, failing with "invalid prefix ...".
 Result<net::Cidr> parsePrefix(const std::string& where, const std::string& text);
 
