@@ -296,13 +296,19 @@ Result<void> receive(const std::string& where, const api::FrrReceive& rcv, Neigh
 Result<void> filters(const std::string& where,
                      const api::FrrNeighbor& n,
                      const Prefixes& available,
+                     const Neighbor* same_advertising,
                      Neighbor& out) {
+  if (same_advertising != nullptr) {
+    out.outgoing_v4 = same_advertising->outgoing_v4;
+    out.outgoing_v6 = same_advertising->outgoing_v6;
+    return receive(where, n.to_receive, out);
+  }
   auto adv = allowedOut(where, n.to_advertise, out.family, available);
   if (!adv) return adv.error();
   if (auto r = communities(where, n.to_advertise, *adv); !r) return r.error();
   if (auto r = localPrefs(where, n.to_advertise, *adv); !r) return r.error();
-  out.outgoing_v4 = sortedOut(adv->v4);
-  out.outgoing_v6 = sortedOut(adv->v6);
+  out.outgoing_v4 = OutgoingList(sortedOut(adv->v4));
+  out.outgoing_v6 = OutgoingList(sortedOut(adv->v6));
   return receive(where, n.to_receive, out);
 }
 

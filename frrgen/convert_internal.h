@@ -38,10 +38,12 @@ Result<net::Cidr> parsePrefix(const std::string& where, const std::string& text)
 bool hasFamily(NeighborFamily nf, net::Family f);
 
 /// filters converts toAdvertise (against the available router prefixes) and toReceive into out,
-/// whose family must already be set.
+/// whose family must already be set. same_advertising, when set, is a neighbor of the same router
+/// and family already converted from an identical toAdvertise: out shares its outgoing lists.
 Result<void> filters(const std::string& where,
                      const api::FrrNeighbor& n,
                      const Prefixes& available,
+                     const Neighbor* same_advertising,
                      Neighbor& out);
 
 }  // namespace ingot::frrgen::convert_detail
