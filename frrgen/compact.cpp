@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -97,28 +98,111 @@ struct RouterClasses {
   std::vector<std::pair<const std::string*, uint32_t>> networks_v6;
 };
 
+/// SignatureTrie numbers signatures as they grow one member at a time: node 0 is the empty
+/// signature and child(n, m) is n's signature followed by m. Equal signatures built in the same
+/// order reach the same node, so a prefix's class is one integer however many neighbors get it.
+class SignatureTrie {
+ public:
+  uint32_t child(uint32_t parent, Member m) {
+    if (parent == last_parent_ && m == last_member_ && last_child_ != 0) {
+      return last_child_;
+    }
+    const Key key{parent, m.first, m.second};
+    auto [it, inserted] = children_.emplace(key, static_cast<uint32_t>(nodes_.size()));
+    if (inserted) {
+      nodes_.push_back({parent, m});
+    }
+    last_parent_ = parent;
+    last_member_ = m;
+    last_child_ = it->second;
+    return it->second;
+  }
+  Signature signature(uint32_t node) const {
+    Signature sig;
+    for (; node != 0; node = nodes_[node].parent) {
+      sig.push_back(nodes_[node].member);
+    }
+    std::reverse(sig.begin(), sig.end());
+    return sig;
+  }
+
+ private:
+  struct Node {
+    uint32_t parent = 0;
+    Member member;
+  };
+  using Key = std::tuple<uint32_t, uint32_t, uint32_t>;
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      const uint64_t a = (uint64_t{std::get<0>(k)} << 32) | std::get<1>(k);
+      return std::hash<uint64_t>{}(a * 0x9E3779B97F4A7C15ull ^ std::get<2>(k));
+    }
+  };
+  std::vector<Node> nodes_{Node{}};
+  std::unordered_map<Key, uint32_t, KeyHash> children_;
+  uint32_t last_parent_ = 0;
+  Member last_member_;
+  uint32_t last_child_ = 0;
+};
+
+/// NetworkIndex finds a prefix among a router's networks of one family. Outgoing lists are in
+/// the networks' order, so the entry after the last one found is tried before the hash.
+class NetworkIndex {
+ public:
+  explicit NetworkIndex(const std::vector<std::string>& networks) : networks_(networks) {
+    by_text_.reserve(networks.size());
+    for (uint32_t i = 0; i < networks.size(); ++i) {
+      by_text_.emplace(networks[i], i);
+    }
+  }
+  /// find returns the network's index, or npos.
+  size_t find(const std::string& prefix) {
+    if (next_ < networks_.size() && networks_[next_] == prefix) {
+      return next_++;
+    }
+    auto it = by_text_.find(prefix);
+    if (it == by_text_.end()) {
+      return std::string::npos;
+    }
+    next_ = it->second + 1;
+    return it->second;
+  }
+  void rewind() { next_ = 0; }
+
+ private:
+  const std::vector<std::string>& networks_;
+  std::unordered_map<std::string_view, uint32_t> by_text_;
+  size_t next_ = 0;
+};
+
+// classify gives every network of r its signature: the neighbors that list it, in neighbor
+// order, with the attributes each sends it with. Signatures are numbered in order of first
+// appearance over the v4 networks, then the v6 ones.
 RouterClasses classify(const Router& r, Interner& attrs) {
   RouterClasses out;
-  std::map<Signature, uint32_t> index;
+  SignatureTrie trie;
+  std::unordered_map<uint32_t, uint32_t> index;  // trie node → signature index
   for (const bool v4 : {true, false}) {
     const auto& networks = v4 ? r.prefixes_v4 : r.prefixes_v6;
-    std::unordered_map<std::string_view, Signature> by_prefix;
-    by_prefix.reserve(networks.size());
+    NetworkIndex where(networks);
+    std::vector<uint32_t> node(networks.size(), 0);
     for (uint32_t j = 0; j < r.neighbors.size(); ++j) {
+      where.rewind();
       for (const auto& o : v4 ? r.neighbors[j].outgoing_v4 : r.neighbors[j].outgoing_v6) {
-        by_prefix[o.prefix].emplace_back(j, attrs.intern(o));
+        const size_t i = where.find(o.prefix);
+        if (i != std::string::npos) {
+          node[i] = trie.child(node[i], {j, attrs.intern(o)});
+        }
       }
     }
     auto& target = v4 ? out.networks_v4 : out.networks_v6;
     target.reserve(networks.size());
-    for (const auto& p : networks) {
-      auto it = by_prefix.find(p);
-      Signature sig = it == by_prefix.end() ? Signature{} : std::move(it->second);
-      auto [pos, inserted] = index.emplace(std::move(sig), static_cast<uint32_t>(index.size()));
+    for (size_t i = 0; i < networks.size(); ++i) {
+      auto [pos, inserted] = index.emplace(node[i], static_cast<uint32_t>(index.size()));
       if (inserted) {
-        out.signatures.push_back(pos->first);
+        out.signatures.push_back(trie.signature(node[i]));
       }
-      target.emplace_back(&p, pos->second);
+      target.emplace_back(&networks[i], pos->second);
     }
   }
   return out;
@@ -210,6 +294,31 @@ Result<std::vector<OutEntry>> outEntries(uint32_t j,
   return out;
 }
 
+// sessionOf copies a neighbor without its outgoing lists (the compact shape does not keep them,
+// and copying them would cost one string per prefix and neighbor).
+Neighbor sessionOf(const Neighbor& n) {
+  Neighbor s;
+  s.address = n.address;
+  s.interface = n.interface;
+  s.remote_as = n.remote_as;
+  s.family = n.family;
+  s.vrf = n.vrf;
+  s.source_address = n.source_address;
+  s.port = n.port;
+  s.hold_time = n.hold_time;
+  s.keepalive_time = n.keepalive_time;
+  s.connect_time = n.connect_time;
+  s.password = n.password;
+  s.bfd_profile = n.bfd_profile;
+  s.graceful_restart = n.graceful_restart;
+  s.ebgp_multi_hop = n.ebgp_multi_hop;
+  s.local_asn = n.local_asn;
+  s.receive_all = n.receive_all;
+  s.incoming_v4 = n.incoming_v4;
+  s.incoming_v6 = n.incoming_v6;
+  return s;
+}
+
 Result<CompactRouter> compactRouter(const Router& r,
                                     const RouterClasses& rc,
                                     const std::vector<std::string>& keys,
@@ -218,9 +327,7 @@ Result<CompactRouter> compactRouter(const Router& r,
   CompactRouter out{r.asn, r.router_id, r.vrf, r.import_vrfs, {}, {}, {}};
   for (uint32_t j = 0; j < r.neighbors.size(); ++j) {
     CompactNeighbor n;
-    n.session = r.neighbors[j];
-    n.session.outgoing_v4.clear();
-    n.session.outgoing_v6.clear();
+    n.session = sessionOf(r.neighbors[j]);
     auto entries = outEntries(j, rc, keys, classes, attrs);
     if (!entries) {
       return invalidArgument("neighbor " + n.session.id() + ": " + entries.error().message);
@@ -256,6 +363,7 @@ std::vector<AdvertClass> advertClasses(const std::vector<RouterClasses>& per_rou
     }
   }
   std::vector<AdvertClass> out;
+  out.reserve(by_tag.size());
   for (auto& [tag, c] : by_tag) {
     out.push_back(std::move(c));
   }

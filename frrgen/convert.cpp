@@ -31,18 +31,6 @@ Result<void> checkWord(const std::string& where, const std::string& field, const
   return {};
 }
 
-bool known(const Prefixes& p, const std::string& text, net::Family& family) {
-  if (p.v4.contains(text)) {
-    family = net::Family::V4;
-    return true;
-  }
-  if (p.v6.contains(text)) {
-    family = net::Family::V6;
-    return true;
-  }
-  return false;
-}
-
 Result<net::Cidr> parsePrefix(const std::string& where, const std::string& text) {
   auto c = net::Cidr::parse(text);
   if (!c) {
@@ -223,7 +211,23 @@ struct RouterInputs {
   const Prefixes* available = nullptr;
   const std::set<std::string>* profiles = nullptr;
   const std::vector<api::Secret>* secrets = nullptr;
+  const std::vector<api::FrrNeighbor>* api_neighbors = nullptr;  ///< the router's, in input order
+  const std::vector<Neighbor>* converted = nullptr;  ///< the first converted.size() of those
 };
+
+// sameAdvertising returns a neighbor already converted in this router from the same toAdvertise
+// and with the same family: its outgoing lists are exactly what n's would be.
+const Neighbor* sameAdvertising(const RouterInputs& in,
+                                const api::FrrNeighbor& n,
+                                NeighborFamily family) {
+  for (size_t i = 0; i < in.converted->size(); ++i) {
+    const Neighbor& done = (*in.converted)[i];
+    if (done.family == family && (*in.api_neighbors)[i].to_advertise == n.to_advertise) {
+      return &done;
+    }
+  }
+  return nullptr;
+}
 
 Result<Neighbor> convertNeighbor(const RouterInputs& in, const api::FrrNeighbor& n) {
   const std::string where =
@@ -242,7 +246,8 @@ Result<Neighbor> convertNeighbor(const RouterInputs& in, const api::FrrNeighbor&
   out.bfd_profile = n.bfd_profile;
   out.graceful_restart = n.enable_graceful_restart;
   out.ebgp_multi_hop = n.ebgp_multi_hop;
-  if (auto r = filters(where, n, *in.available, out); !r) return r.error();
+  const Neighbor* same = sameAdvertising(in, n, out.family);
+  if (auto r = filters(where, n, *in.available, same, out); !r) return r.error();
   return out;
 }
 
@@ -292,6 +297,8 @@ Result<Router> convertRouter(const RouterInputs& base,
     out.import_vrfs.push_back(vrf);
   }
   in.available = &available;
+  in.api_neighbors = &r.neighbors;
+  in.converted = &out.neighbors;
   for (const auto& n : r.neighbors) {
     auto neighbor = convertNeighbor(in, n);
     if (!neighbor) return neighbor.error();

@@ -64,18 +64,70 @@ class OutMap {
       sorted_ = true;
     }
   }
-  /// find returns the entry of prefix, or null (after finish()).
+  /// find returns the entry of prefix, or null (after finish()). Lists usually name prefixes in
+  /// order, so the search gallops forward from the last entry found.
   OutgoingPrefix* find(const std::string& prefix) {
-    auto it = std::lower_bound(
-        v_.begin(), v_.end(), prefix,
-        [](const OutgoingPrefix& o, const std::string& p) { return o.prefix < p; });
-    return it != v_.end() && it->prefix == prefix ? &*it : nullptr;
+    size_t lo = 0;  // every entry before lo sorts before prefix
+    if (next_ > 0 && next_ <= v_.size() && v_[next_ - 1].prefix < prefix) {
+      lo = next_;
+    }
+    size_t hi = lo;  // v_[hi] does not sort before prefix, or hi is past the end
+    for (size_t step = 1; hi < v_.size() && v_[hi].prefix < prefix; step *= 2) {
+      lo = hi + 1;
+      hi = lo + step;
+    }
+    hi = std::min(hi, v_.size());
+    const auto it = std::lower_bound(
+        v_.begin() + static_cast<std::ptrdiff_t>(lo), v_.begin() + static_cast<std::ptrdiff_t>(hi),
+        prefix, [](const OutgoingPrefix& o, const std::string& p) { return o.prefix < p; });
+    if (it == v_.end() || it->prefix != prefix) {
+      return nullptr;
+    }
+    next_ = static_cast<size_t>(it - v_.begin()) + 1;
+    return &*it;
   }
   std::vector<OutgoingPrefix>& items() { return v_; }
 
  private:
   std::vector<OutgoingPrefix> v_;
   bool sorted_ = true;
+  size_t next_ = 0;  // where find() looks first
+};
+
+/// Available looks prefixes up among a router's available ones. build lists a neighbor's
+/// prefixes in the same text order as the set, so the entry after the last one found is tried
+/// before a tree lookup.
+class Available {
+ public:
+  explicit Available(const Prefixes& p) : p_(p), next_v4_(p.v4.begin()), next_v6_(p.v6.begin()) {}
+  /// known reports whether text is an available prefix in canonical form, setting its family.
+  bool known(const std::string& text, net::Family& family) {
+    for (auto f : {net::Family::V4, net::Family::V6}) {
+      if (take(p_.of(f), f == net::Family::V4 ? next_v4_ : next_v6_, text)) {
+        family = f;
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  using Iter = std::set<std::string>::const_iterator;
+  static bool take(const std::set<std::string>& set, Iter& next, const std::string& text) {
+    if (next != set.end() && *next == text) {
+      ++next;
+      return true;
+    }
+    auto it = set.find(text);
+    if (it == set.end()) {
+      return false;
+    }
+    next = std::next(it);
+    return true;
+  }
+  const Prefixes& p_;
+  Iter next_v4_;
+  Iter next_v6_;
 };
 
 struct Outgoing {
@@ -105,10 +157,11 @@ Result<Outgoing> allowedOut(const std::string& where,
   }
   out.of(hasFamily(family, net::Family::V4) ? net::Family::V4 : net::Family::V6)
       .reserve(adv.allowed_prefixes.size());
+  Available lookup(available);
   for (const auto& text : adv.allowed_prefixes) {
     net::Family f = net::Family::V4;
     std::string p = text;
-    if (!known(available, text, f)) {
+    if (!lookup.known(text, f)) {
       auto c = parsePrefix(where, text);
       if (!c) return c.error();
       p = c->toString();
@@ -243,13 +296,19 @@ Result<void> receive(const std::string& where, const api::FrrReceive& rcv, Neigh
 Result<void> filters(const std::string& where,
                      const api::FrrNeighbor& n,
                      const Prefixes& available,
+                     const Neighbor* same_advertising,
                      Neighbor& out) {
+  if (same_advertising != nullptr) {
+    out.outgoing_v4 = same_advertising->outgoing_v4;
+    out.outgoing_v6 = same_advertising->outgoing_v6;
+    return receive(where, n.to_receive, out);
+  }
   auto adv = allowedOut(where, n.to_advertise, out.family, available);
   if (!adv) return adv.error();
   if (auto r = communities(where, n.to_advertise, *adv); !r) return r.error();
   if (auto r = localPrefs(where, n.to_advertise, *adv); !r) return r.error();
-  out.outgoing_v4 = sortedOut(adv->v4);
-  out.outgoing_v6 = sortedOut(adv->v6);
+  out.outgoing_v4 = OutgoingList(sortedOut(adv->v4));
+  out.outgoing_v6 = OutgoingList(sortedOut(adv->v6));
   return receive(where, n.to_receive, out);
 }
 

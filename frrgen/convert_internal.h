@@ -31,10 +31,6 @@ struct Prefixes {
   const std::set<std::string>& of(net::Family f) const { return f == net::Family::V4 ? v4 : v6; }
 };
 
-/// known finds text among canonical prefixes without parsing it (the common case: build writes
-/// canonical text); family is set when found.
-bool known(const Prefixes& p, const std::string& text, net::Family& family);
-
 /// parsePrefix parses a CIDR, failing with "invalid prefix ...".
 Result<net::Cidr> parsePrefix(const std::string& where, const std::string& text);
 
@@ -42,10 +38,12 @@ Result<net::Cidr> parsePrefix(const std::string& where, const std::string& text)
 bool hasFamily(NeighborFamily nf, net::Family f);
 
 /// filters converts toAdvertise (against the available router prefixes) and toReceive into out,
-/// whose family must already be set.
+/// whose family must already be set. same_advertising, when set, is a neighbor of the same router
+/// and family already converted from an identical toAdvertise: out shares its outgoing lists.
 Result<void> filters(const std::string& where,
                      const api::FrrNeighbor& n,
                      const Prefixes& available,
+                     const Neighbor* same_advertising,
                      Neighbor& out);
 
 }  // namespace ingot::frrgen::convert_detail

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "api/selector.h"
 #include "frrgen/convert.h"
@@ -63,10 +64,12 @@ void unionSorted(std::vector<std::string>& into, const std::vector<std::string>&
   into.assign(all.begin(), all.end());
 }
 
-Result<void> mergeOutgoing(std::vector<OutgoingPrefix>& into,
-                           const std::vector<OutgoingPrefix>& other) {
+Result<void> mergeOutgoing(OutgoingList& into, const OutgoingList& other) {
+  if (into.sameStorage(other)) {
+    return {};  // one list merged with itself is itself
+  }
   std::map<std::string, OutgoingPrefix> by_prefix;
-  for (auto& o : into) by_prefix.emplace(o.prefix, std::move(o));
+  for (const auto& o : std::as_const(into)) by_prefix.emplace(o.prefix, o);
   for (const auto& o : other) {
     auto [it, inserted] = by_prefix.emplace(o.prefix, o);
     if (inserted) continue;
@@ -79,8 +82,10 @@ Result<void> mergeOutgoing(std::vector<OutgoingPrefix>& into,
     unionSorted(cur.communities, o.communities);
     unionSorted(cur.large_communities, o.large_communities);
   }
-  into.clear();
-  for (auto& [p, o] : by_prefix) into.push_back(std::move(o));
+  std::vector<OutgoingPrefix> merged;
+  merged.reserve(by_prefix.size());
+  for (auto& [p, o] : by_prefix) merged.push_back(std::move(o));
+  into = OutgoingList(std::move(merged));
   return {};
 }
 

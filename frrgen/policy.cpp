@@ -38,7 +38,7 @@ std::string attributeListName(const std::string& id, const AttributeList& a) {
 }
 
 // attributeLists groups a family's advertised prefixes by local pref and community.
-void attributeLists(const std::vector<OutgoingPrefix>& out,
+void attributeLists(const OutgoingList& out,
                     net::Family family,
                     const std::string& id,
                     std::map<std::string, AttributeList>& lists) {
@@ -130,7 +130,7 @@ Result<PrefixList> inboundList(const Neighbor& n, net::Family family) {
   return list;
 }
 
-std::vector<std::string> prefixesOf(const std::vector<OutgoingPrefix>& out) {
+std::vector<std::string> prefixesOf(const OutgoingList& out) {
   std::vector<std::string> v;
   v.reserve(out.size());
   for (const auto& o : out) v.push_back(o.prefix);
