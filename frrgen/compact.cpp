@@ -256,6 +256,7 @@ std::vector<AdvertClass> advertClasses(const std::vector<RouterClasses>& per_rou
     }
   }
   std::vector<AdvertClass> out;
+  out.reserve(by_tag.size());
   for (auto& [tag, c] : by_tag) {
     out.push_back(std::move(c));
   }
