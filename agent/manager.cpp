@@ -11,11 +11,6 @@ namespace {
 
 using ErrorHandler = std::function<void(const Error&)>;
 
-template <typename T>
-std::function<Result<T>(std::string_view)> decoder() {
-  return [](std::string_view json) { return api::decodeJson<T>(json); };
-}
-
 /// enqueueOn returns handlers that add key on every add, update and delete.
 template <typename T>
 typename k8s::Informer<T>::Handlers enqueueOn(k8s::WorkQueue& q,
@@ -137,18 +132,18 @@ Manager::Manager(k8s::ApiClient& api,
   // add declares one informer whose every change enqueues key.
   auto add = [&]<typename T>(std::type_identity<T>, const char* name, const k8s::ResourceRef& ref,
                              const std::string& in, const std::string& key) -> const auto& {
-    return set.add<T>(name, api, ref, in, decoder<T>(), enqueueOn<T>(q, key, err), io);
+    return set.add<T>(name, api, ref, in, api::jsonDecoder<T>(), enqueueOn<T>(q, key, err), io);
   };
   // A Service, its EndpointSlices and its ServiceBGPStatus: that one Service is decided again.
   const auto& services = set.add<api::Service>(
-      "services", api, r::kServices, "", decoder<api::Service>(),
+      "services", api, r::kServices, "", api::jsonDecoder<api::Service>(),
       projected(perService<api::Service>(q, serviceOwner, "", err, false), projectService), io);
   const auto& slices = set.add<api::EndpointSlice>(
-      "endpointslices", api, r::kEndpointSlices, "", decoder<api::EndpointSlice>(),
+      "endpointslices", api, r::kEndpointSlices, "", api::jsonDecoder<api::EndpointSlice>(),
       projected(perService<api::EndpointSlice>(q, sliceService, "", err), projectEndpointSlice),
       io);
   const auto& nodes = set.add<api::Node>(
-      "nodes", api, r::kNodes, "", decoder<api::Node>(),
+      "nodes", api, r::kNodes, "", api::jsonDecoder<api::Node>(),
       projected(nodeHandlers(q, ro.node, options_.membership, err), projectNode), io);
   const auto& namespaces =
       add(std::type_identity<api::Namespace>{}, "namespaces", r::kNamespaces, "", config);
@@ -168,17 +163,19 @@ Manager::Manager(k8s::ApiClient& api,
   own_frr.reflector.field_selector = "metadata.name=" + frrgen::configName(ro.node);
   const auto& frr_configs = set.add<api::FRRConfiguration>(
       "frrconfigurations", api, r::kFrrConfigurations, ro.build.frrk8s_namespace,
-      decoder<api::FRRConfiguration>(), frrHandlers(q, ro.debounce, err), own_frr,
+      api::jsonDecoder<api::FRRConfiguration>(), frrHandlers(q, ro.debounce, err), own_frr,
       options_.watch_frr_configurations);
   k8s::InformerOptions own_statuses = io;
   own_statuses.reflector.label_selector = std::string(kNodeLabel) + "=" + ro.node;
   const auto& statuses = set.add<api::ServiceBGPStatus>(
-      "servicebgpstatuses", api, r::kServiceBgpStatuses, ns, decoder<api::ServiceBGPStatus>(),
+      "servicebgpstatuses", api, r::kServiceBgpStatuses, ns,
+      api::jsonDecoder<api::ServiceBGPStatus>(),
       perService<api::ServiceBGPStatus>(q, statusService, sync, err), own_statuses);
   k8s::InformerOptions own_state = io;
   own_state.reflector.field_selector = "metadata.name=" + stateName(ro.node);
   const auto& states = set.add<api::ConfigurationState>(
-      "configurationstates", api, r::kConfigurationStates, ns, decoder<api::ConfigurationState>(),
+      "configurationstates", api, r::kConfigurationStates, ns,
+      api::jsonDecoder<api::ConfigurationState>(),
       enqueueOn<api::ConfigurationState>(q, keys::kState, err), own_state);
   // Every node's ServiceL2Status: a change only needs the Layer 2 backend to compare its objects.
   const auto& l2_statuses = add(std::type_identity<api::ServiceL2Status>{}, "servicel2statuses",
@@ -212,8 +209,8 @@ void Manager::watchMembership(k8s::ApiClient& api) {
       },
       nullptr, [this](const Error& e) { log_.warn("informer", "error", e.message); }, projectPod};
   pods_ = &controller_.informers().add<api::Pod>(
-      "pods", api, k8s::resources::kPods, options_.reconciler.namespace_, decoder<api::Pod>(),
-      std::move(handlers), selected);
+      "pods", api, k8s::resources::kPods, options_.reconciler.namespace_,
+      api::jsonDecoder<api::Pod>(), std::move(handlers), selected);
 }
 
 Manager::~Manager() {

@@ -8,6 +8,7 @@
 // decode(encode(x)) == x.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +33,12 @@ json::Value toValue(const T& object);
 /// decodeJson parses JSON text and decodes a T; the error lists every problem as "path: reason".
 template <typename T>
 Result<T> decodeJson(std::string_view json);
+
+/// jsonDecoder returns decodeJson<T> as a function: what an informer takes to decode its objects.
+template <typename T>
+std::function<Result<T>(std::string_view)> jsonDecoder() {
+  return [](std::string_view json) { return decodeJson<T>(json); };
+}
 
 /// encodeJson encodes a T as compact JSON.
 template <typename T>

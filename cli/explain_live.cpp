@@ -33,7 +33,7 @@ struct Live {
   std::vector<json::Value> bgp_statuses;
 };
 
-int fail(std::ostream& err, const std::string& message, int code) {
+int failLive(std::ostream& err, const std::string& message, int code) {
   err << "ingotctl explain: " << message << "\n";
   return code;
 }
@@ -285,8 +285,8 @@ int runExplainLive(const std::string& service,
                    std::ostream& err) {
   auto conn = connectCluster(args.option("kubeconfig"), args.option("context"));
   if (!conn) {
-    return fail(err, "no -f PATH, so explain reads a cluster: " + conn.error().message,
-                kExitInvalid);
+    return failLive(err, "no -f PATH, so explain reads a cluster: " + conn.error().message,
+                    kExitInvalid);
   }
   for (const auto& w : conn->warnings) {
     err << "ingotctl explain: warning: " << w << "\n";
@@ -295,7 +295,7 @@ int runExplainLive(const std::string& service,
   Live live;
   auto ws = loadLive(*conn->client, mlns, service, live, err);
   if (!ws) {
-    return fail(err, ws.error().message, kExitInvalid);
+    return failLive(err, ws.error().message, kExitInvalid);
   }
   const auto selectors = agentSelectors(args);
   readAgents(*conn->client, mlns, selectors, live, err);
@@ -304,7 +304,7 @@ int runExplainLive(const std::string& service,
   observe(live, liveness);
   auto e = explainWorkspace(*ws, service, deadNodes(liveness), args);
   if (!e) {
-    return fail(err, e.error().message, kExitInvalid);
+    return failLive(err, e.error().message, kExitInvalid);
   }
   e->liveness = std::move(liveness);
   return printExplanation(out, *e, args.option("output", "text"));

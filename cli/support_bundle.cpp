@@ -18,7 +18,7 @@ namespace {
 
 using json::Value;
 
-int fail(std::ostream& err, const std::string& message, int code) {
+int failBundle(std::ostream& err, const std::string& message, int code) {
   err << "ingotctl support-bundle: " << message << "\n";
   return code;
 }
@@ -156,26 +156,26 @@ int runSupportBundle(const std::vector<std::string>& words, std::ostream& out, s
                                         "frr-pathspace", "metrics-port", "vtysh", "output"},
                                        {}});
   if (!args || !args->files.empty()) {
-    return fail(err,
-                args ? "unexpected -f: support-bundle reads the cluster" : args.error().message,
-                kExitUsage);
+    return failBundle(
+        err, args ? "unexpected -f: support-bundle reads the cluster" : args.error().message,
+        kExitUsage);
   }
   output = args->option("output", output);
   auto options = bundleOptions(*args);
   if (output.empty() || !options) {
-    return fail(err, !options ? options.error().message : "no output: give -o FILE.tar.gz",
-                kExitUsage);
+    return failBundle(err, !options ? options.error().message : "no output: give -o FILE.tar.gz",
+                      kExitUsage);
   }
   auto conn = connectCluster(args->option("kubeconfig"), args->option("context"));
   if (!conn) {
-    return fail(err, conn.error().message, kExitInvalid);
+    return failBundle(err, conn.error().message, kExitInvalid);
   }
   Bundle bundle;
   collectCluster(*conn->client, *options, bundle);
   collectFrr(*options, bundle);
   auto scrubbed = finish(bundle, *options, *conn, output);
   if (!scrubbed) {
-    return fail(err, scrubbed.error().message, kExitInvalid);
+    return failBundle(err, scrubbed.error().message, kExitInvalid);
   }
   const auto failed = std::count_if(bundle.entries.begin(), bundle.entries.end(),
                                     [](const auto& e) { return e.status == "failed"; });

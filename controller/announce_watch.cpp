@@ -10,11 +10,6 @@ namespace {
 
 using ErrorHandler = std::function<void(const Error&)>;
 
-template <typename T>
-std::function<Result<T>(std::string_view)> decoder() {
-  return [](std::string_view json) { return api::decodeJson<T>(json); };
-}
-
 /// onChange calls enqueue with the object of every add and delete, and with both objects of an
 /// update for which changed(old, new) holds; objects are cached as project leaves them (null:
 /// whole).
@@ -112,29 +107,31 @@ std::unique_ptr<AnnounceCaches> addAnnounceInformers(k8s::InformerSet& set,
   k8s::InformerOptions pods_io = io;
   pods_io.reflector.label_selector = agent_labels;
   return std::unique_ptr<AnnounceCaches>(new AnnounceCaches{
-      set.add<api::Node>("nodes", api, r::kNodes, "", decoder<api::Node>(), nodeHandlers(q, err),
-                         io),
+      set.add<api::Node>("nodes", api, r::kNodes, "", api::jsonDecoder<api::Node>(),
+                         nodeHandlers(q, err), io),
       set.add<api::EndpointSlice>("endpointslices", api, r::kEndpointSlices, "",
-                                  decoder<api::EndpointSlice>(), sliceHandlers(q, err), io),
-      set.add<api::BGPPeer>("bgppeers", api, r::kBgpPeers, ns, decoder<api::BGPPeer>(),
+                                  api::jsonDecoder<api::EndpointSlice>(), sliceHandlers(q, err),
+                                  io),
+      set.add<api::BGPPeer>("bgppeers", api, r::kBgpPeers, ns, api::jsonDecoder<api::BGPPeer>(),
                             allOn<api::BGPPeer>(q, err), io),
       set.add<api::BGPAdvertisement>("bgpadvertisements", api, r::kBgpAdvertisements, ns,
-                                     decoder<api::BGPAdvertisement>(),
+                                     api::jsonDecoder<api::BGPAdvertisement>(),
                                      allOn<api::BGPAdvertisement>(q, err), io),
       set.add<api::L2Advertisement>("l2advertisements", api, r::kL2Advertisements, ns,
-                                    decoder<api::L2Advertisement>(),
+                                    api::jsonDecoder<api::L2Advertisement>(),
                                     allOn<api::L2Advertisement>(q, err), io),
       set.add<api::ServiceL2Status>(
-          "servicel2statuses", api, r::kServiceL2Statuses, ns, decoder<api::ServiceL2Status>(),
+          "servicel2statuses", api, r::kServiceL2Statuses, ns,
+          api::jsonDecoder<api::ServiceL2Status>(),
           statusHandlers<api::ServiceL2Status>(q, l2StatusServiceKey, err, projectServiceL2Status),
           io),
       set.add<api::ServiceBGPStatus>("servicebgpstatuses", api, r::kServiceBgpStatuses, ns,
-                                     decoder<api::ServiceBGPStatus>(),
+                                     api::jsonDecoder<api::ServiceBGPStatus>(),
                                      statusHandlers<api::ServiceBGPStatus>(
                                          q, bgpStatusServiceKey, err, projectServiceBGPStatus),
                                      io),
-      set.add<api::Pod>("agentpods", api, r::kPods, ns, decoder<api::Pod>(), podHandlers(q, err),
-                        pods_io),
+      set.add<api::Pod>("agentpods", api, r::kPods, ns, api::jsonDecoder<api::Pod>(),
+                        podHandlers(q, err), pods_io),
   });
 }
 

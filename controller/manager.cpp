@@ -15,11 +15,6 @@ namespace {
 using ErrorHandler = std::function<void(const Error&)>;
 
 template <typename T>
-std::function<Result<T>(std::string_view)> decoder() {
-  return [](std::string_view json) { return api::decodeJson<T>(json); };
-}
-
-template <typename T>
 std::string keyOf(const T& obj) {
   return k8s::objectKey(obj.metadata.namespace_, obj.metadata.name);
 }
@@ -117,23 +112,23 @@ Manager::Manager(k8s::ApiClient& api,
   namespace r = k8s::resources;
   const bool announce = options_.reconciler.unannounced_grace > k8s::Duration::zero();
   const auto& services =
-      set.add<api::Service>("services", api, r::kServices, "", decoder<api::Service>(),
+      set.add<api::Service>("services", api, r::kServices, "", api::jsonDecoder<api::Service>(),
                             serviceHandlers(q, announce, err), io);
   if (announce) {
     announce_ = addAnnounceInformers(set, api, q, ns, options_.agent_labels, io, err);
   }
   const auto& pools =
       set.add<api::IPAddressPool>("ipaddresspools", api, r::kIpAddressPools, ns,
-                                  decoder<api::IPAddressPool>(), poolHandlers(q, err), io);
+                                  api::jsonDecoder<api::IPAddressPool>(), poolHandlers(q, err), io);
   const auto& communities =
-      set.add<api::Community>("communities", api, r::kCommunities, ns, decoder<api::Community>(),
-                              communityHandlers(q, err), io);
+      set.add<api::Community>("communities", api, r::kCommunities, ns,
+                              api::jsonDecoder<api::Community>(), communityHandlers(q, err), io);
   const auto& namespaces =
-      set.add<api::Namespace>("namespaces", api, r::kNamespaces, "", decoder<api::Namespace>(),
-                              namespaceHandlers(q, err), io);
+      set.add<api::Namespace>("namespaces", api, r::kNamespaces, "",
+                              api::jsonDecoder<api::Namespace>(), namespaceHandlers(q, err), io);
   const auto& states = set.add<api::ConfigurationState>(
-      "configurationstates", api, r::kConfigurationStates, ns, decoder<api::ConfigurationState>(),
-      stateHandlers(q, err), state_options);
+      "configurationstates", api, r::kConfigurationStates, ns,
+      api::jsonDecoder<api::ConfigurationState>(), stateHandlers(q, err), state_options);
   reconciler_ = std::make_unique<Reconciler>(
       Caches{services, pools, communities, namespaces, states, announce_.get()}, api, events, q,
       metrics, log_, options_.reconciler);

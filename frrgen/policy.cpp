@@ -118,6 +118,7 @@ Result<PrefixList> inboundList(const Neighbor& n, net::Family family) {
     return list;
   }
   std::vector<std::string> keys;
+  keys.reserve(filters.size());
   for (const auto& f : filters) keys.push_back(selectorKey(f));
   auto seqs = assignSeqs(keys, kPrefixSeqMax);
   if (!seqs) return seqs.error();
@@ -143,6 +144,7 @@ Result<void> attributeEntries(const Neighbor& n, NeighborPolicy& p) {
   attributeLists(n.outgoing_v4, net::Family::V4, p.id, lists);
   attributeLists(n.outgoing_v6, net::Family::V6, p.id, lists);
   std::vector<std::string> names;
+  names.reserve(lists.size());
   for (const auto& [name, a] : lists) names.push_back(name);
   auto seqs = assignSeqs(names, kSetEntrySeqMax);
   if (!seqs) {

@@ -14,17 +14,29 @@ namespace ingot::frrgen {
 
 namespace {
 
+struct Entry;
+
 // Node is a YAML value: a scalar (already formatted), a mapping or a sequence.
 struct Node {
   enum class Kind { Scalar, Map, Seq } kind = Kind::Scalar;
   std::string scalar;
-  std::vector<std::pair<std::string, Node>> map;
+  std::vector<Entry> map;
   std::vector<Node> seq;
 
-  bool empty() const {
-    return (kind == Kind::Map && map.empty()) || (kind == Kind::Seq && seq.empty());
-  }
+  bool empty() const;
 };
+
+// Entry is one key of a mapping: a struct of its own because std::pair<std::string, Node> inside
+// Node would be instantiated while Node is incomplete, which clang (and so clang-tidy) rejects.
+struct Entry {
+  Entry(std::string k, Node v) : key(std::move(k)), value(std::move(v)) {}
+  std::string key;
+  Node value;
+};
+
+bool Node::empty() const {
+  return (kind == Kind::Map && map.empty()) || (kind == Kind::Seq && seq.empty());
+}
 
 Node str(const std::string& s) {
   return Node{Node::Kind::Scalar, yamlScalar(s), {}, {}};
@@ -74,7 +86,7 @@ void print(std::string& out, const Node& n, int indent);
 void printMap(std::string& out, const Node& n, int indent, bool first_inline) {
   auto entries = n.map;
   std::sort(entries.begin(), entries.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
+            [](const auto& a, const auto& b) { return a.key < b.key; });
   bool first = true;
   for (const auto& [key, value] : entries) {
     if (!(first && first_inline)) out.append(indent, ' ');

@@ -139,6 +139,7 @@ std::string yangInstanceJson(const std::vector<NeighborPolicy>& policy,
     maps.push_back(routeMap(p.in));
   }
   std::vector<std::string> profiles;
+  profiles.reserve(bfd_profiles.size());
   for (const auto& b : bfd_profiles) profiles.push_back(bfdProfile(b));
   Members doc;
   if (!lists.empty()) {

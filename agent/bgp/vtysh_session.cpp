@@ -23,11 +23,11 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kMarker = "ingot-sync-";
 constexpr std::string_view kUnknown = "% Unknown command: ";
-constexpr size_t kTailChars = 400;
+constexpr size_t kShownTailChars = 400;
 constexpr size_t kShownErrors = 5;
 
 std::string tailOf(const std::string& s) {
-  return s.size() > kTailChars ? "…" + s.substr(s.size() - kTailChars) : s;
+  return s.size() > kShownTailChars ? "…" + s.substr(s.size() - kShownTailChars) : s;
 }
 
 // echoedCommand returns the command of a "host(mode)# command" line, or "" for other lines.

@@ -4,13 +4,12 @@
 #include <algorithm>
 #include <set>
 
+#include "agent/core/predicates.h"
 #include "api/selector.h"
 
 namespace ingot::agent {
 
 namespace {
-
-constexpr std::string_view kServiceNameLabel = "kubernetes.io/service-name";
 
 // nodeConditionTrue reports whether the node has condition `type` with status "True".
 bool nodeConditionTrue(const api::Node* node, std::string_view type) {

@@ -12,19 +12,11 @@
 #include <unistd.h>
 
 #include "agent/l2/interfaces.h"
+#include "agent/l2/socket_io.h"
 
 namespace ingot::agent::l2 {
 
 namespace {
-
-struct Fd {
-  int fd = -1;
-  ~Fd() {
-    if (fd >= 0) {
-      close(fd);
-    }
-  }
-};
 
 Error ioError(const std::string& what) {
   return Error{ErrorCode::Unavailable, "interface scan: " + what + ": " + std::strerror(errno)};
@@ -107,18 +99,18 @@ void readAddress(const nlmsghdr* h, std::map<int, InterfaceFacts>& out) {
 }  // namespace
 
 Result<std::vector<InterfaceFacts>> scanInterfaces() {
-  Fd sock{socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)};
-  if (sock.fd < 0) {
+  Fd sock(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE));
+  if (sock.get() < 0) {
     return ioError("netlink socket");
   }
   std::map<int, InterfaceFacts> by_index;
   auto links =
-      dump(sock.fd, RTM_GETLINK, AF_UNSPEC, [&](const nlmsghdr* h) { readLink(h, by_index); });
+      dump(sock.get(), RTM_GETLINK, AF_UNSPEC, [&](const nlmsghdr* h) { readLink(h, by_index); });
   if (!links) {
     return links.error();
   }
   auto addrs =
-      dump(sock.fd, RTM_GETADDR, AF_INET6, [&](const nlmsghdr* h) { readAddress(h, by_index); });
+      dump(sock.get(), RTM_GETADDR, AF_INET6, [&](const nlmsghdr* h) { readAddress(h, by_index); });
   if (!addrs) {
     return addrs.error();
   }

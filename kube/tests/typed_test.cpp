@@ -20,23 +20,23 @@ using ingot::k8s::testing::objectJson;
 
 namespace {
 
-const ResourceRef kThings{"example.com", "v1", "things", true};
+const ResourceRef kTypedThings{"example.com", "v1", "things", true};
 
-struct Thing {
+struct TypedThing {
   std::string name;
   std::string rv;
   std::string value;
 };
 
-Result<Thing> decode(std::string_view j) {
+Result<TypedThing> decode(std::string_view j) {
   auto name = json::stringAt(j, {"metadata", "name"});
   auto rv = json::stringAt(j, {"metadata", "resourceVersion"});
   auto value = json::stringAt(j, {"spec", "value"});
   if (!name || !rv || !value) return ingot::invalidArgument("bad thing");
-  return Thing{*name, *rv, *value};
+  return TypedThing{*name, *rv, *value};
 }
 
-std::string encode(const Thing& t) {
+std::string encode(const TypedThing& t) {
   return objectJson("ns", t.name, t.rv, t.value);
 }
 
@@ -76,8 +76,8 @@ BOOST_AUTO_TEST_CASE(modify_rereads_and_retries_on_conflict) {
   FakeApiClient api;
   api.gets = {objectJson("ns", "a", "1", "old"), objectJson("ns", "a", "2", "old")};
   api.write_results = {kConflict, objectJson("ns", "a", "3", "new")};
-  TypedClient<Thing> things(api, kThings, decode, encode);
-  auto r = things.modify("ns", "a", [](Thing& t) {
+  TypedClient<TypedThing> things(api, kTypedThings, decode, encode);
+  auto r = things.modify("ns", "a", [](TypedThing& t) {
     t.value = "new";
     return true;
   });
@@ -94,13 +94,13 @@ BOOST_AUTO_TEST_CASE(modify_rereads_and_retries_on_conflict) {
 BOOST_AUTO_TEST_CASE(modify_writes_status_and_skips_no_op_changes) {
   FakeApiClient api;
   api.gets = {objectJson("ns", "a", "1", "v"), objectJson("ns", "a", "1", "v")};
-  TypedClient<Thing> things(api, kThings, decode, encode);
-  auto unchanged = things.modify("ns", "a", [](Thing&) { return false; });
+  TypedClient<TypedThing> things(api, kTypedThings, decode, encode);
+  auto unchanged = things.modify("ns", "a", [](TypedThing&) { return false; });
   BOOST_TEST(unchanged.has_value());
   BOOST_TEST(api.writes().empty());
   auto status = things.modify(
       "ns", "a",
-      [](Thing& t) {
+      [](TypedThing& t) {
         t.value = "w";
         return true;
       },
@@ -112,8 +112,8 @@ BOOST_AUTO_TEST_CASE(modify_writes_status_and_skips_no_op_changes) {
 
 BOOST_AUTO_TEST_CASE(modify_passes_a_missing_object_through) {
   FakeApiClient api;  // no scripted get: NotFound
-  TypedClient<Thing> things(api, kThings, decode, encode);
-  auto r = things.modify("ns", "a", [](Thing&) { return true; });
+  TypedClient<TypedThing> things(api, kTypedThings, decode, encode);
+  auto r = things.modify("ns", "a", [](TypedThing&) { return true; });
   BOOST_REQUIRE(!r.has_value());
   BOOST_TEST(static_cast<int>(r.error().code) == static_cast<int>(ErrorCode::NotFound));
 }
@@ -122,7 +122,7 @@ BOOST_AUTO_TEST_CASE(list_all_pages_through_the_collection) {
   FakeApiClient api;
   api.lists = {ListPage{{objectJson("ns", "a", "1", "x")}, "", "c1"},
                ListPage{{objectJson("ns", "b", "2", "y")}, "9", ""}};
-  TypedClient<Thing> things(api, kThings, decode, encode);
+  TypedClient<TypedThing> things(api, kTypedThings, decode, encode);
   auto all = things.listAll("ns");
   BOOST_REQUIRE(all.has_value());
   BOOST_REQUIRE(all->size() == 2u);

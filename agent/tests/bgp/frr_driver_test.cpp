@@ -53,7 +53,7 @@ bool has(const std::string& text, const std::string& part) {
 }
 
 template <typename T>
-std::string errorOf(const ingot::Result<T>& r) {
+std::string failureOf(const ingot::Result<T>& r) {
   return r.has_value() ? std::string("unexpected success") : r.error().message;
 }
 
@@ -107,7 +107,7 @@ BOOST_FIXTURE_TEST_CASE(first_apply_writes_a_private_file_and_reloads_until_the_
                         Fake) {
   FrrDriver driver(options);
   auto r = driver.apply(kConfigA);
-  BOOST_TEST_REQUIRE(r.has_value(), errorOf(r));
+  BOOST_TEST_REQUIRE(r.has_value(), failureOf(r));
   BOOST_TEST(r->passes == 1);
   // router bgp; router bgp / neighbor; router bgp / address-family; ... / network
   BOOST_TEST(r->lines_added == 4u);
@@ -127,7 +127,7 @@ BOOST_FIXTURE_TEST_CASE(unchanged_config_reloads_nothing, Fake) {
   FrrDriver driver(options);
   BOOST_TEST_REQUIRE(driver.apply(kConfigA).has_value());
   auto again = driver.apply(kConfigA);  // the driver still asks FRR: one --test, no reload
-  BOOST_TEST_REQUIRE(again.has_value(), errorOf(again));
+  BOOST_TEST_REQUIRE(again.has_value(), failureOf(again));
   BOOST_TEST(again->passes == 0);
   BOOST_TEST(again->lines_added == 0u);
 
@@ -135,7 +135,7 @@ BOOST_FIXTURE_TEST_CASE(unchanged_config_reloads_nothing, Fake) {
   BOOST_TEST_REQUIRE(applier.apply(kConfigB).has_value());
   const std::string before = calls();
   auto noop = applier.apply(kConfigB);  // the applier does not even run a --test
-  BOOST_TEST_REQUIRE(noop.has_value(), errorOf(noop));
+  BOOST_TEST_REQUIRE(noop.has_value(), failureOf(noop));
   BOOST_TEST(noop->passes == 0);
   BOOST_TEST(calls() == before);
   BOOST_TEST(applier.lastGood() == kConfigB);
@@ -207,7 +207,7 @@ BOOST_FIXTURE_TEST_CASE(a_failure_before_any_success_leaves_no_last_good, Fake) 
   // "" is a configuration like any other: FRR is asked, it is not taken for "unchanged".
   const size_t before = calls().size();
   auto r = applier.apply("");
-  BOOST_TEST_REQUIRE(r.has_value(), errorOf(r));
+  BOOST_TEST_REQUIRE(r.has_value(), failureOf(r));
   BOOST_TEST(calls().size() > before);
 }
 
@@ -234,7 +234,7 @@ BOOST_FIXTURE_TEST_CASE(reload_exit_status_is_not_trusted_the_final_test_decides
       const std::string text =
           kConfigA + "ip prefix-list p seq " + std::to_string(++n) + " permit 10.0.0.0/8\n";
       auto r = driver.apply(text);
-      BOOST_TEST_REQUIRE(r.has_value(), errorOf(r));
+      BOOST_TEST_REQUIRE(r.has_value(), failureOf(r));
       BOOST_TEST(r->passes == c.want_passes);
       BOOST_TEST(running() == text);
       BOOST_TEST(has(logs(), "\"level\":\"warn\"") == c.want_warn, logs());
@@ -290,7 +290,7 @@ BOOST_FIXTURE_TEST_CASE(passwords_never_appear_in_errors_or_logs, Fake) {
 BOOST_FIXTURE_TEST_CASE(pathspace_and_vtysh_arguments_follow_the_options, Fake) {
   FrrDriver driver(options);
   auto running = driver.runningConfig();  // vtysh is /bin/echo: it prints its argv
-  BOOST_TEST_REQUIRE(running.has_value(), errorOf(running));
+  BOOST_TEST_REQUIRE(running.has_value(), failureOf(running));
   BOOST_TEST(*running == "--config_dir " + options.workdir + " -N igtest -c show running-config\n");
 
   options.pathspace = "";
@@ -298,7 +298,7 @@ BOOST_FIXTURE_TEST_CASE(pathspace_and_vtysh_arguments_follow_the_options, Fake) 
   BOOST_TEST_REQUIRE(plain.apply(kConfigA).has_value());
   BOOST_TEST(has(calls(), "--test -\n--reload -\n"), calls());
   running = plain.runningConfig();
-  BOOST_TEST_REQUIRE(running.has_value(), errorOf(running));
+  BOOST_TEST_REQUIRE(running.has_value(), failureOf(running));
   BOOST_TEST(*running == "--config_dir " + options.workdir + " -c show running-config\n");
 }
 
@@ -328,8 +328,8 @@ BOOST_FIXTURE_TEST_CASE(tool_failures_are_errors_naming_the_command, Fake) {
       o.reload_script = c.script;
       o.vtysh = c.vtysh;
       FrrDriver driver(o);
-      const std::string message =
-          c.via_running_config ? errorOf(driver.runningConfig()) : errorOf(driver.apply(kConfigA));
+      const std::string message = c.via_running_config ? failureOf(driver.runningConfig())
+                                                       : failureOf(driver.apply(kConfigA));
       BOOST_TEST(has(message, c.mention), message);
     }
   }

@@ -12,11 +12,8 @@
 namespace ingot::agent {
 namespace {
 
+using testing::contains;
 using testing::World;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 net::IpAddress ip(const char* text) {
   return *net::IpAddress::parse(text);
@@ -88,7 +85,7 @@ FakeLive& liveNodes() {
   return live;
 }
 
-BackendOptions options() {
+BackendOptions l2Options() {
   BackendOptions o;
   o.node = "node1";
   o.live_nodes = &liveNodes();
@@ -102,7 +99,7 @@ struct Fixture {
         queue(k8s::WorkQueueOptions{}, clock),
         metrics("node1"),
         logger(log::Level::Debug, [this](std::string_view line) { logs.emplace_back(line); }),
-        backend(BackendContext{world.caches(), client, events, queue, metrics, logger, options(),
+        backend(BackendContext{world.caches(), client, events, queue, metrics, logger, l2Options(),
                                clock},
                 [this, failing_starts]() -> Result<std::unique_ptr<L2Responder>> {
                   ++starts;

@@ -18,6 +18,11 @@
 
 namespace ingot::agent::testing {
 
+/// contains says whether part occurs in text.
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 /// World holds one store per kind the reconciler reads.
 struct World {
   k8s::Store<api::Service> services;

@@ -14,12 +14,9 @@ namespace ingot::agent {
 namespace {
 
 namespace ml = memberlist;
+using testing::contains;
 using testing::Harness;
 using testing::TempFile;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 ml::Outbox::Event event(ml::Outbox::Event::Kind kind, std::string name) {
   return {kind, std::move(name), ml::Endpoint{{127, 0, 0, 9}, 7946}, false, {}};

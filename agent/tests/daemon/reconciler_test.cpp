@@ -11,12 +11,9 @@
 namespace ingot::agent {
 namespace {
 
+using testing::contains;
 using testing::Harness;
 using testing::TempFile;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 ReconcilerOptions node1() {
   ReconcilerOptions o;

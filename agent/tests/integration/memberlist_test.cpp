@@ -148,7 +148,7 @@ BOOST_AUTO_TEST_CASE(agents_gossip_and_move_the_l2_winner_when_a_member_stops) {
   // Every agent joined the other two (through the Pods' IPs) and they agree on one winner.
   for (auto& [name, a] : lab.agents) {
     BOOST_REQUIRE_MESSAGE(waitFor(Millis(20000),
-                                  [&a] {
+                                  [&a = a] {
                                     const std::string log = a->log();
                                     size_t joins = 0;
                                     for (size_t at = 0;

@@ -7,11 +7,11 @@
 
 namespace l2 = ingot::agent::l2;
 using l2::DropReason;
+using l2::test::kOwn;
+using l2::test::kPeer;
 
 namespace {
 
-const l2::Mac kOwn = {0x02, 0xaa, 0, 0, 0, 0x01};
-const l2::Mac kPeer = {0x02, 0xbb, 0, 0, 0, 0x02};
 const l2::Ip4 kVip = {192, 0, 2, 100};
 const l2::Ip4 kPeerIp = {192, 0, 2, 1};
 

@@ -7,8 +7,20 @@
 #include <string_view>
 
 #include "agent/l2/frame.h"
+#include "common/net/ip.h"
 
 namespace ingot::agent::l2::test {
+
+/// The fixtures' MAC addresses: this node's, a neighbour's that asks, and a rogue host's that
+/// claims an address.
+inline const Mac kOwn = {0x02, 0xaa, 0, 0, 0, 0x01};
+inline const Mac kPeer = {0x02, 0xbb, 0, 0, 0, 0x02};
+inline const Mac kRogue = {0x02, 0xcc, 0, 0, 0, 0x03};
+
+/// ip parses an address literal of a fixture.
+inline net::IpAddress ip(const char* text) {
+  return *net::IpAddress::parse(text);
+}
 
 /// hex decodes hex digits, ignoring spaces (fixtures are written field by field).
 inline Bytes hex(std::string_view text) {

@@ -7,17 +7,17 @@
 
 namespace l2 = ingot::agent::l2;
 using l2::DropReason;
+using l2::test::kOwn;
+using l2::test::kPeer;
 
 namespace {
 
-const l2::Mac kOwn = {0x02, 0xaa, 0, 0, 0, 0x01};
-const l2::Mac kPeer = {0x02, 0xbb, 0, 0, 0, 0x02};
 const l2::Ip6 kOwnLinkLocal = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x2};
-const l2::Ip6 kPeerIp = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x1};
-const l2::Ip6 kVip = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x1, 0x00};
+const l2::Ip6 kPeerIp6 = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x1};
+const l2::Ip6 kVip6 = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x1, 0x00};
 
-bool ownsVip(const l2::Ip6& ip) {
-  return ip == kVip;
+bool ownsVip6(const l2::Ip6& ip) {
+  return ip == kVip6;
 }
 
 // NS from fe80::1 (02:bb:00:00:00:02) for fd00::100 to its solicited-node group ff02::1:ff00:100,
@@ -50,10 +50,10 @@ BOOST_AUTO_TEST_CASE(parses_a_solicitation) {
   BOOST_REQUIRE(std::holds_alternative<l2::NeighborMessage>(parsed));
   const auto& m = std::get<l2::NeighborMessage>(parsed);
   BOOST_TEST(m.type == l2::kIcmpv6NeighborSolicit);
-  BOOST_TEST((m.target == kVip));
-  BOOST_TEST((m.ip_src == kPeerIp));
-  BOOST_TEST((m.ip_dst == l2::solicitedNodeAddress(kVip)));
-  BOOST_TEST((m.eth_dst == l2::multicastMac(l2::solicitedNodeAddress(kVip))));
+  BOOST_TEST((m.target == kVip6));
+  BOOST_TEST((m.ip_src == kPeerIp6));
+  BOOST_TEST((m.ip_dst == l2::solicitedNodeAddress(kVip6)));
+  BOOST_TEST((m.eth_dst == l2::multicastMac(l2::solicitedNodeAddress(kVip6))));
   BOOST_REQUIRE(m.link_layer.has_value());
   BOOST_TEST((*m.link_layer == kPeer));
 }
@@ -66,7 +66,7 @@ BOOST_AUTO_TEST_CASE(encode_reproduces_the_fixture) {
 }
 
 BOOST_AUTO_TEST_CASE(answers_with_a_solicited_override_advert) {
-  auto d = l2::processNeighborSolicit(kSolicit, kOwn, kOwnLinkLocal, ownsVip);
+  auto d = l2::processNeighborSolicit(kSolicit, kOwn, kOwnLinkLocal, ownsVip6);
   BOOST_REQUIRE(d.reply.has_value());
   const auto& r = *d.reply;
   // Ethernet to the solicitor's link-layer address, IPv6 from our link-local to its source.
@@ -76,10 +76,10 @@ BOOST_AUTO_TEST_CASE(answers_with_a_solicited_override_advert) {
   BOOST_TEST((na.eth_dst == kPeer));
   BOOST_TEST((na.eth_src == kOwn));
   BOOST_TEST((na.ip_src == kOwnLinkLocal));
-  BOOST_TEST((na.ip_dst == kPeerIp));
+  BOOST_TEST((na.ip_dst == kPeerIp6));
   BOOST_TEST(na.type == l2::kIcmpv6NeighborAdvert);
   BOOST_TEST((!na.router && na.solicited && na.override_flag));
-  BOOST_TEST((na.target == kVip));
+  BOOST_TEST((na.target == kVip6));
   BOOST_TEST((na.link_layer == std::optional<l2::Mac>(kOwn)));
   BOOST_TEST(r[54 + 4] == 0x60);  // flags byte: S and O
   BOOST_TEST(r.size() == 14u + 40u + 32u);
@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(every_unanswered_path_has_its_reason) {
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.name) {
-      auto d = l2::processNeighborSolicit(c.frame, kOwn, kOwnLinkLocal, ownsVip);
+      auto d = l2::processNeighborSolicit(c.frame, kOwn, kOwnLinkLocal, ownsVip6);
       BOOST_TEST(!d.reply.has_value());
       BOOST_TEST(l2::dropReasonName(d.reason) == l2::dropReasonName(c.want));
     }
@@ -135,14 +135,14 @@ BOOST_AUTO_TEST_CASE(every_unanswered_path_has_its_reason) {
 }
 
 BOOST_AUTO_TEST_CASE(unsolicited_advert_to_all_nodes) {
-  auto parsed = l2::parseNeighborMessage(l2::unsolicitedAdvert(kOwn, kOwnLinkLocal, kVip));
+  auto parsed = l2::parseNeighborMessage(l2::unsolicitedAdvert(kOwn, kOwnLinkLocal, kVip6));
   BOOST_REQUIRE(std::holds_alternative<l2::NeighborMessage>(parsed));
   const auto& na = std::get<l2::NeighborMessage>(parsed);
   const l2::Ip6 all_nodes = {0xff, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
   BOOST_TEST((na.ip_dst == all_nodes));
   BOOST_TEST((na.eth_dst == l2::Mac{0x33, 0x33, 0, 0, 0, 1}));
   BOOST_TEST((na.type == l2::kIcmpv6NeighborAdvert && !na.solicited && na.override_flag));
-  BOOST_TEST((na.target == kVip));
+  BOOST_TEST((na.target == kVip6));
   BOOST_TEST((na.link_layer == std::optional<l2::Mac>(kOwn)));
 }
 
@@ -170,10 +170,10 @@ BOOST_AUTO_TEST_CASE(round_trip) {
 }
 
 BOOST_AUTO_TEST_CASE(solicited_node_group) {
-  BOOST_TEST((l2::solicitedNodeAddress(kVip) ==
+  BOOST_TEST((l2::solicitedNodeAddress(kVip6) ==
               l2::Ip6{0xff, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0, 1, 0}));
   BOOST_TEST(
-      (l2::multicastMac(l2::solicitedNodeAddress(kVip)) == l2::Mac{0x33, 0x33, 0xff, 0, 1, 0}));
+      (l2::multicastMac(l2::solicitedNodeAddress(kVip6)) == l2::Mac{0x33, 0x33, 0xff, 0, 1, 0}));
 }
 
 // Mutations never crash the parser; whatever parses has a correct checksum.
@@ -187,7 +187,7 @@ BOOST_AUTO_TEST_CASE(fuzz_parser) {
       BOOST_REQUIRE(
           l2::icmpv6Checksum(m->ip_src, m->ip_dst, l2::ByteView(frame).subspan(54, len)) == 0);
     }
-    (void)l2::processNeighborSolicit(frame, kOwn, kOwnLinkLocal, ownsVip);
+    (void)l2::processNeighborSolicit(frame, kOwn, kOwnLinkLocal, ownsVip6);
   }
 }
 

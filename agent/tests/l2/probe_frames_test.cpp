@@ -8,15 +8,11 @@
 
 namespace l2 = ingot::agent::l2;
 namespace net = ingot::net;
+using l2::test::ip;
+using l2::test::kOwn;
+using l2::test::kRogue;
 
 namespace {
-
-const l2::Mac kOwn = {0x02, 0xaa, 0, 0, 0, 0x01};
-const l2::Mac kRogue = {0x02, 0xcc, 0, 0, 0, 0x03};
-
-net::IpAddress ip(const char* text) {
-  return *net::IpAddress::parse(text);
-}
 
 // RFC 5227 probe for 192.0.2.100 from 02:aa:00:00:00:01.
 const l2::Bytes kArpProbe = l2::test::hex(

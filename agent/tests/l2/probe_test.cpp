@@ -3,20 +3,19 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "agent/tests/l2/fixtures.h"
+
 namespace l2 = ingot::agent::l2;
 namespace net = ingot::net;
+using l2::test::ip;
+using l2::test::kOwn;
+using l2::test::kRogue;
 using std::chrono::milliseconds;
 
 namespace {
 
-const l2::Mac kOwn = {0x02, 0xaa, 0, 0, 0, 0x01};
 const l2::Mac kMember = {0x02, 0xbb, 0, 0, 0, 0x02};
-const l2::Mac kRogue = {0x02, 0xcc, 0, 0, 0, 0x03};
 const l2::Mac kRogue2 = {0x02, 0xdd, 0, 0, 0, 0x04};
-
-net::IpAddress ip(const char* text) {
-  return *net::IpAddress::parse(text);
-}
 
 /// Event is one input of a probe scenario: at `at` ms, advance (answer empty) or a conflicting
 /// answer from `answer`.

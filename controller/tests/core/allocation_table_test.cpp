@@ -7,14 +7,13 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "controller/tests/core/test_util.h"
+
 using namespace ingot;
 using namespace ingot::controller;
+using namespace ingot::controller::testing;
 
 namespace {
-
-net::IpAddress ip(const std::string& text) {
-  return *net::IpAddress::parse(text);
-}
 
 std::set<std::string> usersOf(const AllocationTable& t, const net::IpAddress& addr) {
   std::set<std::string> out;

@@ -11,7 +11,7 @@ namespace {
 
 using std::chrono::hours;
 
-const SystemTime kNow = std::chrono::system_clock::from_time_t(1'800'000'000);
+const SystemTime kRotationNow = std::chrono::system_clock::from_time_t(1'800'000'000);
 const std::vector<std::string> kNames = {"svc.ns.svc"};
 const std::chrono::seconds kLookahead = hours(24 * 90);
 
@@ -19,8 +19,8 @@ CertState good() {
   CertState s;
   s.usable = true;
   s.verified = true;
-  s.ca = {kNow - hours(24), kNow + hours(24 * 3650), {}};
-  s.serving = {kNow - hours(24), kNow + hours(24 * 365), {"svc", "svc.ns.svc"}};
+  s.ca = {kRotationNow - hours(24), kRotationNow + hours(24 * 3650), {}};
+  s.serving = {kRotationNow - hours(24), kRotationNow + hours(24 * 365), {"svc", "svc.ns.svc"}};
   return s;
 }
 
@@ -40,19 +40,20 @@ BOOST_AUTO_TEST_CASE(rotation_decisions) {
   CertState renamed = good();
   renamed.serving.dns_names = {"old.ns.svc"};
   const std::vector<Case> cases = {
-      {"valid", good(), kNow, RotationAction::Keep, "valid until"},
-      {"empty Secret", missing, kNow, RotationAction::NewAll, "key ca.crt not found"},
-      {"serving certificate inside the lookahead", good(), kNow + hours(24 * 300),
+      {"valid", good(), kRotationNow, RotationAction::Keep, "valid until"},
+      {"empty Secret", missing, kRotationNow, RotationAction::NewAll, "key ca.crt not found"},
+      {"serving certificate inside the lookahead", good(), kRotationNow + hours(24 * 300),
        RotationAction::NewServing, "the serving certificate is valid from"},
-      {"just outside the lookahead", good(), kNow + hours(24 * 274), RotationAction::Keep, ""},
-      {"expired serving certificate", good(), kNow + hours(24 * 366), RotationAction::NewServing,
+      {"just outside the lookahead", good(), kRotationNow + hours(24 * 274), RotationAction::Keep,
        ""},
-      {"CA inside the lookahead", good(), kNow + hours(24 * 3600), RotationAction::NewAll,
+      {"expired serving certificate", good(), kRotationNow + hours(24 * 366),
+       RotationAction::NewServing, ""},
+      {"CA inside the lookahead", good(), kRotationNow + hours(24 * 3600), RotationAction::NewAll,
        "the CA is valid from"},
-      {"CA not valid yet", good(), kNow - hours(48), RotationAction::NewAll, "the CA"},
-      {"serving certificate of another CA", foreign, kNow, RotationAction::NewServing,
+      {"CA not valid yet", good(), kRotationNow - hours(48), RotationAction::NewAll, "the CA"},
+      {"serving certificate of another CA", foreign, kRotationNow, RotationAction::NewServing,
        "does not belong to the CA"},
-      {"Service renamed", renamed, kNow, RotationAction::NewServing,
+      {"Service renamed", renamed, kRotationNow, RotationAction::NewServing,
        "lacks the DNS name svc.ns.svc"},
   };
   for (const auto& c : cases) {

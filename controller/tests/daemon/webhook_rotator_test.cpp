@@ -15,7 +15,7 @@ namespace {
 using k8s::testing::FakeApiClient;
 using std::chrono::hours;
 
-const SystemTime kNow = std::chrono::system_clock::from_time_t(1'800'000'000);
+const SystemTime kRotatorNow = std::chrono::system_clock::from_time_t(1'800'000'000);
 const std::string kConfiguration =
     R"({"metadata":{"name":"metallb-webhook-configuration","resourceVersion":"3"},)"
     R"("webhooks":[{"clientConfig":{}}]})";
@@ -35,7 +35,7 @@ struct Fixture {
 BOOST_AUTO_TEST_CASE(a_missing_secret_is_filled_and_the_bundle_published) {
   Fixture f;
   f.api.gets = {Error{ErrorCode::NotFound, "secrets not found"}, kConfiguration, kCrd};
-  f.rotator.check(kNow);
+  f.rotator.check(kRotatorNow);
   BOOST_TEST(f.reported.empty());
   BOOST_TEST(f.certs.loaded());
   const auto writes = f.api.writes();
@@ -56,13 +56,13 @@ BOOST_AUTO_TEST_CASE(a_missing_secret_is_filled_and_the_bundle_published) {
 BOOST_AUTO_TEST_CASE(a_failed_rotation_keeps_the_served_certificate_and_is_reported) {
   Fixture f;
   f.api.gets = {Error{ErrorCode::NotFound, "secrets not found"}, kConfiguration, kCrd};
-  f.rotator.check(kNow);
+  f.rotator.check(kRotatorNow);
   const std::string stored = f.api.writes().at(0).body;
   const std::string served = f.certs.pem();
   // 300 days on, the serving certificate is inside the renewal window, but the write fails.
   f.api.gets = {stored};
   f.api.write_results = {Error{ErrorCode::Conflict, "the object has been modified"}};
-  f.rotator.check(kNow + hours(24 * 300));
+  f.rotator.check(kRotatorNow + hours(24 * 300));
   BOOST_TEST(f.certs.pem() == served);
   BOOST_REQUIRE_EQUAL(f.reported.size(), 1u);
   BOOST_TEST(f.reported[0].find("write Secret metallb-system/metallb-webhook-cert: the object "
@@ -72,7 +72,7 @@ BOOST_AUTO_TEST_CASE(a_failed_rotation_keeps_the_served_certificate_and_is_repor
              std::string::npos);
   // The next pass succeeds and serves the renewed certificate.
   f.api.gets = {stored, kConfiguration, kCrd};
-  f.rotator.check(kNow + hours(24 * 300));
+  f.rotator.check(kRotatorNow + hours(24 * 300));
   BOOST_TEST(f.reported.size() == 1u);
   BOOST_TEST(f.certs.pem() != served);
 }
@@ -80,13 +80,13 @@ BOOST_AUTO_TEST_CASE(a_failed_rotation_keeps_the_served_certificate_and_is_repor
 BOOST_AUTO_TEST_CASE(a_valid_secret_is_served_without_writes) {
   Fixture f;
   f.api.gets = {Error{ErrorCode::NotFound, "secrets not found"}, kConfiguration, kCrd};
-  f.rotator.check(kNow);
+  f.rotator.check(kRotatorNow);
   const std::string stored = f.api.writes().at(0).body;
   const size_t before = f.api.writes().size();
   Fixture g;
   g.api.gets = {stored, Error{ErrorCode::NotFound, "no configuration"},
                 Error{ErrorCode::NotFound, "no crd"}};
-  g.rotator.check(kNow + hours(24));
+  g.rotator.check(kRotatorNow + hours(24));
   BOOST_TEST(g.reported.empty());
   BOOST_TEST(g.api.writes().empty());
   BOOST_TEST(g.certs.pem() == f.certs.pem());

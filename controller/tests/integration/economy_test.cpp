@@ -12,7 +12,7 @@ using namespace ingot::controller::testing;
 
 namespace {
 
-constexpr int kServices = 20;
+constexpr int kEconomyServices = 20;
 
 /// writes sums the controller's API requests of every writing verb.
 double writes(const ControllerProcess& c) {
@@ -52,13 +52,14 @@ BOOST_AUTO_TEST_CASE(full_pass_and_relist_after_410_write_nothing) {
   // the version of the last event of its own kind, which the filler writes push out: 410.
   Cluster cluster({"--history", "40", "--bookmark-interval", "3600", "--close-watches-after", "2"});
   cluster.createPool("econ", {"10.30.0.0/24"});
-  for (int i = 0; i < kServices; ++i) cluster.createService("default", "svc-" + std::to_string(i));
+  for (int i = 0; i < kEconomyServices; ++i)
+    cluster.createService("default", "svc-" + std::to_string(i));
   auto c = cluster.startController({"--kube-api-qps=0"});
   BOOST_REQUIRE_MESSAGE(waitFor(Millis(30000),
                                 [&] {
                                   auto st = poolStatusOf(*cluster.api, "econ");
-                                  return st && st->assigned_ipv4 == kServices && idle(*c) &&
-                                         events(*cluster.api, "default") >= kServices;
+                                  return st && st->assigned_ipv4 == kEconomyServices && idle(*c) &&
+                                         events(*cluster.api, "default") >= kEconomyServices;
                                 }),
                         "not converged (statuses, pool status, IPAllocated Events):\n" + c->log());
   const double converged = writes(*c);
