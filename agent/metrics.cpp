@@ -40,8 +40,24 @@ void Metrics::countFrrApply(std::string_view path) {
 }
 
 void Metrics::setAnnounced(std::vector<AnnouncedIp> announced, const std::string& protocol) {
+  std::map<std::string, std::vector<std::string>> by_service;
+  for (auto& a : announced) {
+    by_service[a.service].push_back(std::move(a.ip));
+  }
   std::lock_guard lock(mu_);
-  announced_[protocol] = std::move(announced);
+  announced_[protocol] = std::move(by_service);
+}
+
+void Metrics::setAnnouncedFor(const std::string& service,
+                              std::vector<std::string> ips,
+                              const std::string& protocol) {
+  std::lock_guard lock(mu_);
+  auto& by_service = announced_[protocol];
+  if (ips.empty()) {
+    by_service.erase(service);
+  } else {
+    by_service.insert_or_assign(service, std::move(ips));
+  }
 }
 
 int Metrics::addCollector(Collector collector) {
@@ -65,10 +81,12 @@ std::vector<MetricFamily> Metrics::announcedFamilies() const {
   std::vector<Collector> collectors;
   {
     std::lock_guard lock(mu_);
-    for (const auto& [protocol, samples] : announced_) {
-      for (const auto& a : samples) {
-        announced.samples.push_back(Sample{
-            {{"ip", a.ip}, {"node", node_}, {"protocol", protocol}, {"service", a.service}}, 1});
+    for (const auto& [protocol, by_service] : announced_) {
+      for (const auto& [service, ips] : by_service) {
+        for (const auto& ip : ips) {
+          announced.samples.push_back(Sample{
+              {{"ip", ip}, {"node", node_}, {"protocol", protocol}, {"service", service}}, 1});
+        }
       }
     }
     for (const auto& [id, c] : collectors_) {

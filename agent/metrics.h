@@ -54,6 +54,11 @@ class Metrics final : public k8s::DaemonMetrics {
   void countFrrDrift() { frr_drift_.fetch_add(1, std::memory_order_relaxed); }
   /// setAnnounced replaces the metallb_speaker_announced samples of protocol ("bgp", "layer2").
   void setAnnounced(std::vector<AnnouncedIp> announced, const std::string& protocol = "bgp");
+  /// setAnnouncedFor replaces the samples of one Service ("ns/name") for protocol; no ips removes
+  /// them. The cost is that Service's, not every announced Service's.
+  void setAnnouncedFor(const std::string& service,
+                       std::vector<std::string> ips,
+                       const std::string& protocol = "bgp");
 
   /// Collector returns families computed when /metrics is read (from another thread).
   using Collector = std::function<std::vector<MetricFamily>()>;
@@ -78,7 +83,8 @@ class Metrics final : public k8s::DaemonMetrics {
   std::array<std::atomic<uint64_t>, 3> frr_paths_{};  ///< delta, full_reload, unchanged
   std::atomic<uint64_t> frr_drift_{0};
   mutable std::mutex mu_;
-  std::map<std::string, std::vector<AnnouncedIp>> announced_;  ///< by protocol
+  /// protocol → service → announced ips
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> announced_;
   std::map<int, Collector> collectors_;
   int next_collector_ = 0;
 };

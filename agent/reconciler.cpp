@@ -150,11 +150,13 @@ ReconcileResult Reconciler::reconcileConfig() {
   }
   metrics_.setConfigLoaded(true);
   metrics_.setConfigStale(false);
-  if (!config_ || *config_ != *parsed.config) {
-    log_.info("config", "reloaded", "configuration loaded",
-              {log::num("pools", static_cast<long long>(parsed.config->pools.size())),
-               log::num("peers", static_cast<long long>(parsed.config->peers.size()))});
+  if (config_ && *config_ == *parsed.config) {
+    // Nothing the decisions read changed (e.g. a pool's status was written): no full pass.
+    return ReconcileResult::done();
   }
+  log_.info("config", "reloaded", "configuration loaded",
+            {log::num("pools", static_cast<long long>(parsed.config->pools.size())),
+             log::num("peers", static_cast<long long>(parsed.config->peers.size()))});
   config_ = parsed.config;
   l2_elector_.clear();  // its subjects point into the Config it replaces
   ReconcileResult r = sync();

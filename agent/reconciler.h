@@ -137,6 +137,12 @@ class Reconciler {
     std::optional<api::ServiceBGPStatusStatus> status;
     std::string rv;
     k8s::TimePoint expires;
+    std::string service;  ///< "namespace/name" of the Service the object reports on
+  };
+  /// Listed is a ServiceBGPStatus as one pass sees it: the cache's snapshot, then the overlay.
+  struct Listed {
+    api::ServiceBGPStatusStatus status;
+    std::string rv;
   };
   using ServicePtr = k8s::Store<api::Service>::Ptr;
   struct Decided {
@@ -159,7 +165,10 @@ class Reconciler {
   /// reportAnnouncement logs and records (nodeAssigned) a change of one Service's BGP
   /// announcement (d null = the Service was deleted).
   void reportAnnouncement(const std::string& key, const Decided* d);
+  /// setAnnouncedGauge sets metallb_speaker_announced from every decision (after a full pass).
   void setAnnouncedGauge();
+  /// setAnnouncedGaugeFor sets the samples of the Service key alone (after its own pass).
+  void setAnnouncedGaugeFor(const std::string& key);
   ReconcileResult applyBackend(Backend& backend);
   StateInputs stateInputs() const;
   ReconcileResult writeState();
@@ -189,16 +198,28 @@ class Reconciler {
   /// handLayer2 gives every backend the current Layer 2 part (Backend::updateLayer2).
   void handLayer2();
   void reportAnnouncements();
-  /// syncBgpStatuses writes the ServiceBGPStatus objects of every Service after a full pass, else
-  /// of the Services decided again since the last status pass (status_dirty_).
+  /// syncBgpStatuses writes the ServiceBGPStatus objects of the Services in status_dirty_, in
+  /// batches: a pass reads the cache for the Services it converges, not for every Service.
   ReconcileResult syncBgpStatuses();
+  /// markStatusesDirty runs once after a full pass: it compares every Service with this node's
+  /// objects and adds to status_dirty_ the Services whose objects need a write.
+  void markStatusesDirty();
+  /// wantedBgpStatus is the status the Service key needs (nullopt: no object).
+  std::optional<api::ServiceBGPStatusStatus> wantedBgpStatus(const std::string& key) const;
   /// currentBgpStatuses returns this node's ServiceBGPStatus objects by Service, the cache
   /// overlaid with the writes it may not show yet; only those of the Services in `only` unless
-  /// null.
+  /// null. A pending write is forgotten only when the same snapshot shows it landed.
   StatusesByService currentBgpStatuses(const KeySet* only);
+  /// overlayPending applies the pending write of name to the snapshot by_name, or forgets it
+  /// once the snapshot shows it (or it expired).
+  void overlayPending(const std::string& name,
+                      std::map<std::string, Listed>& by_name,
+                      k8s::TimePoint now);
+  void notePending(const std::string& name, Pending pending);
+  void dropPending(const std::string& name);
   Result<void> createBgpStatus(const api::ServiceBGPStatusStatus& status);
   Result<void> patchBgpStatus(const std::string& name, const api::ServiceBGPStatusStatus& status);
-  Result<void> removeBgpStatus(const std::string& name);
+  Result<void> removeBgpStatus(const std::string& name, const std::string& service);
   std::string now() const;
 
   Caches caches_;
@@ -224,9 +245,10 @@ class Reconciler {
   uint64_t l2_decisions_made_ = 0;
   bool l2_deferred_ = false;  ///< the last full pass waited for the memberlist join
   std::map<std::string, Pending> status_writes_;  ///< ServiceBGPStatus name → pending write
+  std::unordered_map<std::string, std::set<std::string>> pending_by_service_;  ///< → names
   std::map<std::string, Decided, ServiceKeyLess> decided_;  ///< service key → last decision
-  KeySet status_dirty_;      ///< Services decided again since their last status write
-  bool status_all_ = false;  ///< a full pass ran: the status pass covers every Service
+  KeySet status_dirty_;      ///< Services whose ServiceBGPStatus may need a write
+  bool status_all_ = false;  ///< a full pass ran: the status pass compares every Service first
   bool hand_off_ = false;    ///< kHandOff is queued: the backends lag decided_
   // ConfigurationState: the status last written and the resourceVersion it got.
   std::optional<api::ConfigurationStateStatus> state_written_;

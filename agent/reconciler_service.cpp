@@ -106,7 +106,7 @@ ReconcileResult Reconciler::syncService(const std::string& key) {
   }
   changed |= decideLayer2For(key, svc);
   if (gauge) {
-    setAnnouncedGauge();
+    setAnnouncedGaugeFor(key);
   }
   if (changed) {
     hand_off_ = true;
@@ -186,6 +186,16 @@ void Reconciler::setAnnouncedGauge() {
     }
   }
   metrics_.setAnnounced(std::move(gauge));
+}
+
+void Reconciler::setAnnouncedGaugeFor(const std::string& key) {
+  std::vector<std::string> ips;
+  if (auto d = decided_.find(key); d != decided_.end() && d->second.decision.announced()) {
+    for (const auto& i : d->second.service->status.ingress) {
+      ips.push_back(i.ip);
+    }
+  }
+  metrics_.setAnnouncedFor(key, std::move(ips));
 }
 
 }  // namespace ingot::agent

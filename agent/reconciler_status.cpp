@@ -11,19 +11,19 @@
 namespace ingot::agent {
 
 Reconciler::StatusesByService Reconciler::currentBgpStatuses(const KeySet* only) {
-  std::map<std::string, api::ServiceBGPStatusStatus> by_name;
+  std::map<std::string, Listed> by_name;
   auto take = [&](const k8s::Store<api::ServiceBGPStatus>::Ptr& s) {
     auto node = s->metadata.labels.find(kNodeLabel);
     if (node == s->metadata.labels.end() || node->second != options_.node) return;
-    api::ServiceBGPStatusStatus st = s->status;
+    Listed listed{s->status, s->metadata.resource_version};
     // The labels identify the service even before the status was written.
     auto label = [&s](const char* key) {
       auto it = s->metadata.labels.find(key);
       return it == s->metadata.labels.end() ? std::string() : it->second;
     };
-    st.service_name = label(kServiceNameLabel);
-    st.service_namespace = label(kServiceNamespaceLabel);
-    by_name[s->metadata.name] = std::move(st);
+    listed.status.service_name = label(kServiceNameLabel);
+    listed.status.service_namespace = label(kServiceNamespaceLabel);
+    by_name[s->metadata.name] = std::move(listed);
   };
   if (only == nullptr) {
     std::ranges::for_each(caches_.bgp_statuses.list(), take);
@@ -31,46 +31,106 @@ Reconciler::StatusesByService Reconciler::currentBgpStatuses(const KeySet* only)
     for (const auto& key : *only) std::ranges::for_each(caches_.bgp_statuses.byIndex(key), take);
   }
   const auto now = clock_.now();
-  for (auto it = status_writes_.begin(); it != status_writes_.end();) {
-    auto cached = caches_.bgp_statuses.entry(k8s::objectKey(options_.namespace_, it->first));
-    const bool caught_up = it->second.status ? cached.object != nullptr && !it->second.rv.empty() &&
-                                                   cached.resource_version == it->second.rv
-                                             : cached.object == nullptr;
-    if (caught_up || now >= it->second.expires) {
-      it = status_writes_.erase(it);
-      continue;
+  if (only == nullptr) {
+    for (auto it = status_writes_.begin(); it != status_writes_.end();) {
+      const std::string name = (it++)->first;  // overlayPending may erase it
+      overlayPending(name, by_name, now);
     }
-    const auto& pending = it->second.status;
-    if (!pending) {
-      by_name.erase(it->first);
-    } else if (only == nullptr ||
-               only->contains(pending->service_namespace + "/" + pending->service_name)) {
-      by_name[it->first] = *pending;
+  } else {
+    for (const auto& key : *only) {
+      auto names = pending_by_service_.find(key);
+      if (names == pending_by_service_.end()) continue;
+      for (const std::string& name : std::vector(names->second.begin(), names->second.end())) {
+        overlayPending(name, by_name, now);
+      }
     }
-    ++it;
   }
   StatusesByService out;
-  for (auto& [name, st] : by_name) {
+  for (auto& [name, listed] : by_name) {
+    auto& st = listed.status;
     out[st.service_namespace + "/" + st.service_name].emplace_back(name, std::move(st));
   }
   return out;
+}
+
+void Reconciler::overlayPending(const std::string& name,
+                                std::map<std::string, Listed>& by_name,
+                                k8s::TimePoint now) {
+  const Pending& pending = status_writes_.at(name);
+  auto listed = by_name.find(name);
+  // Decided from the snapshot by_name holds, never from a second read of the cache: an object
+  // that landed after the snapshot was taken must not make its pending write look caught up.
+  const bool caught_up =
+      pending.status
+          ? listed != by_name.end() && ((!pending.rv.empty() && listed->second.rv == pending.rv) ||
+                                        listed->second.status == *pending.status)
+          : listed == by_name.end();
+  if (caught_up || now >= pending.expires) {
+    dropPending(name);
+  } else if (!pending.status) {
+    if (listed != by_name.end()) by_name.erase(listed);
+  } else {
+    by_name[name] = Listed{*pending.status, pending.rv};
+  }
+}
+
+void Reconciler::notePending(const std::string& name, Pending pending) {
+  dropPending(name);  // its Service may differ
+  pending_by_service_[pending.service].insert(name);
+  status_writes_.insert_or_assign(name, std::move(pending));
+}
+
+void Reconciler::dropPending(const std::string& name) {
+  auto it = status_writes_.find(name);
+  if (it == status_writes_.end()) return;
+  if (auto names = pending_by_service_.find(it->second.service);
+      names != pending_by_service_.end()) {
+    names->second.erase(name);
+    if (names->second.empty()) pending_by_service_.erase(names);
+  }
+  status_writes_.erase(it);
+}
+
+std::optional<api::ServiceBGPStatusStatus> Reconciler::wantedBgpStatus(
+    const std::string& key) const {
+  auto d = decided_.find(key);
+  if (d == decided_.end() || !d->second.decision.announced() || d->second.decision.peers.empty()) {
+    return std::nullopt;
+  }
+  const auto& meta = d->second.service->metadata;
+  return bgpStatus(options_.node, meta.namespace_, meta.name, d->second.decision.peers);
+}
+
+void Reconciler::markStatusesDirty() {
+  StatusesByService current = currentBgpStatuses(nullptr);
+  for (const auto& [key, d] : decided_) {
+    auto want = wantedBgpStatus(key);
+    if (!want) continue;
+    auto it = current.find(key);
+    if (it == current.end() || it->second.size() != 1 || it->second.front().second != *want) {
+      status_dirty_.insert(key);
+    }
+    if (it != current.end()) current.erase(it);
+  }
+  for (const auto& [key, objects] : current) {
+    status_dirty_.insert(key);  // objects of Services no longer announced here
+  }
 }
 
 ReconcileResult Reconciler::syncBgpStatuses() {
   if (hand_off_) {
     return ReconcileResult::done();  // the hand-off queues this key again, behind the apply
   }
-  const bool all = status_all_;
-  auto current = currentBgpStatuses(all ? nullptr : &status_dirty_);
+  if (std::exchange(status_all_, false)) {
+    markStatusesDirty();
+  }
   Error first_error;
   size_t failures = 0;
   size_t writes = 0;
+  const size_t per_pass = std::max<size_t>(options_.status_writes_per_pass, 1);
   // budget: false once this pass has written its share, or after one write as soon as another
   // key is ready (an apply must not wait for rate-limited status writes); the next pass continues.
-  auto budget = [&] {
-    return writes < std::max<size_t>(options_.status_writes_per_pass, 1) &&
-           (writes == 0 || queue_.len() == 0);
-  };
+  auto budget = [&] { return writes < per_pass && (writes == 0 || queue_.len() == 0); };
   auto check = [&](const Result<void>& r) {
     ++writes;
     if (r) return;
@@ -79,47 +139,38 @@ ReconcileResult Reconciler::syncBgpStatuses() {
   };
   // converge writes what one Service needs: its object when announced with peers (the first by
   // name kept, duplicates dropped), none otherwise.
-  auto converge = [&](const std::string& key) {
-    auto d = decided_.find(key);
+  auto converge = [&](const std::string& key, StatusesByService& current) {
     auto it = current.find(key);
-    const bool want_one =
-        d != decided_.end() && d->second.decision.announced() && !d->second.decision.peers.empty();
     size_t from = 0;
-    if (want_one) {
-      const auto& meta = d->second.service->metadata;
-      const auto want =
-          bgpStatus(options_.node, meta.namespace_, meta.name, d->second.decision.peers);
+    if (auto want = wantedBgpStatus(key)) {
       if (it == current.end()) {
-        check(createBgpStatus(want));
+        check(createBgpStatus(*want));
         return;
       }
-      if (it->second.front().second != want) check(patchBgpStatus(it->second.front().first, want));
+      if (it->second.front().second != *want)
+        check(patchBgpStatus(it->second.front().first, *want));
       from = 1;
     }
     if (it == current.end()) return;
-    for (size_t i = from; i < it->second.size(); ++i) check(removeBgpStatus(it->second[i].first));
-    current.erase(it);
-  };
-  if (all) {
-    for (const auto& [key, d] : decided_) {
-      if (!budget()) break;
-      if (d.decision.announced() && !d.decision.peers.empty()) converge(key);
+    for (size_t i = from; i < it->second.size(); ++i) {
+      check(removeBgpStatus(it->second[i].first, key));
     }
-    // What is left in current belongs to Services no longer announced here — unless the budget
-    // ran out above, and then this loop does not start.
-    while (!current.empty() && budget()) converge(current.begin()->first);
-  } else {
-    for (auto it = status_dirty_.begin(); it != status_dirty_.end() && budget();) {
+  };
+  // The dirty Services in batches of per_pass: each batch reads the cache for its own Services.
+  auto it = status_dirty_.begin();
+  while (it != status_dirty_.end() && budget()) {
+    KeySet batch;
+    auto end = it;
+    for (; end != status_dirty_.end() && batch.size() < per_pass; ++end) batch.insert(*end);
+    StatusesByService current = currentBgpStatuses(&batch);
+    while (it != end && budget()) {
       const size_t failed = failures;
-      converge(*it);
+      converge(*it, current);
       it = failures == failed ? status_dirty_.erase(it) : std::next(it);  // failed: next pass
     }
   }
-  if (!budget()) {
+  if (it != status_dirty_.end()) {
     queue_.add(std::string(keys::kStatus));  // the rest in the next pass
-  } else if (all && failures == 0) {
-    status_all_ = false;
-    status_dirty_.clear();
   }
   if (failures > 0) return ReconcileResult::retry(first_error);
   return ReconcileResult::done();
@@ -137,9 +188,10 @@ Result<void> Reconciler::createBgpStatus(const api::ServiceBGPStatusStatus& stat
   if (!name) return Error{ErrorCode::Internal, "created ServiceBGPStatus has no name"};
   const auto expires = clock_.now() + options_.overlay_ttl;
   // Until the status write lands the object exists with an empty status.
-  status_writes_[*name] =
-      Pending{bgpStatus(options_.node, status.service_namespace, status.service_name, {}),
-              k8s::resourceVersionOf(*created), expires};
+  const std::string service = status.service_namespace + "/" + status.service_name;
+  notePending(*name,
+              Pending{bgpStatus(options_.node, status.service_namespace, status.service_name, {}),
+                      k8s::resourceVersionOf(*created), expires, service});
   log_.info("bgp_status", "created", "ServiceBGPStatus created",
             {{"name", *name}, {"service", status.service_namespace + "/" + status.service_name}});
   return patchBgpStatus(*name, status);
@@ -152,22 +204,22 @@ Result<void> Reconciler::patchBgpStatus(const std::string& name,
                             k8s::PatchType::Merge, bgpStatusPatch(status));
   if (!r) {
     metrics_.countUpdateError();
-    if (r.error().code == ErrorCode::NotFound) status_writes_.erase(name);
+    if (r.error().code == ErrorCode::NotFound) dropPending(name);
     return r.error();
   }
-  status_writes_[name] =
-      Pending{status, k8s::resourceVersionOf(*r), clock_.now() + options_.overlay_ttl};
+  notePending(name, Pending{status, k8s::resourceVersionOf(*r), clock_.now() + options_.overlay_ttl,
+                            status.service_namespace + "/" + status.service_name});
   return {};
 }
 
-Result<void> Reconciler::removeBgpStatus(const std::string& name) {
+Result<void> Reconciler::removeBgpStatus(const std::string& name, const std::string& service) {
   metrics_.countUpdate();
   auto r = api_.remove(k8s::resources::kServiceBgpStatuses, options_.namespace_, name);
   if (!r && r.error().code != ErrorCode::NotFound) {
     metrics_.countUpdateError();
     return r.error();
   }
-  status_writes_[name] = Pending{std::nullopt, "", clock_.now() + options_.overlay_ttl};
+  notePending(name, Pending{std::nullopt, "", clock_.now() + options_.overlay_ttl, service});
   log_.info("bgp_status", "deleted", "ServiceBGPStatus deleted", {{"name", name}});
   return {};
 }

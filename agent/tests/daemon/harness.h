@@ -3,10 +3,12 @@
 // by hand (drain), so the debounce is observed by advancing the clock, never by sleeping.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -119,6 +121,23 @@ class RecordingSink final : public EventSink {
   std::vector<RecordedEvent> events;
 };
 
+/// HookClock is a FakeClock that runs on_now once, the next time it is read: a test lands a cache
+/// change exactly between two reads of one reconcile (the reconciler reads the clock in between).
+class HookClock final : public k8s::Clock {
+ public:
+  k8s::TimePoint now() const override {
+    if (auto hook = std::exchange(on_now, nullptr)) {
+      hook();
+    }
+    return inner_.now();
+  }
+  void advance(k8s::Duration d) { inner_.advance(d); }
+  mutable std::function<void()> on_now;  ///< single-threaded use only
+
+ private:
+  k8s::testing::FakeClock inner_;
+};
+
 /// NamingClient forwards to the fake and, like the API server, names objects created with a
 /// generateName ("bgp-" → "bgp-1", "bgp-2", ...) and gives created objects a resourceVersion.
 class NamingClient final : public k8s::ApiClient {
@@ -180,15 +199,27 @@ class NamingClient final : public k8s::ApiClient {
                                   std::string_view n,
                                   k8s::PatchType t,
                                   std::string_view b) override {
-    return inner_.patchStatus(r, ns, n, t, b);
+    auto out = inner_.patchStatus(r, ns, n, t, b);
+    if (out && out->starts_with("{") && n.starts_with("bgp-")) {
+      // Like the API server, answer with the object's new resourceVersion.
+      const std::string rv = "p" + std::to_string(++patched_);
+      rvs[std::string(n)] = rv;
+      out->insert(
+          1, R"("metadata":{"name":")" + std::string(n) + R"(","resourceVersion":")" + rv + "\"},");
+    }
+    return out;
   }
   Result<void> remove(const k8s::ResourceRef& r, std::string_view ns, std::string_view n) override {
     return inner_.remove(r, ns, n);
   }
 
+  /// rvs holds the resourceVersion the last status patch of each ServiceBGPStatus answered.
+  std::map<std::string, std::string> rvs;
+
  private:
   k8s::testing::FakeApiClient& inner_;
   int named_ = 0;
+  int patched_ = 0;
 };
 
 /// Harness is one reconciler with its fakes: an FrrK8sBackend, or a LocalFrrBackend applying
@@ -258,7 +289,7 @@ struct Harness {
   World world;
   k8s::testing::FakeApiClient api;
   NamingClient client;
-  k8s::testing::FakeClock clock;
+  HookClock clock;
   k8s::WorkQueue queue;
   Metrics metrics;
   std::vector<std::string> logs;

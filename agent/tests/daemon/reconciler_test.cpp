@@ -344,7 +344,7 @@ class FakeApply final : public FrrApply {
   int verifies = 0;
   std::string drift;
   bool as_delta = false;  ///< report applies as deltas (read back once changes go quiet)
-  k8s::testing::FakeClock* clock = nullptr;
+  testing::HookClock* clock = nullptr;
   k8s::Duration cost{};
 };
 
