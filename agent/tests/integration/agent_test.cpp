@@ -138,11 +138,18 @@ BOOST_AUTO_TEST_CASE(agent_converges_restores_debounces_reports_and_withdraws) {
       const double updates_before = agent.metric(updates);
       const double creates_before = agent.metric(creates);
       const double writes_before = agent.metric("ingot_agent_frrconfiguration_writes_total");
-      // A new annotation re-parses the configuration, which queues a BGP pass.
-      cluster.kubectlOk(
-          "-n metallb-system annotate --overwrite bgpadvertisements.metallb.io "
-          "bgp-adv ingot.test/resync=" +
-          std::to_string(pass));
+      // A new Community changes the configuration (an annotation alone no longer does: an
+      // equal configuration starts no pass), which queues a BGP pass.
+      const std::string n = std::to_string(pass);
+      BOOST_REQUIRE(cluster.api
+                        ->create(res::kCommunities, "metallb-system",
+                                 R"({"apiVersion":"metallb.io/v1beta1","kind":"Community",)"
+                                 R"("metadata":{"name":"resync-)" +
+                                     n +
+                                     R"(","namespace":"metallb-system"},"spec":)"
+                                     R"({"communities":[{"name":"unused)" +
+                                     n + R"(","value":"65535:6528)" + n + R"("}]}})")
+                        .has_value());
       BOOST_TEST(waitFor(Millis(15000), [&] { return agent.metric(bgp_passes) > passes_before; }),
                  agent.log());
       BOOST_TEST(agent.metric(updates) == updates_before);
