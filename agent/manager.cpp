@@ -75,7 +75,12 @@ k8s::Informer<api::Node>::Handlers nodeHandlers(k8s::WorkQueue& q,
                                                 MembershipSource* membership,
                                                 ErrorHandler err) {
   using Ptr = k8s::Informer<api::Node>::Ptr;
-  auto config = [&q](const Ptr&) { q.add(std::string(keys::kConfig)); };
+  // Labels feed both the configuration (selectors) and the decisions directly (the exclude
+  // label), and an unchanged configuration starts no pass: a label change queues both.
+  auto config = [&q](const Ptr&) {
+    q.add(std::string(keys::kConfig));
+    q.add(std::string(keys::kSync));
+  };
   return {config,
           [&q, own, membership](const Ptr& o, const Ptr& n) {
             if (membership != nullptr && n->metadata.name == own &&
@@ -84,6 +89,7 @@ k8s::Informer<api::Node>::Handlers nodeHandlers(k8s::WorkQueue& q,
             }
             if (o->metadata.labels != n->metadata.labels) {
               q.add(std::string(keys::kConfig));
+              q.add(std::string(keys::kSync));
             } else if (networkUnavailable(*o) != networkUnavailable(*n)) {
               q.add(std::string(keys::kSync));
             }
