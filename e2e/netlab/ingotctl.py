@@ -24,9 +24,10 @@ def _has_subcommand(binary: Path, command: str) -> bool:
     except OSError:
         return False
     text = out.stdout + out.stderr
-    # A binary without the subcommand answers with its usage ("unknown command"); with it, the
-    # usage error of `render` or `frr-k8s` asks for --node.
-    return "--node" in text and "unknown" not in text.lower()
+    # A binary without the subcommand answers `unknown command "X"` and its usage; with it, the
+    # subcommand's own usage error names it ("ingotctl render: give --node …", "ingotctl
+    # support-bundle: no output: …").
+    return f"unknown command \"{command}\"" not in text and f"ingotctl {command}:" in text
 
 
 def find_ingotctl(command: str = "render") -> Optional[Path]:
