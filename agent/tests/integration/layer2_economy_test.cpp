@@ -11,6 +11,7 @@
 
 #include "agent/tests/integration/economy.h"
 #include "agent/tests/l2/netns.h"
+#include "agent/tests/support/examples.h"
 
 using namespace ingot;
 using namespace ingot::controller::testing;
@@ -43,19 +44,7 @@ std::string world() {
 kind: Namespace
 metadata: {name: web}
 ---
-apiVersion: metallb.io/v1beta1
-kind: IPAddressPool
-metadata: {name: l2-pool, namespace: metallb-system}
-spec:
-  addresses: [192.0.2.100-192.0.2.110]
----
-apiVersion: metallb.io/v1beta1
-kind: L2Advertisement
-metadata: {name: l2-adv, namespace: metallb-system}
-spec:
-  ipAddressPools: [l2-pool]
-  interfaces: [n0]
-)";
+)" + std::string(agent::testing::kL2PoolYaml);
   for (const char* node : {"node1", "node2"}) {
     y += std::string("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: ") + node +
          "\n  labels: {kubernetes.io/hostname: " + node + "}\n";

@@ -11,6 +11,7 @@
 
 #include "agent/tests/l2/netns.h"
 #include "agent/tests/support/agent_process.h"
+#include "agent/tests/support/examples.h"
 #include "api/codec.h"
 #include "controller/tests/integration/fixture.h"
 #include "kube/resources.h"
@@ -38,7 +39,8 @@ boost::test_tools::assertion_result canRun(boost::unit_test::test_unit_id) {
   return ok;
 }
 
-constexpr const char* kObjects = R"(apiVersion: v1
+/// objects: the namespace, node1, the Layer 2 pool and advertisement, one Service and its slice.
+const std::string kObjects = R"(apiVersion: v1
 kind: Namespace
 metadata: {name: web}
 ---
@@ -48,19 +50,8 @@ metadata:
   name: node1
   labels: {kubernetes.io/hostname: node1}
 ---
-apiVersion: metallb.io/v1beta1
-kind: IPAddressPool
-metadata: {name: l2-pool, namespace: metallb-system}
-spec:
-  addresses: [192.0.2.100-192.0.2.110]
----
-apiVersion: metallb.io/v1beta1
-kind: L2Advertisement
-metadata: {name: l2-adv, namespace: metallb-system}
-spec:
-  ipAddressPools: [l2-pool]
-  interfaces: [n0]
----
+)" + std::string(agent::testing::kL2PoolYaml) +
+                             R"(---
 apiVersion: v1
 kind: Service
 metadata: {name: frontend, namespace: web}

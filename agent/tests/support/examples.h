@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The repository's BGP examples as one manifest, for the agent's integration tests.
+// Manifests the agent's integration tests share: the BGP examples as one, and the L2 pool.
 #pragma once
 
 #include <cstdlib>
@@ -22,5 +22,21 @@ inline std::string bgpExamplesYaml() {
   }
   return out;
 }
+
+/// kL2PoolYaml is the Layer 2 tests' pool (192.0.2.100-110) and its L2Advertisement on interface
+/// n0, the veth end the tests give the agent; no leading or trailing document separator.
+inline constexpr const char* kL2PoolYaml = R"(apiVersion: metallb.io/v1beta1
+kind: IPAddressPool
+metadata: {name: l2-pool, namespace: metallb-system}
+spec:
+  addresses: [192.0.2.100-192.0.2.110]
+---
+apiVersion: metallb.io/v1beta1
+kind: L2Advertisement
+metadata: {name: l2-adv, namespace: metallb-system}
+spec:
+  ipAddressPools: [l2-pool]
+  interfaces: [n0]
+)";
 
 }  // namespace ingot::agent::testing
