@@ -15,13 +15,8 @@ namespace ingot::agent {
 namespace {
 
 using testing::Harness;
+using testing::node1;
 using testing::TempFile;
-
-ReconcilerOptions node1() {
-  ReconcilerOptions o;
-  o.node = "node1";
-  return o;
-}
 
 void start(Harness& h) {
   const TempFile file(testing::examples());

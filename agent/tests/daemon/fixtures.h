@@ -64,6 +64,13 @@ class TempFile {
   std::string path_;
 };
 
+/// node1 is the options of an agent on node1, everything else at its default.
+inline ReconcilerOptions node1() {
+  ReconcilerOptions o;
+  o.node = "node1";
+  return o;
+}
+
 /// loadInto puts the objects of the YAML file into the harness' stores, Services with the
 /// addresses the controller would give them (as `ingotctl render` assumes).
 inline void loadInto(Harness& h, const std::string& file) {

@@ -13,13 +13,8 @@ namespace {
 
 using testing::contains;
 using testing::Harness;
+using testing::node1;
 using testing::TempFile;
-
-ReconcilerOptions node1() {
-  ReconcilerOptions o;
-  o.node = "node1";
-  return o;
-}
 
 /// started returns a harness on the examples after the first pass and the first BGP write.
 void start(Harness& h, const std::string& yaml = testing::examples()) {
