@@ -6,7 +6,6 @@
 namespace ingot::agent {
 namespace {
 
-using daemon::Flag;
 using daemon::FlagSet;
 
 daemon::Setter debounce(Flags& f) {
@@ -76,22 +75,15 @@ daemon::Setter mode(Flags& f) {
 }
 
 void addConnectionFlags(FlagSet& set, Flags& f) {
-  daemon::addCommonFlags(set, f,
-                         "port of /healthz and /readyz on 127.0.0.1, 0 disables (default 17472)");
+  daemon::addMetalLBFlags(set, f,
+                          "port of /healthz and /readyz on 127.0.0.1, 0 disables (default 17472)",
+                          "namespace of the MetalLB objects (env METALLB_NAMESPACE; default: the "
+                          "pod's namespace, else metallb-system)");
   set.add({"node-name", false, daemon::text(f.node_name),
            "this node's name (env METALLB_NODE_NAME; required)", "METALLB_NODE_NAME"});
-  set.add({"pod-name", false, daemon::text(f.pod_name),
-           "this pod's name, owner of the ConfigurationState (env METALLB_POD_NAME)",
-           "METALLB_POD_NAME"});
-  set.add({"namespace", false, daemon::text(f.namespace_),
-           "namespace of the MetalLB objects (env METALLB_NAMESPACE; default: the pod's "
-           "namespace, else metallb-system)",
-           "METALLB_NAMESPACE"});
 }
 
 void addAnnounceFlags(FlagSet& set, Flags& f) {
-  set.add({"lb-class", false, daemon::text(f.lb_class),
-           "handle only Services of this spec.loadBalancerClass (\"\" = Services without one)"});
   set.add({"ignore-exclude-lb", true, daemon::flag(f.ignore_exclude_lb),
            "announce even when this node carries "
            "node.kubernetes.io/exclude-from-external-load-balancers"});
@@ -191,18 +183,15 @@ std::string_view bgpModeName(BgpMode mode) {
 Result<Flags> parseFlags(const std::vector<std::string>& args,
                          const Environment& env,
                          const std::string& pod_namespace) {
-  Flags flags;
-  if (auto ok = flagSet(flags).parse(args, env); !ok) {
-    return ok.error();
-  }
-  if (flags.help || flags.version) return flags;
-  if (flags.node_name.empty()) {
-    return invalidArgument("the node name is unknown: pass --node-name or set METALLB_NODE_NAME");
-  }
-  if (flags.namespace_.empty()) flags.namespace_ = pod_namespace;
-  if (flags.namespace_.empty()) flags.namespace_ = "metallb-system";
-  if (flags.frrk8s_namespace.empty()) flags.frrk8s_namespace = flags.namespace_;
-  return flags;
+  return daemon::parseWith(Flags{}, flagSet, args, env, [&](Flags& flags) -> Result<void> {
+    if (flags.node_name.empty()) {
+      return invalidArgument("the node name is unknown: pass --node-name or set METALLB_NODE_NAME");
+    }
+    if (flags.namespace_.empty()) flags.namespace_ = pod_namespace;
+    if (flags.namespace_.empty()) flags.namespace_ = "metallb-system";
+    if (flags.frrk8s_namespace.empty()) flags.frrk8s_namespace = flags.namespace_;
+    return {};
+  });
 }
 
 std::string usage() {

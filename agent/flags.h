@@ -28,11 +28,8 @@ enum class BgpMode {
 std::string_view bgpModeName(BgpMode mode);
 
 /// Flags is the parsed command line: the common flags plus this daemon's own.
-struct Flags : daemon::CommonFlags {
-  std::string node_name;   ///< --node-name, $METALLB_NODE_NAME (required)
-  std::string pod_name;    ///< --pod-name, $METALLB_POD_NAME: owner of ConfigurationState
-  std::string namespace_;  ///< --namespace, $METALLB_NAMESPACE, pod namespace, metallb-system
-  std::string lb_class;    ///< --lb-class
+struct Flags : daemon::MetalLBFlags {
+  std::string node_name;                   ///< --node-name, $METALLB_NODE_NAME (required)
   bool ignore_exclude_lb = false;          ///< --ignore-exclude-lb
   std::string frrk8s_namespace;            ///< --frrk8s-namespace, $FRRK8S_NAMESPACE
   bool frrk8s_secret_passthrough = false;  ///< --frrk8s-secret-passthrough
@@ -58,20 +55,15 @@ struct Flags : daemon::CommonFlags {
   /// --ml-tuning-path and their METALLB_ML_* variables. Memberlist runs when enabled() (MetalLB's
   /// rule: a bind address and labels); otherwise every Node object counts as a live agent.
   memberlist::MembershipOptions memberlist;
-  /// ignored lists MetalLB flags that were given but have no effect in ingot-agent (--host, TLS
-  /// metrics, pprof); main warns about each.
-  std::vector<std::string> ignored;
 };
 
 using daemon::Environment;
 using daemon::processEnvironment;
 
-/// parseFlags parses args (without argv[0]) the way Go's flag package does: "-name" or
-/// "--name", the value as "=value" or as the next argument; booleans take no value or
-/// "=true"/"=false". Flags win over environment variables. pod_namespace is the content of the
-/// service-account namespace file ("" outside a pod); the namespace falls back to it, then to
-/// "metallb-system". Errors name the flag or variable and the reason (unknown flag, missing or
-/// invalid value, no node name, `native` mode).
+/// parseFlags parses args (without argv[0]) with daemon::FlagSet's Go flag semantics.
+/// pod_namespace is the service-account namespace file's content ("" outside a pod): the
+/// namespace falls back to it, then to "metallb-system". Errors name the flag or variable and
+/// the reason; a missing node name and `native` mode are errors too.
 Result<Flags> parseFlags(const std::vector<std::string>& args,
                          const Environment& env,
                          const std::string& pod_namespace);

@@ -8,7 +8,6 @@
 namespace ingot::controller {
 namespace {
 
-using daemon::Flag;
 using daemon::FlagSet;
 
 daemon::Setter webhookMode(Flags& f) {
@@ -59,14 +58,8 @@ void addWebhookFlags(FlagSet& set, WebhookFlags& w) {
 /// flagSet is ingot-controller's table over f.
 FlagSet flagSet(Flags& f) {
   FlagSet set;
-  daemon::addCommonFlags(set, f, "port of /healthz and /readyz, 0 disables (default 17472)");
-  set.add({"namespace", false, daemon::text(f.namespace_),
-           "namespace of the MetalLB objects (env METALLB_NAMESPACE)", "METALLB_NAMESPACE"});
-  set.add({"lb-class", false, daemon::text(f.lb_class),
-           "handle only Services of this spec.loadBalancerClass (\"\" = Services without one)"});
-  set.add({"pod-name", false, daemon::text(f.pod_name),
-           "this pod's name, owner of the ConfigurationState (env METALLB_POD_NAME)",
-           "METALLB_POD_NAME"});
+  daemon::addMetalLBFlags(set, f, "port of /healthz and /readyz, 0 disables (default 17472)",
+                          "namespace of the MetalLB objects (env METALLB_NAMESPACE)");
   set.add({"webhook-mode", false, webhookMode(f),
            "enabled (webhooks and reconcilers), disabled (no webhooks) or onlywebhook"});
   addWebhookFlags(set, f.webhook);
@@ -111,26 +104,23 @@ Result<config::Backend> backendFromEnv(const Environment& env) {
 Result<Flags> parseFlags(const std::vector<std::string>& args,
                          const Environment& env,
                          const std::string& pod_namespace) {
-  Flags flags;
-  if (auto ok = flagSet(flags).parse(args, env); !ok) {
-    return ok.error();
-  }
-  if (flags.help || flags.version) return flags;
-  if (auto tls =
-          webhook::parseTlsSettings(flags.webhook.tls_min_version, flags.webhook.tls_cipher_suites);
-      !tls) {
-    return tls.error();
-  }
-  auto backend = backendFromEnv(env);
-  if (!backend) return backend.error();
-  flags.backend = *backend;
-  if (flags.namespace_.empty()) flags.namespace_ = pod_namespace;
-  if (flags.namespace_.empty()) {
-    return invalidArgument(
-        "the MetalLB namespace is unknown: pass --namespace or set METALLB_NAMESPACE (the pod's "
-        "service-account namespace file is not available)");
-  }
-  return flags;
+  return daemon::parseWith(Flags{}, flagSet, args, env, [&](Flags& flags) -> Result<void> {
+    if (auto tls = webhook::parseTlsSettings(flags.webhook.tls_min_version,
+                                             flags.webhook.tls_cipher_suites);
+        !tls) {
+      return tls.error();
+    }
+    auto backend = backendFromEnv(env);
+    if (!backend) return backend.error();
+    flags.backend = *backend;
+    if (flags.namespace_.empty()) flags.namespace_ = pod_namespace;
+    if (flags.namespace_.empty()) {
+      return invalidArgument(
+          "the MetalLB namespace is unknown: pass --namespace or set METALLB_NAMESPACE (the pod's "
+          "service-account namespace file is not available)");
+    }
+    return {};
+  });
 }
 
 std::string usage() {

@@ -35,10 +35,7 @@ struct WebhookFlags {
 };
 
 /// Flags is the parsed command line: the common flags plus this daemon's own.
-struct Flags : daemon::CommonFlags {
-  std::string namespace_;  ///< --namespace, $METALLB_NAMESPACE, the pod's namespace file
-  std::string lb_class;    ///< --lb-class
-  std::string pod_name;    ///< --pod-name, $METALLB_POD_NAME: owner of ConfigurationState
+struct Flags : daemon::MetalLBFlags {
   config::Backend backend = config::Backend::FrrK8s;  ///< $METALLB_BGP_TYPE (unset = frr-k8s)
   /// --ml-secret-name, $METALLB_ML_SECRET_NAME: the memberlist Secret to create ("" = none)
   std::string ml_secret_name;
@@ -49,19 +46,14 @@ struct Flags : daemon::CommonFlags {
   int unannounced_grace_seconds = 20;
   /// --agent-labels: label selector of the agent Pods, whose readiness says which agents live
   std::string agent_labels = "app.kubernetes.io/component=speaker";
-  /// ignored lists MetalLB flags that were given but have no effect in ingot-controller
-  /// (HTTP/2, TLS curves, TLS metrics, pprof); main warns.
-  std::vector<std::string> ignored;
 };
 
 using daemon::Environment;
 using daemon::processEnvironment;
 
-/// parseFlags parses args (without argv[0]) the way Go's flag package does: "-name" or
-/// "--name", the value as "=value" or as the next argument; booleans take no value or
-/// "=true"/"=false". pod_namespace is the content of the service-account namespace file ("" when
-/// not running in a pod); it is the last fallback for the namespace. Errors name the flag and
-/// the reason (unknown flag, missing or invalid value, no namespace).
+/// parseFlags parses args (without argv[0]) with daemon::FlagSet's Go flag semantics.
+/// pod_namespace is the service-account namespace file's content ("" outside a pod), the
+/// namespace's last fallback; no namespace at all is an error.
 Result<Flags> parseFlags(const std::vector<std::string>& args,
                          const Environment& env,
                          const std::string& pod_namespace);

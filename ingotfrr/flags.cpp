@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ingotfrr/flags.h"
 
+#include <utility>
+
 namespace ingot::ingotfrr {
 namespace {
 
@@ -109,25 +111,22 @@ FlagSet flagSet(Flags& f) {
 Result<Flags> parseFlags(const std::vector<std::string>& args,
                          const daemon::Environment& env,
                          const std::string& pod_namespace) {
-  Flags flags;
-  flags.port = 9140;
-  flags.health_probe_port = 7572;
-  if (auto ok = flagSet(flags).parse(args, env); !ok) {
-    return ok.error();
-  }
-  if (flags.help || flags.version) {
-    return flags;
-  }
-  if (flags.node_name.empty()) {
-    return invalidArgument("--node-name is required");
-  }
-  if (flags.namespace_.empty()) {
-    flags.namespace_ = pod_namespace;
-  }
-  if (flags.namespace_.empty()) {
-    return invalidArgument("--namespace is required outside a pod");
-  }
-  return flags;
+  Flags defaults;
+  defaults.port = 9140;
+  defaults.health_probe_port = 7572;
+  const auto finish = [&pod_namespace](Flags& flags) -> Result<void> {
+    if (flags.node_name.empty()) {
+      return invalidArgument("--node-name is required");
+    }
+    if (flags.namespace_.empty()) {
+      flags.namespace_ = pod_namespace;
+    }
+    if (flags.namespace_.empty()) {
+      return invalidArgument("--namespace is required outside a pod");
+    }
+    return {};
+  };
+  return daemon::parseWith(std::move(defaults), flagSet, args, env, finish);
 }
 
 std::string usage() {

@@ -17,8 +17,6 @@ namespace ingot::ingotfrr {
 /// Flags is the parsed command line.
 struct Flags : daemon::CommonFlags {
   std::string node_name;        ///< --node-name (required)
-  std::string namespace_;       ///< --namespace, else the pod's namespace (required)
-  std::string pod_name;         ///< --pod-name
   std::string metrics_address;  ///< host of --metrics-bind-address ("" = every interface)
   std::string health_address = "127.0.0.1";  ///< host of --health-probe-bind-address
   /// --bgp-debounce-timeout (ms), $FRR_K8S_BGP_DEBOUNCE_TIMEOUT. frr-k8s waits this long after
@@ -31,7 +29,6 @@ struct Flags : daemon::CommonFlags {
   std::string vtysh = "/usr/bin/vtysh";                          ///< --vtysh
   std::chrono::seconds verify_interval{30};                      ///< --frr-verify-interval
   std::chrono::seconds status_interval{30};                      ///< --status-interval
-  std::vector<std::string> ignored;  ///< frr-k8s flags accepted without effect
 };
 
 /// parseFlags parses args (without argv[0]) with Go flag semantics; flags win over the

@@ -190,6 +190,19 @@ void addCommonFlags(FlagSet& set, CommonFlags& f, const std::string& health_help
   set.add({"version", true, flag(f.version), "print the version and git revision, then exit"});
 }
 
+void addMetalLBFlags(FlagSet& set,
+                     MetalLBFlags& f,
+                     const std::string& health_help,
+                     const std::string& namespace_help) {
+  addCommonFlags(set, f, health_help);
+  set.add({"namespace", false, text(f.namespace_), namespace_help, "METALLB_NAMESPACE"});
+  set.add({"pod-name", false, text(f.pod_name),
+           "this pod's name, owner of the ConfigurationState (env METALLB_POD_NAME)",
+           "METALLB_POD_NAME"});
+  set.add({"lb-class", false, text(f.lb_class),
+           "handle only Services of this spec.loadBalancerClass (\"\" = Services without one)"});
+}
+
 Setter text(std::string& out) {
   return [&out](const std::string& v) {
     out = v;

@@ -56,8 +56,10 @@ class FlagSet {
               const std::vector<std::string>& booleans);
 
   /// parse applies the environment variables first and then args (without argv[0]), so flags
-  /// win. Errors name the flag or variable and the reason: unknown flag, missing value, invalid
-  /// value (with the setter's reason), invalid boolean, stray argument.
+  /// win. Go's flag syntax: "-name" or "--name", the value as "=value" or as the next argument;
+  /// booleans take no value or "=true"/"=false". Errors name the flag or variable and the reason:
+  /// unknown flag, missing value, invalid value (with the setter's reason), invalid boolean, stray
+  /// argument.
   Result<void> parse(const std::vector<std::string>& args, const Environment& env) const;
 
   /// usage lists the flags with help, sorted by name: "  --name value\n      help\n".
@@ -83,10 +85,50 @@ struct CommonFlags {
   int kube_api_burst = 30;   ///< --kube-api-burst
   bool help = false;         ///< -h / --help
   bool version = false;      ///< --version: print the version and git revision, then exit
+  std::string namespace_;    ///< --namespace: where the objects are read (fallbacks per daemon)
+  std::string pod_name;      ///< --pod-name: this pod, owner or source of what the daemon writes
+  /// ignored lists the flags of the daemon Ingot replaces (MetalLB's, frr-k8s') that were given
+  /// but have no effect here (pprof, TLS of the metrics endpoint, ...), in command-line order;
+  /// main warns about each.
+  std::vector<std::string> ignored;
 };
 
-/// addCommonFlags adds the CommonFlags to set; health_help describes --health-probe-port.
+/// addCommonFlags adds the CommonFlags to set but --namespace and --pod-name, whose help and
+/// environment variables differ per daemon; health_help describes --health-probe-port.
 void addCommonFlags(FlagSet& set, CommonFlags& f, const std::string& health_help);
+
+/// parseWith parses env and args into flags (holding the daemon's defaults) through the table
+/// table(flags) builds over it, then runs finish(flags) (the daemon's fallbacks and checks across
+/// flags) unless --help or --version was given. The error is FlagSet::parse's or finish's.
+template <typename Flags, typename Table, typename Finish>
+Result<Flags> parseWith(Flags flags,
+                        const Table& table,
+                        const std::vector<std::string>& args,
+                        const Environment& env,
+                        const Finish& finish) {
+  if (auto ok = table(flags).parse(args, env); !ok) {
+    return ok.error();
+  }
+  if (flags.help || flags.version) {
+    return flags;
+  }
+  if (Result<void> ok = finish(flags); !ok) {
+    return ok.error();
+  }
+  return flags;
+}
+
+/// MetalLBFlags are the flags ingot-controller and ingot-agent share with MetalLB's daemons.
+struct MetalLBFlags : CommonFlags {
+  std::string lb_class;  ///< --lb-class: only Services of this spec.loadBalancerClass
+};
+
+/// addMetalLBFlags adds addCommonFlags' flags and --namespace ($METALLB_NAMESPACE, described by
+/// namespace_help), --pod-name ($METALLB_POD_NAME) and --lb-class.
+void addMetalLBFlags(FlagSet& set,
+                     MetalLBFlags& f,
+                     const std::string& health_help,
+                     const std::string& namespace_help);
 
 /// text stores the value as is.
 Setter text(std::string& out);
