@@ -4,11 +4,9 @@
 // through the agent Pods that --ml-labels selects, agree on the Layer 2 winner, and when the
 // winner's agent is killed (no leave) or stopped (graceful leave) the survivors move the address.
 #include <csignal>
+#include <cstdlib>
 #include <map>
-#include <netinet/in.h>
 #include <optional>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
 
@@ -27,17 +25,21 @@ namespace res = k8s::resources;
 constexpr int kAgents = 3;
 const std::string kKey = "web/frontend";
 
-/// freePort returns a TCP port free on 127.0.0.1 now (the agents bind it on three addresses).
-int freePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(a);
-  BOOST_REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&a), len) == 0);
-  BOOST_REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
-  close(fd);
-  return ntohs(a.sin_port);
+/// memberlistPort waits for the agent's "memberlist_started" log line and returns the port it
+/// reports (the agent bound --ml-bindport=0: the system chose), or 0 when none came.
+int memberlistPort(const AgentProcess& agent) {
+  const std::string key = "\"bind_port\":";
+  int port = 0;
+  waitFor(Millis(20000), [&] {
+    const std::string log = agent.log();
+    const size_t line = log.find("\"event\":\"memberlist_started\"");
+    const size_t at = line == std::string::npos ? line : log.find(key, line);
+    if (at != std::string::npos) {
+      port = std::atoi(log.c_str() + at + key.size());
+    }
+    return port != 0;
+  });
+  return port;
 }
 
 std::string world() {
@@ -93,7 +95,9 @@ struct Lab {
             R"({"status":{"phase":"Running","podIP":"127.0.0.)" + std::to_string(n) + "\"}}");
     }
     BOOST_REQUIRE(writeWholeFile(dir + "/secretkey", "0123456789abcdefghijkl").has_value());
-    const std::string port = std::to_string(freePort());
+    // The first agent's port is the system's choice; the others bind the same one on their
+    // addresses, as agents on three nodes share --ml-bindport.
+    std::string port = "0";
     for (int n = 1; n <= kAgents; ++n) {
       const std::string name = "n" + std::to_string(n);
       auto a = AgentProcess::start(
@@ -103,6 +107,11 @@ struct Lab {
            "--ml-tuning-path=" + dir + "/none.json"});
       BOOST_REQUIRE_MESSAGE(a.has_value(), why(a));
       agents[name] = std::move(*a);
+      if (n == 1) {
+        const int chosen = memberlistPort(*agents[name]);
+        BOOST_REQUIRE_MESSAGE(chosen != 0, agents[name]->log());
+        port = std::to_string(chosen);
+      }
     }
   }
 
