@@ -3,7 +3,6 @@
 // 500. Services are created and deleted meanwhile; in the end every remaining one holds exactly
 // one distinct address, annotated, and the pool status counts exactly those.
 #include <set>
-#include <thread>
 
 #include <boost/test/unit_test.hpp>
 
@@ -22,7 +21,9 @@ BOOST_AUTO_TEST_CASE(converges_with_watches_cut_every_2s_and_10_percent_of_write
 
   constexpr int kWaves = 3;
   constexpr int kPerWave = 50;
+  const std::string watches = R"(ingot_controller_api_requests_total{verb="watch"})";
   for (int wave = 0; wave < kWaves; ++wave) {
+    const double watches_before = controller->metric(watches);
     for (int i = 0; i < kPerWave; ++i) {
       cluster.createService("default", "w" + std::to_string(wave) + "-" + std::to_string(i));
     }
@@ -34,7 +35,11 @@ BOOST_AUTO_TEST_CASE(converges_with_watches_cut_every_2s_and_10_percent_of_write
         BOOST_REQUIRE_MESSAGE(r.has_value(), why(r));
       }
     }
-    std::this_thread::sleep_for(Millis(1000));
+    // The next wave after the server has cut the watches (every 2 s) and the controller has
+    // started new ones: each wave meets a relist.
+    BOOST_REQUIRE_MESSAGE(
+        waitFor(Millis(20000), [&] { return controller->metric(watches) > watches_before; }),
+        controller->log());
   }
   const size_t expected = kWaves * kPerWave - (kWaves - 1) * (kPerWave / 5);
 
