@@ -56,7 +56,7 @@ frrgen::Model nodeModel(int n) {
   for (int i = 0; i < kSentinels + n; ++i) {
     const std::string p = i < kSentinels ? prefixAt(200, i) : prefixAt(100, i - kSentinels);
     r.prefixes_v4.push_back(p);
-    tor.outgoing_v4.push_back({p, 0, {"64512:100"}, {}});
+    tor.outgoing_v4.append({p, 0, {"64512:100"}, {}});
   }
   std::sort(r.prefixes_v4.begin(), r.prefixes_v4.end());
   std::sort(tor.outgoing_v4.begin(), tor.outgoing_v4.end(),

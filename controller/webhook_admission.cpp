@@ -182,7 +182,7 @@ bool writes(const AdmissionRequest& r) {
 }  // namespace
 
 const std::vector<Route>& routes() {
-  static const std::vector<Route> all = {
+  static const std::vector<Route> kRoutes = {
       {"/validate-metallb-io-v1beta2-bgppeer", "BGPPeer", "v1beta2", "bgppeers"},
       {"/validate-metallb-io-v1beta1-ipaddresspool", "IPAddressPool", "v1beta1", "ipaddresspools"},
       {"/validate-metallb-io-v1beta1-bgpadvertisement", "BGPAdvertisement", "v1beta1",
@@ -192,7 +192,7 @@ const std::vector<Route>& routes() {
       {"/validate-metallb-io-v1beta1-community", "Community", "v1beta1", "communities"},
       {"/validate-metallb-io-v1beta1-bfdprofile", "BFDProfile", "v1beta1", "bfdprofiles"},
   };
-  return all;
+  return kRoutes;
 }
 
 const Route* routeFor(std::string_view path) {

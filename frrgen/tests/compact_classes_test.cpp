@@ -85,14 +85,14 @@ Router randomRouter(std::mt19937& rng) {
       for (const auto& p : is_v4 ? r.prefixes_v4 : r.prefixes_v6) {
         if (pick(3) != 0) {
           const Sent& a = attrs[pick(static_cast<uint32_t>(attrs.size()))];
-          list.push_back({p,
-                          a.local_pref,
-                          {a.communities.begin(), a.communities.end()},
-                          {a.large_communities.begin(), a.large_communities.end()}});
+          list.append({p,
+                       a.local_pref,
+                       {a.communities.begin(), a.communities.end()},
+                       {a.large_communities.begin(), a.large_communities.end()}});
         }
       }
       if (pick(4) == 0) {
-        list.push_back({is_v4 ? "10.9.0.1/32" : "fd09::1/128", 0, {}, {}});
+        list.append({is_v4 ? "10.9.0.1/32" : "fd09::1/128", 0, {}, {}});
       }
       std::shuffle(list.begin(), list.end(), rng);
     }

@@ -52,7 +52,7 @@ inline Model threePeers(const std::vector<Send>& sends) {
         continue;
       }
       auto& out = v6 ? n.outgoing_v6 : n.outgoing_v4;
-      out.push_back({s.prefix, s.local_pref, s.communities, s.large_communities});
+      out.append({s.prefix, s.local_pref, s.communities, s.large_communities});
     }
   }
   for (auto& n : r.neighbors) {

@@ -135,7 +135,7 @@ BOOST_AUTO_TEST_CASE(attributes_that_differ_per_peer_are_set_in_each_outbound_en
   }));
   auto m = threePeers({{"10.1.0.1/32", {"10.0.0.1"}, 0, {"64512:1"}}});
   // The same prefix reaches 10.0.0.2 with another community (two advertisements).
-  m.routers[0].neighbors[1].outgoing_v4.push_back({"10.1.0.1/32", 0, {"64512:2"}, {}});
+  m.routers[0].neighbors[1].outgoing_v4.append({"10.1.0.1/32", 0, {"64512:2"}, {}});
   const auto d = mustCompact(m);
   const uint32_t tag = tagOf(d, "10.1.0.1/32");
   BOOST_TEST(classOf(d, tag).attributes.empty());
@@ -207,7 +207,7 @@ BOOST_AUTO_TEST_CASE(a_prefix_no_neighbor_lists_is_originated_but_matched_by_no_
 }
 
 BOOST_AUTO_TEST_CASE(policy_size_does_not_grow_with_the_number_of_prefixes) {
-  auto lineCount = [](int prefixes) {
+  auto line_count = [](int prefixes) {
     std::vector<Send> sends;
     for (int i = 0; i < prefixes; ++i) {
       sends.push_back(
@@ -220,7 +220,7 @@ BOOST_AUTO_TEST_CASE(policy_size_does_not_grow_with_the_number_of_prefixes) {
     return std::count(text.begin(), text.end(), '\n');
   };
   // Each prefix adds exactly its `network` line.
-  BOOST_TEST(lineCount(1000) - lineCount(100) == 900);
+  BOOST_TEST(line_count(1000) - line_count(100) == 900);
 }
 
 BOOST_AUTO_TEST_CASE(the_three_peer_model_renders_as_its_golden) {

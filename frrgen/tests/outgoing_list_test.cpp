@@ -53,7 +53,7 @@ BOOST_AUTO_TEST_CASE(a_copy_shares_until_either_side_is_written) {
   BOOST_TEST(a[1].local_pref == 0u);
   BOOST_TEST(b[1].local_pref == 200u);
   OutgoingList c = a;
-  c.push_back({"10.1.0.3/32", 0, {}, {}});
+  c.append({"10.1.0.3/32", 0, {}, {}});
   BOOST_TEST(a.size() == 2u);
   BOOST_TEST(c.size() == 3u);
   OutgoingList d = a;

@@ -13,7 +13,7 @@ using namespace ingot::controller::testing;
 
 namespace {
 
-const char* kDeployment =
+constexpr const char* kDeployment =
     R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"controller",)"
     R"("namespace":"metallb-system"},"spec":{"selector":{"matchLabels":{"app":"metallb"}},)"
     R"("template":{"metadata":{"labels":{"app":"metallb"}},"spec":{"containers":[]}}}})";
