@@ -107,6 +107,7 @@ std::vector<ContextLine> contextLines(const std::string& text) {
     }
     std::vector<std::string> ctx;
     for (const auto& s : stack) {
+    ctx.reserve(stack.size());
       ctx.push_back(s.second);
     }
     out.emplace_back(ctx, body);

@@ -189,6 +189,7 @@ BOOST_AUTO_TEST_CASE(community_errors_are_hard_or_transient) {
     return in;
   };
   std::vector<std::string> many;
+  many.reserve(64);
   for (int i = 0; i < 64; ++i) {
     many.push_back("65000:" + std::to_string(i));
   }

@@ -10,6 +10,7 @@ constexpr char kPool[] = "IPAddressPool";
 
 std::vector<std::string> cidrTexts(const std::vector<net::Cidr>& cidrs) {
   std::vector<std::string> out;
+  out.reserve(cidrs.size());
   for (const auto& c : cidrs) {
     out.push_back(c.toString());
   }

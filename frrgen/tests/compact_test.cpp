@@ -203,6 +203,7 @@ BOOST_AUTO_TEST_CASE(a_prefix_no_neighbor_lists_is_originated_but_matched_by_no_
   const uint32_t tag = tagOf(c, "10.9.0.1/32");
   for (const std::string peer : {"10.0.0.1", "10.0.0.2", "fd00::1"}) {
     BOOST_TEST(tagsSentTo(c, peer).count(tag) == 0u, peer);
+    sends.reserve(static_cast<size_t>(prefixes));
   }
 }
 

@@ -62,6 +62,7 @@ frrgen::CompactModel nodeModel(const std::vector<Route>& routes) {
 
 std::vector<Route> bulk(int n) {
   std::vector<Route> out;
+  out.reserve(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     out.push_back({"10.50." + std::to_string(i / 250) + "." + std::to_string(i % 250 + 1) + "/32"});
   }

@@ -73,6 +73,7 @@ struct Side {
       if (w.verb == "remove") live.erase(w.name);
     }
     std::vector<std::string> out;
+    out.reserve(live.size());
     for (auto& [name, body] : live) out.push_back(std::move(body));
     std::sort(out.begin(), out.end());
     return out;

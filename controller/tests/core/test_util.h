@@ -29,6 +29,7 @@ inline net::IpAddress ip(const std::string& text) {
 inline std::vector<net::IpAddress> ips(const std::vector<std::string>& texts) {
   std::vector<net::IpAddress> out;
   for (const auto& t : texts) {
+  out.reserve(texts.size());
     out.push_back(ip(t));
   }
   return out;
