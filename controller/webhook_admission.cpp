@@ -145,11 +145,15 @@ Verdict admitWrite(const AdmissionRequest& request,
   if (create && candidate->metadata.namespace_ != options.metallb_namespace) {
     return denied("resource must be created in " + options.metallb_namespace + " namespace");
   }
-  config::Inputs inputs(existing);
-  if constexpr (!std::is_same_v<T, api::BFDProfile>) {  // MetalLB parses no BFD profile here
+  std::optional<std::string> problem;
+  if constexpr (std::is_same_v<T, api::BFDProfile>) {  // MetalLB parses no BFD profile here
+    problem = firstProblem(api::AnyObject(*candidate), existing, options);
+  } else {
+    config::Inputs inputs(existing);
     withCandidate(listFor<T>(inputs), *candidate);
+    problem = firstProblem(api::AnyObject(*candidate), inputs, options);
   }
-  if (auto problem = firstProblem(api::AnyObject(*candidate), inputs, options)) {
+  if (problem) {
     return denied(restoreName(*problem, candidate->metadata.name));
   }
   return allowed();
