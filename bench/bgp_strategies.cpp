@@ -31,6 +31,7 @@
 #include "agent/bgp/frr_driver.h"
 #include "agent/bgp/incremental.h"
 #include "agent/tests/bgp/frr_lab.h"
+#include "bench/main_guard.h"
 #include "frrgen/compact.h"
 #include "frrgen/render.h"
 
@@ -106,8 +107,8 @@ std::vector<ContextLine> contextLines(const std::string& text) {
       stack.pop_back();
     }
     std::vector<std::string> ctx;
-    for (const auto& s : stack) {
     ctx.reserve(stack.size());
+    for (const auto& s : stack) {
       ctx.push_back(s.second);
     }
     out.emplace_back(ctx, body);
@@ -342,9 +343,8 @@ std::vector<Row> runStrategy(const std::string& name, int max_s12) {
   return rows;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// benchMain runs the benchmark (main's arguments and exit status).
+int benchMain(int argc, char** argv) {
   int max_s12 = 1000;
   std::vector<std::string> strategies = {"S1", "S2", "S3"};
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -371,4 +371,10 @@ int main(int argc, char** argv) {
     }
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return ingot::bench::guardedMain(benchMain, argc, argv);
 }
