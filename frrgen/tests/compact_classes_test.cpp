@@ -10,9 +10,12 @@
 #include <boost/test/unit_test.hpp>
 
 #include "frrgen/compact.h"
+#include "frrgen/tests/compact_fixtures.h"
 
 namespace ingot::frrgen {
 namespace {
+
+using testing::classOf;
 
 // Sent is what a prefix is sent to one neighbor with, in a form that ignores list order.
 struct Sent {
@@ -98,13 +101,6 @@ Router randomRouter(std::mt19937& rng) {
     }
   }
   return r;
-}
-
-const AdvertClass& classOf(const CompactModel& c, uint32_t tag) {
-  auto it = std::find_if(c.classes.begin(), c.classes.end(),
-                         [tag](const AdvertClass& k) { return k.tag == tag; });
-  BOOST_TEST_REQUIRE((it != c.classes.end()), "no class with tag " << tag);
-  return *it;
 }
 
 // checkRouter: per network, the neighbors whose outbound map permits its tag are exactly the

@@ -14,6 +14,7 @@
 namespace ingot::frrgen {
 namespace {
 
+using testing::classOf;
 using testing::Send;
 using testing::threePeers;
 
@@ -21,13 +22,6 @@ CompactModel mustCompact(const Model& m) {
   auto c = compact(m);
   BOOST_TEST_REQUIRE(c.has_value(), (c ? "" : c.error().message));
   return *c;
-}
-
-const AdvertClass& classOf(const CompactModel& c, uint32_t tag) {
-  auto it = std::find_if(c.classes.begin(), c.classes.end(),
-                         [tag](const AdvertClass& k) { return k.tag == tag; });
-  BOOST_TEST_REQUIRE((it != c.classes.end()), "no class with tag " << tag);
-  return *it;
 }
 
 uint32_t tagOf(const CompactModel& c, const std::string& prefix) {
@@ -203,13 +197,13 @@ BOOST_AUTO_TEST_CASE(a_prefix_no_neighbor_lists_is_originated_but_matched_by_no_
   const uint32_t tag = tagOf(c, "10.9.0.1/32");
   for (const std::string peer : {"10.0.0.1", "10.0.0.2", "fd00::1"}) {
     BOOST_TEST(tagsSentTo(c, peer).count(tag) == 0u, peer);
-    sends.reserve(static_cast<size_t>(prefixes));
   }
 }
 
 BOOST_AUTO_TEST_CASE(policy_size_does_not_grow_with_the_number_of_prefixes) {
   auto line_count = [](int prefixes) {
     std::vector<Send> sends;
+    sends.reserve(static_cast<size_t>(prefixes));
     for (int i = 0; i < prefixes; ++i) {
       sends.push_back(
           {"10.5." + std::to_string(i / 250) + "." + std::to_string(i % 250 + 1) + "/32",

@@ -5,9 +5,12 @@
 
 #include "frrgen/merge.h"
 #include "frrgen/model.h"
+#include "frrgen/tests/fixtures.h"
 
 namespace ingot::frrgen {
 namespace {
+
+using testing::mustMerge;
 
 // twoNeighbors: router 64512 announcing two v4 prefixes and one v6 prefix to neighbors .1 and .2
 // (IPv4), each allowed both v4 prefixes, 10.1.0.1/32 with community 64512:1.
@@ -32,12 +35,6 @@ api::FRRConfiguration twoNeighbors() {
 
 const OutgoingList& sent(const Model& m, size_t neighbor) {
   return m.routers.at(0).neighbors.at(neighbor).outgoing_v4;
-}
-
-Model mustMerge(const std::vector<api::FRRConfiguration>& configs) {
-  auto m = merge(configs, {});
-  BOOST_TEST_REQUIRE(m.has_value(), (m ? "" : m.error().message));
-  return *m;
 }
 
 }  // namespace
