@@ -254,6 +254,7 @@ class Reconciler {
   std::optional<api::ConfigurationStateStatus> state_written_;
   std::string state_written_rv_;
   k8s::TimePoint state_written_expires_;
+  bool state_cached_ = false;  ///< the cache has held speaker-<node> at least once
 };
 
 }  // namespace ingot::agent

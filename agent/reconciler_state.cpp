@@ -64,10 +64,15 @@ ReconcileResult Reconciler::writeState() {
   const std::string name = stateName(options_.node);
   const auto status = configurationStateStatus(stateInputs(), now());
   const auto entry = caches_.states.entry(k8s::objectKey(options_.namespace_, name));
-  // Forget the last write once the cache shows it, when it expired, or when the object is gone
-  // from the cache (deleted by someone: recreate it; a create not seen yet only costs a retry).
-  if (state_written_ && (entry.resource_version == state_written_rv_ || entry.object == nullptr ||
-                         clock_.now() >= state_written_expires_)) {
+  // Forget the last write once the cache shows it or when it expired. A missing object means a
+  // deletion only once the cache has held it: until then its watch may simply not have
+  // delivered our create yet (on a loaded start the watch can begin after the write), and
+  // forgetting would create it again (a 409) on every pass. A deletion the cache never showed
+  // is found by the next status patch (NotFound forgets the write; the retry creates it).
+  const bool cached = entry.object != nullptr;
+  state_cached_ = state_cached_ || cached;
+  if (state_written_ && ((cached && entry.resource_version == state_written_rv_) ||
+                         (!cached && state_cached_) || clock_.now() >= state_written_expires_)) {
     state_written_.reset();
   }
   const api::ConfigurationStateStatus* seen =

@@ -271,6 +271,54 @@ BOOST_AUTO_TEST_CASE(service_bgp_status_is_updated_and_deleted) {
   BOOST_TEST(!contains(h.metrics.render(), "service=\"shop/checkout\""));
 }
 
+/// stateWrites returns the ConfigurationState writes with the given verb.
+std::vector<k8s::testing::Write> stateWrites(const Harness& h, const std::string& verb) {
+  std::vector<k8s::testing::Write> out;
+  for (const auto& w : h.writes(verb)) {
+    if (w.name == "speaker-node1" || contains(w.body, "\"kind\":\"ConfigurationState\"")) {
+      out.push_back(w);
+    }
+  }
+  return out;
+}
+
+BOOST_AUTO_TEST_CASE(configuration_state_is_created_once_while_the_cache_lags) {
+  // The cache has not shown speaker-node1 yet (its watch can start after the create).
+  Harness h(node1());
+  firstPass(h);
+  BOOST_TEST(stateWrites(h, "create").size() == 1u);
+  BOOST_TEST(stateWrites(h, "patchStatus").size() == 1u);
+  // A configuration change that leaves the state as it was: no write.
+  api::Community unused;
+  unused.metadata.name = "resync";
+  unused.metadata.namespace_ = "metallb-system";
+  unused.communities = {{"unused", "65535:65281"}};
+  testing::World::upsert(h.world.communities, unused);
+  h.queue.add(std::string(keys::kConfig));
+  h.drain();
+  BOOST_TEST(stateWrites(h, "create").size() == 1u);
+  BOOST_TEST(stateWrites(h, "patchStatus").size() == 1u);
+  // A change of the state is a patch of the object created before, not a second create.
+  testing::World::upsert(h.world.pools, overlappingPool());
+  h.queue.add(std::string(keys::kConfig));
+  h.drain();
+  BOOST_TEST(stateWrites(h, "create").size() == 1u);
+  BOOST_REQUIRE_EQUAL(stateWrites(h, "patchStatus").size(), 2u);
+  BOOST_TEST(contains(stateWrites(h, "patchStatus").back().body, "\"result\":\"Invalid\""));
+  // Once the cache has held the object, its absence is a deletion: it is created again.
+  api::ConfigurationState state;
+  state.metadata.name = "speaker-node1";
+  state.metadata.namespace_ = "metallb-system";
+  testing::World::upsert(h.world.states, state, "7");
+  h.queue.add(std::string(keys::kState));
+  h.drain();
+  h.world.states.erase("metallb-system/speaker-node1");
+  h.queue.add(std::string(keys::kState));
+  h.drain();
+  BOOST_TEST(stateWrites(h, "create").size() == 2u);
+  BOOST_TEST(stateWrites(h, "patchStatus").size() == 3u);
+}
+
 BOOST_AUTO_TEST_CASE(invalid_configuration_keeps_the_last_good_one_and_recovers) {
   Harness h(node1());
   firstPass(h);

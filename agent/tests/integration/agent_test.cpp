@@ -152,8 +152,8 @@ BOOST_AUTO_TEST_CASE(agent_converges_restores_debounces_reports_and_withdraws) {
                         .has_value());
       BOOST_TEST(waitFor(Millis(15000), [&] { return agent.metric(bgp_passes) > passes_before; }),
                  agent.log());
-      BOOST_TEST(agent.metric(updates) == updates_before);
-      BOOST_TEST(agent.metric(creates) == creates_before);
+      BOOST_TEST(agent.metric(updates) == updates_before, agent.log());
+      BOOST_TEST(agent.metric(creates) == creates_before, agent.log());
       BOOST_TEST(agent.metric("ingot_agent_frrconfiguration_writes_total") == writes_before);
     }
     BOOST_TEST(liveFrr(api)->metadata.resource_version == live->metadata.resource_version);
