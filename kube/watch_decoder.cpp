@@ -48,8 +48,9 @@ Result<ListPage> parseListPage(std::string_view body) {
   const auto string_or_null = [](const json::Found& f) {
     return !f.present || f.type == json::Type::String || f.type == json::Type::Null;
   };
-  if (!string_or_null(rv) || !string_or_null(cont))
+  if (!string_or_null(rv) || !string_or_null(cont)) {
     return invalidArgument("malformed list metadata");
+  }
   if (items.present && items.type != json::Type::Array && items.type != json::Type::Null) {
     return invalidArgument("malformed items: not an array");
   }
