@@ -147,8 +147,9 @@ ReconcileResult Reconciler::syncBgpStatuses() {
         check(createBgpStatus(*want));
         return;
       }
-      if (it->second.front().second != *want)
+      if (it->second.front().second != *want) {
         check(patchBgpStatus(it->second.front().first, *want));
+      }
       from = 1;
     }
     if (it == current.end()) return;

@@ -25,6 +25,7 @@
 
 #include "agent/reconciler.h"
 #include "agent/tests/daemon/harness.h"
+#include "bench/main_guard.h"
 #include "cli/workspace.h"
 
 using namespace ingot;
@@ -237,9 +238,8 @@ Figures run(int n, int changes, bool full, size_t status_per_pass) {
   return f;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// benchMain runs the benchmark (main's arguments and exit status).
+int benchMain(int argc, char** argv) {
   std::vector<int> sizes;
   int changes = 50;
   size_t status_per_pass = 1u << 20;  // default: the first pass writes everything in one go
@@ -272,4 +272,10 @@ int main(int argc, char** argv) {
                 full.touched_ms / inc.touched_ms);
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return ingot::bench::guardedMain(benchMain, argc, argv);
 }

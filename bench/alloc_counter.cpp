@@ -5,9 +5,11 @@
 #include <cstddef>
 
 extern "C" {
-void* __libc_malloc(std::size_t n);                 // NOLINT(bugprone-reserved-identifier)
-void* __libc_calloc(std::size_t n, std::size_t m);  // NOLINT(bugprone-reserved-identifier)
-void* __libc_realloc(void* p, std::size_t n);       // NOLINT(bugprone-reserved-identifier)
+// NOLINTBEGIN(bugprone-reserved-identifier,readability-identifier-naming): glibc's own names.
+void* __libc_malloc(std::size_t n);
+void* __libc_calloc(std::size_t n, std::size_t m);
+void* __libc_realloc(void* p, std::size_t n);
+// NOLINTEND(bugprone-reserved-identifier,readability-identifier-naming)
 }
 
 namespace {

@@ -31,6 +31,7 @@
 #include "agent/bgp/frr_driver.h"
 #include "agent/bgp/incremental.h"
 #include "agent/tests/bgp/frr_lab.h"
+#include "bench/main_guard.h"
 #include "frrgen/compact.h"
 #include "frrgen/render.h"
 
@@ -56,7 +57,7 @@ frrgen::Model nodeModel(int n) {
   for (int i = 0; i < kSentinels + n; ++i) {
     const std::string p = i < kSentinels ? prefixAt(200, i) : prefixAt(100, i - kSentinels);
     r.prefixes_v4.push_back(p);
-    tor.outgoing_v4.push_back({p, 0, {"64512:100"}, {}});
+    tor.outgoing_v4.append({p, 0, {"64512:100"}, {}});
   }
   std::sort(r.prefixes_v4.begin(), r.prefixes_v4.end());
   std::sort(tor.outgoing_v4.begin(), tor.outgoing_v4.end(),
@@ -106,6 +107,7 @@ std::vector<ContextLine> contextLines(const std::string& text) {
       stack.pop_back();
     }
     std::vector<std::string> ctx;
+    ctx.reserve(stack.size());
     for (const auto& s : stack) {
       ctx.push_back(s.second);
     }
@@ -341,9 +343,8 @@ std::vector<Row> runStrategy(const std::string& name, int max_s12) {
   return rows;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// benchMain runs the benchmark (main's arguments and exit status).
+int benchMain(int argc, char** argv) {
   int max_s12 = 1000;
   std::vector<std::string> strategies = {"S1", "S2", "S3"};
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -370,4 +371,10 @@ int main(int argc, char** argv) {
     }
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return ingot::bench::guardedMain(benchMain, argc, argv);
 }

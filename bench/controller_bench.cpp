@@ -129,6 +129,7 @@ std::unordered_map<std::string, Stamp> burst(KubeApi& server, int n, int creator
   std::mutex mu;
   std::unordered_map<std::string, Stamp> created;
   std::vector<std::jthread> threads;
+  threads.reserve(static_cast<size_t>(creators));
   for (int t = 0; t < creators; ++t) {
     threads.emplace_back([&] {
       auto api = server.client();

@@ -29,7 +29,7 @@ struct Fixture {
 };
 
 const Fixture& fixture() {
-  static const Fixture f = [] {
+  static const Fixture kFixture = [] {
     Fixture x;
     std::vector<std::string> names;
     for (int i = 0; i < kPeers; ++i) {
@@ -54,7 +54,7 @@ const Fixture& fixture() {
     }
     return x;
   }();
-  return f;
+  return kFixture;
 }
 
 api::FRRConfiguration built() {

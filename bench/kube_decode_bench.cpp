@@ -45,18 +45,18 @@ std::string serviceJson(int i) {
 }
 
 const std::string& watchStream() {
-  static const std::string s = [] {
+  static const std::string kStream = [] {
     std::string out;
     for (int i = 0; i < kObjects; ++i) {
       out += R"({"type":"MODIFIED","object":)" + serviceJson(i) + "}\n";
     }
     return out;
   }();
-  return s;
+  return kStream;
 }
 
 const std::string& listBody() {
-  static const std::string s = [] {
+  static const std::string kBody = [] {
     std::string out = R"({"kind":"ServiceList","apiVersion":"v1","metadata":)"
                       R"({"resourceVersion":"612345"},"items":[)";
     for (int i = 0; i < kObjects; ++i) {
@@ -64,7 +64,7 @@ const std::string& listBody() {
     }
     return out + "]}";
   }();
-  return s;
+  return kBody;
 }
 
 void report(benchmark::State& state, long long allocations, size_t bytes) {

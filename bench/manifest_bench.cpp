@@ -42,14 +42,14 @@ void load(benchmark::State& state, const std::string& text, const char* name) {
 }
 
 void BM_Yaml10MB(benchmark::State& state) {
-  static const std::string text = bigYaml();
-  load(state, text, "big.yaml");
+  static const std::string kText = bigYaml();
+  load(state, kText, "big.yaml");
 }
 BENCHMARK(BM_Yaml10MB)->Unit(benchmark::kMillisecond);
 
 void BM_JsonList3MB(benchmark::State& state) {
-  static const std::string text = bigJson();
-  load(state, text, "big.json");
+  static const std::string kText = bigJson();
+  load(state, kText, "big.json");
 }
 BENCHMARK(BM_JsonList3MB)->Unit(benchmark::kMillisecond);
 

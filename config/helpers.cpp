@@ -97,7 +97,7 @@ std::string goDuration(std::chrono::nanoseconds d) {
   if (u < 1000 * 1000 * 1000) {
     return sign + fraction(u, 6) + "ms";
   }
-  const uint64_t kSecond = 1000ULL * 1000 * 1000;
+  constexpr uint64_t kSecond = 1000ULL * 1000 * 1000;
   std::string out = fraction(u % (60 * kSecond), 9) + "s";
   u /= 60 * kSecond;  // whole minutes
   if (u > 0) {

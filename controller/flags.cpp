@@ -12,12 +12,12 @@ using daemon::FlagSet;
 
 daemon::Setter webhookMode(Flags& f) {
   return [&f](const std::string& v) {
-    static const std::map<std::string, WebhookMode> modes = {
+    static const std::map<std::string, WebhookMode> kModes = {
         {"enabled", WebhookMode::Enabled},
         {"disabled", WebhookMode::Disabled},
         {"onlywebhook", WebhookMode::OnlyWebhook}};
-    const auto it = modes.find(v);
-    if (it == modes.end()) {
+    const auto it = kModes.find(v);
+    if (it == kModes.end()) {
       return std::string("must be enabled, disabled or onlywebhook");
     }
     f.webhook.mode = it->second;

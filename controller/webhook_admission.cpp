@@ -145,11 +145,15 @@ Verdict admitWrite(const AdmissionRequest& request,
   if (create && candidate->metadata.namespace_ != options.metallb_namespace) {
     return denied("resource must be created in " + options.metallb_namespace + " namespace");
   }
-  config::Inputs inputs(existing);
-  if constexpr (!std::is_same_v<T, api::BFDProfile>) {  // MetalLB parses no BFD profile here
+  std::optional<std::string> problem;
+  if constexpr (std::is_same_v<T, api::BFDProfile>) {  // MetalLB parses no BFD profile here
+    problem = firstProblem(api::AnyObject(*candidate), existing, options);
+  } else {
+    config::Inputs inputs(existing);
     withCandidate(listFor<T>(inputs), *candidate);
+    problem = firstProblem(api::AnyObject(*candidate), inputs, options);
   }
-  if (auto problem = firstProblem(api::AnyObject(*candidate), inputs, options)) {
+  if (problem) {
     return denied(restoreName(*problem, candidate->metadata.name));
   }
   return allowed();
@@ -182,7 +186,7 @@ bool writes(const AdmissionRequest& r) {
 }  // namespace
 
 const std::vector<Route>& routes() {
-  static const std::vector<Route> all = {
+  static const std::vector<Route> kRoutes = {
       {"/validate-metallb-io-v1beta2-bgppeer", "BGPPeer", "v1beta2", "bgppeers"},
       {"/validate-metallb-io-v1beta1-ipaddresspool", "IPAddressPool", "v1beta1", "ipaddresspools"},
       {"/validate-metallb-io-v1beta1-bgpadvertisement", "BGPAdvertisement", "v1beta1",
@@ -192,7 +196,7 @@ const std::vector<Route>& routes() {
       {"/validate-metallb-io-v1beta1-community", "Community", "v1beta1", "communities"},
       {"/validate-metallb-io-v1beta1-bfdprofile", "BFDProfile", "v1beta1", "bfdprofiles"},
   };
-  return all;
+  return kRoutes;
 }
 
 const Route* routeFor(std::string_view path) {

@@ -14,9 +14,9 @@
 namespace ingot::controller::webhook {
 namespace {
 
-const k8s::ResourceRef configurations{"admissionregistration.k8s.io", "v1",
-                                      "validatingwebhookconfigurations", false};
-const k8s::ResourceRef crds{"apiextensions.k8s.io", "v1", "customresourcedefinitions", false};
+const k8s::ResourceRef kWebhookConfigurations{"admissionregistration.k8s.io", "v1",
+                                              "validatingwebhookconfigurations", false};
+const k8s::ResourceRef kCrds{"apiextensions.k8s.io", "v1", "customresourcedefinitions", false};
 
 constexpr const char* kCaName = "cert";           // cert-controller's CA name in MetalLB
 constexpr const char* kOrganization = "metallb";  // and its organization
@@ -162,8 +162,8 @@ Result<void> Rotator::patchBundles(const std::string& ca_pem) {
     const std::string& name;
     bool json_patch;
   };
-  for (const Target& t :
-       {Target{configurations, options_.configuration, true}, Target{crds, options_.crd, false}}) {
+  for (const Target& t : {Target{kWebhookConfigurations, options_.configuration, true},
+                          Target{kCrds, options_.crd, false}}) {
     auto text = api_.get(t.ref, "", t.name);
     if (!text && text.error().code == ErrorCode::NotFound) {
       logger_.debug("webhook", "no_target", "nothing to put the CA bundle in", {{"name", t.name}});

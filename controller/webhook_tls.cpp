@@ -9,11 +9,11 @@
 namespace ingot::controller::webhook {
 namespace {
 
-/// table maps the IANA names Go accepts for TLS 1.2 to OpenSSL's names. Suites OpenSSL 3 no
+/// ciphers maps the IANA names Go accepts for TLS 1.2 to OpenSSL's names. Suites OpenSSL 3 no
 /// longer builds by default (RC4, 3DES) are left out, so naming one is an error, not a silent
 /// no-op.
 const std::map<std::string_view, std::string_view>& ciphers() {
-  static const std::map<std::string_view, std::string_view> table = {
+  static const std::map<std::string_view, std::string_view> kCiphers = {
       {"TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "ECDHE-ECDSA-AES128-GCM-SHA256"},
       {"TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "ECDHE-ECDSA-AES256-GCM-SHA384"},
       {"TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "ECDHE-RSA-AES128-GCM-SHA256"},
@@ -34,11 +34,11 @@ const std::map<std::string_view, std::string_view>& ciphers() {
       {"TLS_RSA_WITH_AES_256_CBC_SHA", "AES256-SHA"},
       {"TLS_RSA_WITH_AES_128_CBC_SHA256", "AES128-SHA256"},
   };
-  return table;
+  return kCiphers;
 }
 
 Result<int> parseVersion(const std::string& name) {
-  static const std::map<std::string_view, int> versions = {
+  static const std::map<std::string_view, int> kVersions = {
       {"VersionTLS10", TLS1_VERSION},
       {"VersionTLS11", TLS1_1_VERSION},
       {"VersionTLS12", TLS1_2_VERSION},
@@ -47,7 +47,7 @@ Result<int> parseVersion(const std::string& name) {
   if (name.empty()) {
     return TLS1_3_VERSION;
   }
-  if (auto it = versions.find(name); it != versions.end()) {
+  if (auto it = kVersions.find(name); it != kVersions.end()) {
     return it->second;
   }
   return invalidArgument("--tls-min-version \"" + name +

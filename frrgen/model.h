@@ -59,7 +59,8 @@ class OutgoingList {
   iterator begin() { return own().begin(); }
   iterator end() { return own().end(); }
   OutgoingPrefix& operator[](size_t i) { return own()[i]; }
-  void push_back(OutgoingPrefix o) { own().push_back(std::move(o)); }
+  /// append adds o at the end.
+  void append(OutgoingPrefix o) { own().push_back(std::move(o)); }
   iterator insert(const_iterator pos, OutgoingPrefix o) { return own().insert(pos, std::move(o)); }
   void clear() { items_.reset(); }
   /// sameStorage reports whether both lists share one copy (a cheap "equal" for the common case).

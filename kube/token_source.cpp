@@ -10,10 +10,10 @@ namespace ingot::k8s {
 namespace {
 
 std::string trimSpace(std::string s) {
-  const auto isSpace = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
-  while (!s.empty() && isSpace(s.back())) s.pop_back();
+  const auto is_space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+  while (!s.empty() && is_space(s.back())) s.pop_back();
   size_t i = 0;
-  while (i < s.size() && isSpace(s[i])) ++i;
+  while (i < s.size() && is_space(s[i])) ++i;
   return s.substr(i);
 }
 

@@ -45,10 +45,12 @@ Result<ListPage> parseListPage(std::string_view body) {
   const json::Found& rv = (*m)[0];
   const json::Found& cont = (*m)[1];
   const json::Found& items = (*m)[2];
-  const auto stringOrNull = [](const json::Found& f) {
+  const auto string_or_null = [](const json::Found& f) {
     return !f.present || f.type == json::Type::String || f.type == json::Type::Null;
   };
-  if (!stringOrNull(rv) || !stringOrNull(cont)) return invalidArgument("malformed list metadata");
+  if (!string_or_null(rv) || !string_or_null(cont)) {
+    return invalidArgument("malformed list metadata");
+  }
   if (items.present && items.type != json::Type::Array && items.type != json::Type::Null) {
     return invalidArgument("malformed items: not an array");
   }

@@ -162,8 +162,8 @@ void logPass(const FrrDriverOptions& o,
                 {{"workdir", o.workdir},
                  log::num("pass", pass),
                  log::num("exit_status", reload.exit_status),
-                 log::num("remaining",
-                          static_cast<long long>(after.to_add.size() + after.to_delete.size()))});
+                 log::num("remaining", static_cast<long long>(after.to_add.size()) +
+                                           static_cast<long long>(after.to_delete.size()))});
 }
 
 Error notConverged(const FrrDriverOptions& o,

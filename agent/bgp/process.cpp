@@ -207,12 +207,14 @@ Result<pid_t> spawnProcess(const std::vector<std::string>& argv, const SpawnOpti
   const std::string cmd = commandLine(argv);
   std::vector<std::string> args = argv;
   std::vector<char*> cargv;
+  cargv.reserve(args.size() + 1);
   for (auto& a : args) cargv.push_back(a.data());
   cargv.push_back(nullptr);
   std::vector<std::string> envs;
   for (char** e = environ; *e != nullptr; ++e) envs.emplace_back(*e);
   envs.insert(envs.end(), options.env.begin(), options.env.end());
   std::vector<char*> cenv;
+  cenv.reserve(envs.size() + 1);
   for (auto& e : envs) cenv.push_back(e.data());
   cenv.push_back(nullptr);
 

@@ -82,9 +82,9 @@ Result<BgpNeighborStats> neighbor(const std::string& address,
       return invalidArgument(where + ".portForeign: want an integer, got " + t);
     }
   }
-  static const json::Value empty = json::Value::object();
+  static const json::Value kEmptyObject = json::Value::object();
   const json::Value* stats = n.find("messageStats");
-  const json::Value& m = stats != nullptr && stats->isObject() ? *stats : empty;
+  const json::Value& m = stats != nullptr && stats->isObject() ? *stats : kEmptyObject;
   auto r = readCounters(m, where + ".messageStats",
                         {{"opensSent", &s.opens_sent},
                          {"opensRecv", &s.opens_received},
@@ -244,7 +244,7 @@ constexpr MetricType kCounter = MetricType::Counter;
 constexpr MetricType kGauge = MetricType::Gauge;
 
 const std::vector<Family<B>>& bgpFamilies() {
-  static const std::vector<Family<B>> f = {
+  static const std::vector<Family<B>> kFamilies = {
       {"bgp_session_up", "BGP session state (1 is up, 0 is down)", kGauge,
        [](const B& s) -> uint64_t { return s.established ? 1 : 0; }},
       {"bgp_announced_prefixes_total",
@@ -271,13 +271,13 @@ const std::vector<Family<B>>& bgpFamilies() {
       {"bgp_total_received", "Number of total BGP messages received", kCounter,
        [](const B& s) { return s.total_received; }},
   };
-  return f;
+  return kFamilies;
 }
 
 using F = BfdPeerStats;
 
 const std::vector<Family<F>>& bfdCounterFamilies() {
-  static const std::vector<Family<F>> f = {
+  static const std::vector<Family<F>> kFamilies = {
       {"bfd_control_packet_input", "Number of received BFD control packets", kCounter,
        [](const F& s) { return s.control_packet_input; }},
       {"bfd_control_packet_output", "Number of sent BFD control packets", kCounter,
@@ -293,7 +293,7 @@ const std::vector<Family<F>>& bfdCounterFamilies() {
       {"bfd_zebra_notifications", "Number of BFD zebra notifications", kCounter,
        [](const F& s) { return s.zebra_notifications; }},
   };
-  return f;
+  return kFamilies;
 }
 
 constexpr Family<B> kReceivedPrefixes = {

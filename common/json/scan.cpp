@@ -20,6 +20,7 @@ class BoundedStream {
   using Ch = char;
   explicit BoundedStream(std::string_view s)
       : begin_(s.data()), cur_(s.data()), end_(cur_ + s.size()) {}
+  // NOLINTBEGIN(readability-identifier-naming): RapidJSON's stream concept names these methods.
   Ch Peek() const { return cur_ < end_ ? *cur_ : '\0'; }
   Ch Take() { return cur_ < end_ ? *cur_++ : '\0'; }
   size_t Tell() const { return static_cast<size_t>(cur_ - begin_); }
@@ -28,6 +29,7 @@ class BoundedStream {
   void Put(Ch /*c*/) {}
   void Flush() {}
   size_t PutEnd(Ch* /*begin*/) { return 0; }
+  // NOLINTEND(readability-identifier-naming)
 
  private:
   const char* begin_;

@@ -83,7 +83,7 @@ BOOST_AUTO_TEST_CASE(native_rejects_frr_only_peer_fields) {
 }
 
 BOOST_AUTO_TEST_CASE(native_rejects_bfd_profiles_bgp_ipv6_pools_and_large_communities) {
-  auto bgpOn = [](std::vector<api::IPAddressPool> pools, std::vector<api::BGPAdvertisement> ads) {
+  auto bgp_on = [](std::vector<api::IPAddressPool> pools, std::vector<api::BGPAdvertisement> ads) {
     Inputs in;
     in.pools = std::move(pools);
     in.bgp_advertisements = std::move(ads);
@@ -94,8 +94,8 @@ BOOST_AUTO_TEST_CASE(native_rejects_bfd_profiles_bgp_ipv6_pools_and_large_commun
   Inputs l2_only;
   l2_only.pools = {pool("v6", {"fc00::/64"})};
   l2_only.l2_advertisements = {l2("ad")};
-  Inputs large_alias = bgpOn({pool("p", {"10.0.0.0/24"})},
-                             {with(bgp("ad"), [](auto& a) { a.spec.communities = {"big"}; })});
+  Inputs large_alias = bgp_on({pool("p", {"10.0.0.0/24"})},
+                              {with(bgp("ad"), [](auto& a) { a.spec.communities = {"big"}; })});
   large_alias.communities = {community("c", {{"big", "large:1:2:3"}})};
   const std::vector<ErrorCase> cases = {
       {"bfd profiles section",
@@ -105,34 +105,34 @@ BOOST_AUTO_TEST_CASE(native_rejects_bfd_profiles_bgp_ipv6_pools_and_large_commun
        Backend::Native},
       {"bfd profiles are fine with frr", profiles, {}, Backend::Frr},
       {"ipv6 pool advertised over bgp (all pools)",
-       bgpOn({pool("v4", {"10.0.0.0/24"}), pool("v6", {"10.0.1.0/24", "fc00::1-fc00::2"})},
-             {bgp("ad")}),
+       bgp_on({pool("v4", {"10.0.0.0/24"}), pool("v6", {"10.0.1.0/24", "fc00::1-fc00::2"})},
+              {bgp("ad")}),
        {{"IPAddressPool", "v6", "spec.addresses[1]",
          R"(pool "v6" has ipv6 CIDR fc00::1/128, native bgp mode does not support ipv6)"}},
        Backend::Native},
       {"ipv6 pool selected by label",
-       bgpOn({pool("v6", {"fc00::/64"}, {{"bgp", "yes"}})},
-             {with(bgp("ad"),
-                   [](auto& a) {
-                     a.spec.ip_address_pool_selectors = {sel({{"bgp", "yes"}})};
-                   })}),
+       bgp_on({pool("v6", {"fc00::/64"}, {{"bgp", "yes"}})},
+              {with(bgp("ad"),
+                    [](auto& a) {
+                      a.spec.ip_address_pool_selectors = {sel({{"bgp", "yes"}})};
+                    })}),
        {{"IPAddressPool", "v6", "spec.addresses[0]",
          R"(pool "v6" has ipv6 CIDR fc00::/64, native bgp mode does not support ipv6)"}},
        Backend::Native},
       {"ipv6 pool not selected by any bgp advertisement",
-       bgpOn({pool("v4", {"10.0.0.0/24"}), pool("v6", {"fc00::/64"})}, {bgp("ad", {"v4"})}),
+       bgp_on({pool("v4", {"10.0.0.0/24"}), pool("v6", {"fc00::/64"})}, {bgp("ad", {"v4"})}),
        {},
        Backend::Native},
       {"ipv6 pool with l2 only", l2_only, {}, Backend::Native},
       {"ipv6 pool over bgp with frr",
-       bgpOn({pool("v6", {"fc00::/64"})}, {bgp("ad")}),
+       bgp_on({pool("v6", {"fc00::/64"})}, {bgp("ad")}),
        {},
        Backend::Frr},
       {"large community literal",
-       bgpOn({pool("p", {"10.0.0.0/24"})}, {with(bgp("ad"),
-                                                 [](auto& a) {
-                                                   a.spec.communities = {"1:2", "large:1:2:3"};
-                                                 })}),
+       bgp_on({pool("p", {"10.0.0.0/24"})}, {with(bgp("ad"),
+                                                  [](auto& a) {
+                                                    a.spec.communities = {"1:2", "large:1:2:3"};
+                                                  })}),
        {{"BGPAdvertisement", "ad", "spec.communities[1]",
          R"(native BGP mode only supports legacy communities, BGP advertisement "ad" has non )"
          R"(legacy community "large:1:2:3")"}},

@@ -189,6 +189,7 @@ BOOST_AUTO_TEST_CASE(community_errors_are_hard_or_transient) {
     return in;
   };
   std::vector<std::string> many;
+  many.reserve(64);
   for (int i = 0; i < 64; ++i) {
     many.push_back("65000:" + std::to_string(i));
   }
@@ -261,7 +262,7 @@ BOOST_AUTO_TEST_CASE(local_pref_must_agree_unless_advertisements_are_disjoint) {
       x.spec.aggregation_length_v6 = v6_len;
     };
   };
-  auto peersOf = [](std::vector<std::string> p) { return [=](auto& x) { x.spec.peers = p; }; };
+  auto peers_of = [](std::vector<std::string> p) { return [=](auto& x) { x.spec.peers = p; }; };
   auto rack = [](std::string r) {
     return [=](auto& x) { x.spec.node_selectors = {sel({{"rack", r}})}; };
   };
@@ -274,9 +275,9 @@ BOOST_AUTO_TEST_CASE(local_pref_must_agree_unless_advertisements_are_disjoint) {
       {"both aggregations differ on a dual-stack pool", two(dual, agg(32, 128), agg(24, 64)), {}},
       {"only ipv6 aggregation differs on an ipv4 pool", two(v4, agg(32, 128), agg(32, 64)),
        conflict},
-      {"disjoint peers", two(v4, peersOf({"r1"}), peersOf({"r2"})), {}},
-      {"a common peer", two(v4, peersOf({"r1", "r2"}), peersOf({"r2"})), conflict},
-      {"empty peers means all peers", two(v4, none, peersOf({"r2"})), conflict},
+      {"disjoint peers", two(v4, peers_of({"r1"}), peers_of({"r2"})), {}},
+      {"a common peer", two(v4, peers_of({"r1", "r2"}), peers_of({"r2"})), conflict},
+      {"empty peers means all peers", two(v4, none, peers_of({"r2"})), conflict},
       {"disjoint nodes", two(v4, rack("1"), rack("2")), {}},
       {"a common node", two(v4, rack("1"), none), conflict},
       {"service selectors defer the check to announce time",

@@ -137,6 +137,7 @@ inline std::string line(const std::string& kind,
 /// both sides in full.
 inline std::vector<std::string> errorLines(const std::vector<ConfigError>& errors) {
   std::vector<std::string> out;
+  out.reserve(errors.size());
   for (const auto& e : errors) {
     out.push_back(line(e.kind, e.name, e.field, e.message, e.transient));
   }
@@ -145,6 +146,7 @@ inline std::vector<std::string> errorLines(const std::vector<ConfigError>& error
 
 inline std::vector<std::string> wantLines(const std::vector<Want>& wants) {
   std::vector<std::string> out;
+  out.reserve(wants.size());
   for (const auto& w : wants) {
     out.push_back(line(w.kind, w.name, w.field, w.message, w.transient));
   }

@@ -279,7 +279,7 @@ BOOST_AUTO_TEST_CASE(peer_rules_reject_with_metallb_messages) {
 }
 
 BOOST_AUTO_TEST_CASE(password_secret_must_exist_be_basic_auth_and_hold_password) {
-  auto withSecret = [](std::vector<api::Secret> secrets) {
+  auto with_secret = [](std::vector<api::Secret> secrets) {
     Inputs in = peersIn({with(base(), [](auto& p) {
       p.spec.password_secret = api::SecretReference{"bgp-auth", kNs};
     })});
@@ -289,27 +289,27 @@ BOOST_AUTO_TEST_CASE(password_secret_must_exist_be_basic_auth_and_hold_password)
   const std::string ref = R"("metallb-system"/"bgp-auth")";
   const std::vector<ErrorCase> cases = {
       {"missing secret is transient",
-       withSecret({}),
+       with_secret({}),
        {{kPeer, "p", "spec.passwordSecret",
          R"(secret ref not found for peer config "metallb-system"/"p")", true}}},
       {"other secrets do not count",
-       withSecret({secret("other", kBasicAuth, {})}),
+       with_secret({secret("other", kBasicAuth, {})}),
        {{kPeer, "p", "spec.passwordSecret",
          R"(secret ref not found for peer config "metallb-system"/"p")", true}}},
       {"wrong secret type",
-       withSecret({secret("bgp-auth", "Opaque", {{"password", "eA=="}})}),
+       with_secret({secret("bgp-auth", "Opaque", {{"password", "eA=="}})}),
        {{kPeer, "p", "spec.passwordSecret",
          "secret type mismatch on " + ref + R"(, type "kubernetes.io/basic-auth" is expected)"}}},
       {"no password key",
-       withSecret({secret("bgp-auth", kBasicAuth, {{"username", "eA=="}})}),
+       with_secret({secret("bgp-auth", kBasicAuth, {{"username", "eA=="}})}),
        {{kPeer, "p", "spec.passwordSecret", "password not specified in the secret " + ref}}},
       {"password not base64",
-       withSecret({secret("bgp-auth", kBasicAuth, {{"password", "a*b"}})}),
+       with_secret({secret("bgp-auth", kBasicAuth, {{"password", "a*b"}})}),
        {{kPeer, "p", "spec.passwordSecret",
          "invalid value of key password in the secret " + ref +
              ": illegal base64 data at input byte 1"}}},
       {"valid secret",
-       withSecret({secret("bgp-auth", kBasicAuth, {{"password", "czNjcjN0"}})}),
+       with_secret({secret("bgp-auth", kBasicAuth, {{"password", "czNjcjN0"}})}),
        {}},
   };
   checkErrors(cases);
@@ -346,22 +346,22 @@ BOOST_AUTO_TEST_CASE(secret_password_is_decoded_and_string_data_wins) {
 }
 
 BOOST_AUTO_TEST_CASE(bfd_profile_must_exist_or_the_error_is_transient) {
-  auto withProfile = [](std::string profile, std::vector<api::BFDProfile> profiles) {
+  auto with_profile = [](std::string profile, std::vector<api::BFDProfile> profiles) {
     Inputs in = peersIn({with(base(), [&](auto& p) { p.spec.bfd_profile = profile; })});
     in.bfd_profiles = std::move(profiles);
     return in;
   };
   checkErrors({
-      {"existing profile", withProfile("fast", {bfd("fast")}), {}},
+      {"existing profile", with_profile("fast", {bfd("fast")}), {}},
       {"missing profile",
-       withProfile("fast", {bfd("slow")}),
+       with_profile("fast", {bfd("slow")}),
        {{kPeer, "p", "spec.bfdProfile", "peer p referencing non existing bfd profile fast", true}}},
       {"profile that exists but is invalid is not reported as missing",
-       withProfile("fast", {with(bfd("fast"), [](auto& b) { b.spec.detect_multiplier = 1; })}),
+       with_profile("fast", {with(bfd("fast"), [](auto& b) { b.spec.detect_multiplier = 1; })}),
        {{"BFDProfile", "fast", "spec.detectMultiplier",
          "invalid value 1, must be in 2-255 range"}}},
   });
-  const Config cfg = parseOk(withProfile("fast", {bfd("fast")}));
+  const Config cfg = parseOk(with_profile("fast", {bfd("fast")}));
   BOOST_TEST(cfg.peers.at("p").bfd_profile == "fast");
 }
 

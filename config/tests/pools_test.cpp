@@ -10,6 +10,7 @@ constexpr char kPool[] = "IPAddressPool";
 
 std::vector<std::string> cidrTexts(const std::vector<net::Cidr>& cidrs) {
   std::vector<std::string> out;
+  out.reserve(cidrs.size());
   for (const auto& c : cidrs) {
     out.push_back(c.toString());
   }
@@ -263,7 +264,7 @@ BOOST_AUTO_TEST_CASE(service_allocation_resolves_namespaces_against_labels) {
 }
 
 BOOST_AUTO_TEST_CASE(service_allocation_duplicates_and_bad_selectors_are_rejected) {
-  auto withAlloc = [](api::ServiceAllocation a) {
+  auto with_alloc = [](api::ServiceAllocation a) {
     Inputs in;
     in.pools = {with(pool("p", {"10.0.0.0/24"}), [&](auto& p) { p.spec.service_allocation = a; })};
     return in;
@@ -272,33 +273,34 @@ BOOST_AUTO_TEST_CASE(service_allocation_duplicates_and_bad_selectors_are_rejecte
   const std::string svc_sel = "spec.serviceAllocation.serviceSelectors";
   const std::vector<ErrorCase> cases = {
       {"duplicate namespace",
-       withAlloc({0, {"a", "b", "a"}, {}, {}}),
+       with_alloc({0, {"a", "b", "a"}, {}, {}}),
        {{kPool, "p", "spec.serviceAllocation.namespaces[2]",
          "duplicate definition in namespaces field"}}},
       {"duplicate namespace selector",
-       withAlloc({0, {}, {sel({{"a", "1"}}), sel({{"a", "1"}})}, {}}),
+       with_alloc({0, {}, {sel({{"a", "1"}}), sel({{"a", "1"}})}, {}}),
        {{kPool, "p", ns_sel + "[1]", R"(duplicate definition of namespaceSelectors "a=1")"}}},
       {"selectors equal up to value order are duplicates",
-       withAlloc({0, {}, {}, {expr("app", "In", {"a", "b"}), expr("app", "In", {"b", "a"})}}),
+       with_alloc({0, {}, {}, {expr("app", "In", {"a", "b"}), expr("app", "In", {"b", "a"})}}),
        {{kPool, "p", svc_sel + "[1]",
          R"x(duplicate definition of serviceSelectors "app in (a,b)")x"}}},
       {"duplicate match expression",
-       withAlloc({0, {}, {}, {api::LabelSelector{{}, {{"k", "Exists", {}}, {"k", "Exists", {}}}}}}),
+       with_alloc(
+           {0, {}, {}, {api::LabelSelector{{}, {{"k", "Exists", {}}, {"k", "Exists", {}}}}}}),
        {{kPool, "p", svc_sel + "[0].matchExpressions[1]",
          R"(duplicate definition of match expressions "k")"}}},
       {"duplicate value in one expression",
-       withAlloc({0, {}, {expr("team", "In", {"x", "y", "x"})}, {}}),
+       with_alloc({0, {}, {expr("team", "In", {"x", "y", "x"})}, {}}),
        {{kPool, "p", ns_sel + "[0].matchExpressions[0].values[2]",
          R"(duplicate definition of match expression value in label selector "x")"}}},
       {"unknown operator",
-       withAlloc({0, {}, {expr("team", "Like", {"x"})}, {}}),
+       with_alloc({0, {}, {expr("team", "Like", {"x"})}, {}}),
        {{kPool, "p", ns_sel + "[0]",
          R"(invalid label selector: "Like" is not a valid label selector operator (key "team"))"}}},
       {"distinct selectors are fine",
-       withAlloc({0,
-                  {"a"},
-                  {sel({{"a", "1"}}), sel({{"a", "2"}})},
-                  {expr("k", "In", {"x"}), expr("k", "NotIn", {"x"})}}),
+       with_alloc({0,
+                   {"a"},
+                   {sel({{"a", "1"}}), sel({{"a", "2"}})},
+                   {expr("k", "In", {"x"}), expr("k", "NotIn", {"x"})}}),
        {}},
   };
   checkErrors(cases);

@@ -261,6 +261,7 @@ void Allocator::record(const ServiceRequest& svc,
                        const std::vector<net::IpAddress>& ips) {
   unassign(svc.key);
   std::vector<bool> fresh;
+  fresh.reserve(ips.size());
   for (const auto& ip : ips) {
     fresh.push_back(!table_.used(ip));
   }

@@ -10,9 +10,12 @@
 #include <boost/test/unit_test.hpp>
 
 #include "frrgen/compact.h"
+#include "frrgen/tests/compact_fixtures.h"
 
 namespace ingot::frrgen {
 namespace {
+
+using testing::classOf;
 
 // Sent is what a prefix is sent to one neighbor with, in a form that ignores list order.
 struct Sent {
@@ -85,26 +88,19 @@ Router randomRouter(std::mt19937& rng) {
       for (const auto& p : is_v4 ? r.prefixes_v4 : r.prefixes_v6) {
         if (pick(3) != 0) {
           const Sent& a = attrs[pick(static_cast<uint32_t>(attrs.size()))];
-          list.push_back({p,
-                          a.local_pref,
-                          {a.communities.begin(), a.communities.end()},
-                          {a.large_communities.begin(), a.large_communities.end()}});
+          list.append({p,
+                       a.local_pref,
+                       {a.communities.begin(), a.communities.end()},
+                       {a.large_communities.begin(), a.large_communities.end()}});
         }
       }
       if (pick(4) == 0) {
-        list.push_back({is_v4 ? "10.9.0.1/32" : "fd09::1/128", 0, {}, {}});
+        list.append({is_v4 ? "10.9.0.1/32" : "fd09::1/128", 0, {}, {}});
       }
       std::shuffle(list.begin(), list.end(), rng);
     }
   }
   return r;
-}
-
-const AdvertClass& classOf(const CompactModel& c, uint32_t tag) {
-  auto it = std::find_if(c.classes.begin(), c.classes.end(),
-                         [tag](const AdvertClass& k) { return k.tag == tag; });
-  BOOST_TEST_REQUIRE((it != c.classes.end()), "no class with tag " << tag);
-  return *it;
 }
 
 // checkRouter: per network, the neighbors whose outbound map permits its tag are exactly the

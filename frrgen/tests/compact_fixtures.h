@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // Small merged models for the compact-shape tests (frrgen's and agent/bgp's): one router, AS
 // 64512, with IPv4 neighbors 10.0.0.1 and 10.0.0.2 and IPv6 neighbor fd00::1, and the prefixes
-// each neighbor is sent.
+// each neighbor is sent; and a lookup in the compacted model.
 #pragma once
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include <boost/test/unit_test.hpp>
+
+#include "frrgen/compact.h"
 #include "frrgen/model.h"
 
 namespace ingot::frrgen::testing {
@@ -52,7 +55,7 @@ inline Model threePeers(const std::vector<Send>& sends) {
         continue;
       }
       auto& out = v6 ? n.outgoing_v6 : n.outgoing_v4;
-      out.push_back({s.prefix, s.local_pref, s.communities, s.large_communities});
+      out.append({s.prefix, s.local_pref, s.communities, s.large_communities});
     }
   }
   for (auto& n : r.neighbors) {
@@ -67,6 +70,14 @@ inline Model threePeers(const std::vector<Send>& sends) {
   m.routers = {r};
   m.bfd_profiles = {{"fast", 150, 150, 3, std::nullopt, false, false, std::nullopt}};
   return m;
+}
+
+/// classOf returns the advertisement class with the tag; a missing one fails the test.
+inline const AdvertClass& classOf(const CompactModel& c, uint32_t tag) {
+  auto it = std::find_if(c.classes.begin(), c.classes.end(),
+                         [tag](const AdvertClass& k) { return k.tag == tag; });
+  BOOST_TEST_REQUIRE((it != c.classes.end()), "no class with tag " << tag);
+  return *it;
 }
 
 }  // namespace ingot::frrgen::testing

@@ -14,6 +14,7 @@
 namespace ingot::frrgen {
 namespace {
 
+using testing::classOf;
 using testing::Send;
 using testing::threePeers;
 
@@ -21,13 +22,6 @@ CompactModel mustCompact(const Model& m) {
   auto c = compact(m);
   BOOST_TEST_REQUIRE(c.has_value(), (c ? "" : c.error().message));
   return *c;
-}
-
-const AdvertClass& classOf(const CompactModel& c, uint32_t tag) {
-  auto it = std::find_if(c.classes.begin(), c.classes.end(),
-                         [tag](const AdvertClass& k) { return k.tag == tag; });
-  BOOST_TEST_REQUIRE((it != c.classes.end()), "no class with tag " << tag);
-  return *it;
 }
 
 uint32_t tagOf(const CompactModel& c, const std::string& prefix) {
@@ -135,7 +129,7 @@ BOOST_AUTO_TEST_CASE(attributes_that_differ_per_peer_are_set_in_each_outbound_en
   }));
   auto m = threePeers({{"10.1.0.1/32", {"10.0.0.1"}, 0, {"64512:1"}}});
   // The same prefix reaches 10.0.0.2 with another community (two advertisements).
-  m.routers[0].neighbors[1].outgoing_v4.push_back({"10.1.0.1/32", 0, {"64512:2"}, {}});
+  m.routers[0].neighbors[1].outgoing_v4.append({"10.1.0.1/32", 0, {"64512:2"}, {}});
   const auto d = mustCompact(m);
   const uint32_t tag = tagOf(d, "10.1.0.1/32");
   BOOST_TEST(classOf(d, tag).attributes.empty());
@@ -207,8 +201,9 @@ BOOST_AUTO_TEST_CASE(a_prefix_no_neighbor_lists_is_originated_but_matched_by_no_
 }
 
 BOOST_AUTO_TEST_CASE(policy_size_does_not_grow_with_the_number_of_prefixes) {
-  auto lineCount = [](int prefixes) {
+  auto line_count = [](int prefixes) {
     std::vector<Send> sends;
+    sends.reserve(static_cast<size_t>(prefixes));
     for (int i = 0; i < prefixes; ++i) {
       sends.push_back(
           {"10.5." + std::to_string(i / 250) + "." + std::to_string(i % 250 + 1) + "/32",
@@ -220,7 +215,7 @@ BOOST_AUTO_TEST_CASE(policy_size_does_not_grow_with_the_number_of_prefixes) {
     return std::count(text.begin(), text.end(), '\n');
   };
   // Each prefix adds exactly its `network` line.
-  BOOST_TEST(lineCount(1000) - lineCount(100) == 900);
+  BOOST_TEST(line_count(1000) - line_count(100) == 900);
 }
 
 BOOST_AUTO_TEST_CASE(the_three_peer_model_renders_as_its_golden) {

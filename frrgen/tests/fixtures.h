@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Small builders for Config values and Kubernetes objects used by the frrgen tests.
+// Small builders for Config values and Kubernetes objects used by the frrgen tests; their merge.
 #pragma once
 
 #include <chrono>
@@ -8,10 +8,13 @@
 #include <string>
 #include <vector>
 
+#include <boost/test/unit_test.hpp>
+
 #include "api/frrk8s.h"
 #include "api/types.h"
 #include "common/net/ip.h"
 #include "config/config.h"
+#include "frrgen/merge.h"
 
 namespace ingot::frrgen::testing {
 
@@ -107,6 +110,14 @@ inline api::Secret basicAuth(const std::string& name, const std::string& passwor
   s.type = "kubernetes.io/basic-auth";
   s.data = {{"password", password_b64}};
   return s;
+}
+
+/// mustMerge returns the merged model of the objects; a merge error fails the test.
+inline Model mustMerge(const std::vector<api::FRRConfiguration>& configs,
+                       const std::vector<api::Secret>& secrets = {}) {
+  auto m = merge(configs, secrets);
+  BOOST_TEST_REQUIRE(m.has_value(), (m ? "" : m.error().message));
+  return *m;
 }
 
 }  // namespace ingot::frrgen::testing

@@ -35,13 +35,6 @@ api::FrrNeighbor& neighbor(api::FRRConfiguration& c) {
   return c.spec.routers.at(0).neighbors.at(0);
 }
 
-Model mustMerge(const std::vector<api::FRRConfiguration>& configs,
-                const std::vector<api::Secret>& secrets = {}) {
-  auto m = merge(configs, secrets);
-  BOOST_TEST_REQUIRE(m.has_value(), (m ? "" : m.error().message));
-  return *m;
-}
-
 const Neighbor& onlyNeighbor(const Model& m) {
   return m.routers.at(0).neighbors.at(0);
 }

@@ -5,9 +5,12 @@
 
 #include "frrgen/merge.h"
 #include "frrgen/model.h"
+#include "frrgen/tests/fixtures.h"
 
 namespace ingot::frrgen {
 namespace {
+
+using testing::mustMerge;
 
 // twoNeighbors: router 64512 announcing two v4 prefixes and one v6 prefix to neighbors .1 and .2
 // (IPv4), each allowed both v4 prefixes, 10.1.0.1/32 with community 64512:1.
@@ -34,12 +37,6 @@ const OutgoingList& sent(const Model& m, size_t neighbor) {
   return m.routers.at(0).neighbors.at(neighbor).outgoing_v4;
 }
 
-Model mustMerge(const std::vector<api::FRRConfiguration>& configs) {
-  auto m = merge(configs, {});
-  BOOST_TEST_REQUIRE(m.has_value(), (m ? "" : m.error().message));
-  return *m;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(outgoing_list_suite)
@@ -53,7 +50,7 @@ BOOST_AUTO_TEST_CASE(a_copy_shares_until_either_side_is_written) {
   BOOST_TEST(a[1].local_pref == 0u);
   BOOST_TEST(b[1].local_pref == 200u);
   OutgoingList c = a;
-  c.push_back({"10.1.0.3/32", 0, {}, {}});
+  c.append({"10.1.0.3/32", 0, {}, {}});
   BOOST_TEST(a.size() == 2u);
   BOOST_TEST(c.size() == 3u);
   OutgoingList d = a;

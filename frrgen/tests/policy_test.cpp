@@ -13,7 +13,7 @@ Neighbor v4Neighbor(const std::vector<std::string>& prefixes) {
   Neighbor n;
   n.address = "10.0.0.1";
   n.remote_as = "64513";
-  for (const auto& p : prefixes) n.outgoing_v4.push_back({p, 0, {}, {}});
+  for (const auto& p : prefixes) n.outgoing_v4.append({p, 0, {}, {}});
   return n;
 }
 

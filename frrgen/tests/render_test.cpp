@@ -276,7 +276,7 @@ BOOST_AUTO_TEST_CASE(one_new_prefix_changes_two_lines) {
   for (int i = 1; i <= 50; ++i) {
     const std::string p = "192.168.20." + std::to_string(i) + "/32";
     m.routers[0].prefixes_v4.push_back(p);
-    a.outgoing_v4.push_back({p, 0, {}, {}});
+    a.outgoing_v4.append({p, 0, {}, {}});
   }
   std::sort(m.routers[0].prefixes_v4.begin(), m.routers[0].prefixes_v4.end());
   auto before = lines(mustRender(m));

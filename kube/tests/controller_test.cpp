@@ -168,7 +168,10 @@ BOOST_AUTO_TEST_CASE(start_without_informers_runs_the_worker_until_stop) {
   o.drain_timeout = std::chrono::hours(1);
   Controller c("worker", d.logger, o);
   c.queue().add("a");
-  BOOST_REQUIRE(c.start(std::move(r)).has_value());
+  // Started outside the assertion: BOOST_REQUIRE's do-while would otherwise read as a loop that
+  // moves r again on a second pass.
+  const auto started = c.start(std::move(r));
+  BOOST_REQUIRE(started.has_value());
   BOOST_TEST(c.synced());
   c.stop();  // drains "a" before the worker ends
   BOOST_TEST(seen.load() == 1);

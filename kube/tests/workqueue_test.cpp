@@ -160,6 +160,7 @@ BOOST_AUTO_TEST_CASE(shutdown_wakes_blocked_workers) {
   WorkQueue q;
   std::atomic<int> finished{0};
   std::vector<std::thread> workers;
+  workers.reserve(3);
   for (int i = 0; i < 3; ++i) {
     workers.emplace_back([&] {
       auto k = q.get();
@@ -202,6 +203,7 @@ BOOST_AUTO_TEST_CASE(concurrent_workers_never_process_one_key_at_once_and_see_ev
   std::map<std::string, int> seen;        // generation observed when processing started
   int overlaps = 0;
   std::vector<std::thread> workers;
+  workers.reserve(4);
   for (int w = 0; w < 4; ++w) {
     workers.emplace_back([&] {
       while (auto k = q.get()) {

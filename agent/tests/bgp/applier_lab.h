@@ -23,11 +23,11 @@ namespace ingot::agent::bgp::testing {
 
 /// labRunnable is the precondition of the live suites: why the lab cannot run, once, printed.
 inline boost::test_tools::assertion_result labRunnable(boost::unit_test::test_unit_id) {
-  static const std::string why = whyFrrLabCannotRun();
-  boost::test_tools::assertion_result ok(why.empty());
+  static const std::string kWhy = whyFrrLabCannotRun();
+  boost::test_tools::assertion_result ok(kWhy.empty());
   if (!ok) {
-    ok.message() << why;
-    std::fprintf(stderr, "skipped: %s\n", why.c_str());  // CTest's SKIP_REGULAR_EXPRESSION
+    ok.message() << kWhy;
+    std::fprintf(stderr, "skipped: %s\n", kWhy.c_str());  // CTest's SKIP_REGULAR_EXPRESSION
   }
   return ok;
 }

@@ -35,7 +35,7 @@ frrgen::CompactModel nodeModel(const std::vector<std::string>& prefixes) {
   frrgen::Router r = nodeRouter();
   for (const auto& p : prefixes) {
     r.prefixes_v4.push_back(p);
-    r.neighbors[0].outgoing_v4.push_back(frrgen::OutgoingPrefix{p, 0, {}, {}});
+    r.neighbors[0].outgoing_v4.append(frrgen::OutgoingPrefix{p, 0, {}, {}});
   }
   frrgen::Model m;
   m.routers = {r};

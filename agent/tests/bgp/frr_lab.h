@@ -249,6 +249,7 @@ class FrrLab {
       args.insert(args.end(), {"-s", "90000000"});
     }
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (auto& a : args) {
       argv.push_back(a.data());
     }

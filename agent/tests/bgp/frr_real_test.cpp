@@ -53,11 +53,11 @@ std::string whyNotRunnable() {
 }
 
 boost::test_tools::assertion_result runnable(utf::test_unit_id) {
-  static const std::string why = whyNotRunnable();
-  boost::test_tools::assertion_result ok(why.empty());
+  static const std::string kWhy = whyNotRunnable();
+  boost::test_tools::assertion_result ok(kWhy.empty());
   if (!ok) {
-    ok.message() << why;
-    std::fprintf(stderr, "skipped: %s\n", why.c_str());  // CTest's SKIP_REGULAR_EXPRESSION
+    ok.message() << kWhy;
+    std::fprintf(stderr, "skipped: %s\n", kWhy.c_str());  // CTest's SKIP_REGULAR_EXPRESSION
   }
   return ok;
 }

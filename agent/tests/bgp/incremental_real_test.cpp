@@ -45,10 +45,10 @@ frrgen::CompactModel nodeModel(const std::vector<Route>& routes) {
     r.prefixes_v4.push_back(x.prefix);
     frrgen::OutgoingPrefix o{x.prefix, 0, x.communities, x.large};
     if (x.tor) {
-      tor.outgoing_v4.push_back(o);
+      tor.outgoing_v4.append(o);
     }
     if (x.ghost) {
-      ghost.outgoing_v4.push_back(o);
+      ghost.outgoing_v4.append(o);
     }
   }
   r.neighbors = {tor, ghost};
@@ -62,6 +62,7 @@ frrgen::CompactModel nodeModel(const std::vector<Route>& routes) {
 
 std::vector<Route> bulk(int n) {
   std::vector<Route> out;
+  out.reserve(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     out.push_back({"10.50." + std::to_string(i / 250) + "." + std::to_string(i % 250 + 1) + "/32"});
   }

@@ -218,6 +218,7 @@ BOOST_AUTO_TEST_CASE(incremental_winners_equal_a_fresh_election) {
 
 BOOST_AUTO_TEST_CASE(membership_changes_reuse_cached_digests) {
   std::vector<std::string> nodes;
+  nodes.reserve(100);
   for (int i = 0; i < 100; ++i) {
     nodes.push_back("worker-" + std::to_string(i));
   }

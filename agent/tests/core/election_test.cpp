@@ -97,6 +97,7 @@ BOOST_AUTO_TEST_CASE(matches_metallb_golden_vectors) {
 // Sorting must not hash in its comparator: n candidates cost exactly n digests.
 BOOST_AUTO_TEST_CASE(hashes_each_candidate_once) {
   std::vector<std::string> nodes;
+  nodes.reserve(500);
   for (int i = 0; i < 500; ++i) {
     nodes.push_back("worker-" + std::to_string(i));
   }
@@ -123,6 +124,7 @@ BOOST_AUTO_TEST_CASE(n_node_simulation_has_exactly_one_owner) {
   agent::L2Hasher hasher;
   for (int n = 1; n <= 40; ++n) {
     std::vector<std::string> nodes;
+    nodes.reserve(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) {
       nodes.push_back("node-" + std::to_string(i));
     }
@@ -165,6 +167,7 @@ BOOST_AUTO_TEST_CASE(membership_order_does_not_change_the_election) {
 BOOST_AUTO_TEST_CASE(first_ingress_ip_is_the_election_key) {
   agent::L2Hasher hasher;
   std::vector<std::string> nodes;
+  nodes.reserve(16);
   for (int i = 0; i < 16; ++i) {
     nodes.push_back("n" + std::to_string(i));
   }

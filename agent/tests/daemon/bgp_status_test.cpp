@@ -14,16 +14,9 @@
 namespace ingot::agent {
 namespace {
 
+using testing::firstPass;
 using testing::Harness;
 using testing::node1;
-using testing::TempFile;
-
-void start(Harness& h) {
-  const TempFile file(testing::examples());
-  testing::loadInto(h, file.path());
-  h.queue.add(std::string(keys::kConfig));
-  h.drain();
-}
 
 size_t statusWrites(const Harness& h, const std::string& verb) {
   const auto writes = h.writes(verb);
@@ -67,7 +60,7 @@ api::ServiceBGPStatus echoOf(const Harness& h, const std::string& name) {
 // the Service looks status-less and gets a second object (then one of the two is deleted).
 void echoLandsMidPass(const std::string& key) {
   Harness h(node1());
-  start(h);
+  firstPass(h);
   BOOST_REQUIRE_EQUAL(statusWrites(h, "create"), 1u);
   const api::ServiceBGPStatus echo = echoOf(h, "bgp-1");
   h.queue.add(key);
@@ -95,7 +88,7 @@ BOOST_AUTO_TEST_CASE(echo_landing_mid_service_pass_makes_no_second_status) {
 // sees (a new pool) does.
 BOOST_AUTO_TEST_CASE(unchanged_configuration_starts_no_full_pass) {
   Harness h(node1());
-  start(h);
+  firstPass(h);
   auto pools = h.world.pools.list();
   BOOST_REQUIRE(!pools.empty());
   api::IPAddressPool pool = *pools.front();

@@ -84,4 +84,13 @@ inline void loadInto(Harness& h, const std::string& file) {
   for (const auto& s : services) h.world.put(s);
 }
 
+/// firstPass loads the objects of the YAML text (the examples by default) into the harness'
+/// stores and runs the configuration pass that an agent starts with.
+inline void firstPass(Harness& h, const std::string& yaml = examples()) {
+  const TempFile file(yaml);
+  loadInto(h, file.path());
+  h.queue.add(std::string(keys::kConfig));
+  h.drain();
+}
+
 }  // namespace ingot::agent::testing

@@ -73,6 +73,7 @@ struct Side {
       if (w.verb == "remove") live.erase(w.name);
     }
     std::vector<std::string> out;
+    out.reserve(live.size());
     for (auto& [name, body] : live) out.push_back(std::move(body));
     std::sort(out.begin(), out.end());
     return out;
@@ -167,7 +168,7 @@ void projectNodes(testing::World& w) {
 
 /// step applies one random change to both worlds and queues what each side runs on it.
 void step(Side& inc, Side& full, std::mt19937& rng, int rv) {
-  const std::string ns = kNamespaces[rng() % kNamespaces.size()];
+  const std::string& ns = kNamespaces[rng() % kNamespaces.size()];
   const std::string name = "s" + std::to_string(rng() % 4);
   const std::string key = ns + "/" + name;
   const auto op = rng() % 10;

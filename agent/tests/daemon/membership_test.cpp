@@ -69,14 +69,14 @@ BOOST_AUTO_TEST_CASE(live_set_keeps_each_members_metadata) {
   LiveSet live("n1", logger);
   live.setSelfMetadata("ingot/1 joined=1");
   using K = ml::Outbox::Event::Kind;
-  auto withMeta = [](K kind, std::string name, std::string meta) {
+  auto with_meta = [](K kind, std::string name, std::string meta) {
     auto e = event(kind, std::move(name));
     e.meta.assign(meta.begin(), meta.end());
     return e;
   };
-  live.onEvent(withMeta(K::Join, "n2", "ingot/1 joined=2"));
-  live.onEvent(withMeta(K::Join, "n3", ""));
-  live.onEvent(withMeta(K::Update, "n2", "ingot/1 joined=3"));
+  live.onEvent(with_meta(K::Join, "n2", "ingot/1 joined=2"));
+  live.onEvent(with_meta(K::Join, "n3", ""));
+  live.onEvent(with_meta(K::Update, "n2", "ingot/1 joined=3"));
   using Map = std::map<std::string, std::string>;
   BOOST_TEST(
       (live.metadata() == Map{{"n1", "ingot/1 joined=1"}, {"n2", "ingot/1 joined=3"}, {"n3", ""}}));

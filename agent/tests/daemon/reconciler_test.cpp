@@ -12,17 +12,10 @@ namespace ingot::agent {
 namespace {
 
 using testing::contains;
+using testing::firstPass;
 using testing::Harness;
 using testing::node1;
 using testing::TempFile;
-
-/// started returns a harness on the examples after the first pass and the first BGP write.
-void start(Harness& h, const std::string& yaml = testing::examples()) {
-  const TempFile file(yaml);
-  testing::loadInto(h, file.path());
-  h.queue.add(std::string(keys::kConfig));
-  h.drain();
-}
 
 /// bgpStatusPatches returns the status patches of ServiceBGPStatus objects (named bgp-…).
 std::vector<k8s::testing::Write> bgpStatusPatches(const Harness& h) {
@@ -47,7 +40,7 @@ std::vector<k8s::testing::Write> frrWrites(const Harness& h) {
 
 BOOST_AUTO_TEST_CASE(first_desired_configuration_is_written_at_once) {
   Harness h(node1());
-  start(h);
+  firstPass(h);
   const auto writes = frrWrites(h);
   BOOST_REQUIRE_EQUAL(writes.size(), 1u);
   BOOST_TEST(writes[0].verb == "create");
@@ -88,7 +81,7 @@ BOOST_AUTO_TEST_CASE(nothing_is_written_for_bgp_before_a_configuration_parses) {
 
 BOOST_AUTO_TEST_CASE(cooldown_coalesces_a_burst_into_one_write) {
   Harness h(node1());
-  start(h);
+  firstPass(h);
   const std::string first = frrWrites(h).at(0).body;
   // The live object as the server holds it now.
   h.api.gets.push_back(first);
@@ -115,7 +108,7 @@ BOOST_AUTO_TEST_CASE(cooldown_coalesces_a_burst_into_one_write) {
 
 BOOST_AUTO_TEST_CASE(frrconfiguration_equal_to_the_cache_is_not_touched) {
   Harness h(node1());
-  start(h);
+  firstPass(h);
   testing::World::upsert(h.world.frr_configurations, *h.desired());
   const size_t writes = h.api.writes().size();
   const int gets = h.api.getCalls();
@@ -127,7 +120,7 @@ BOOST_AUTO_TEST_CASE(frrconfiguration_equal_to_the_cache_is_not_touched) {
 
 BOOST_AUTO_TEST_CASE(frrconfiguration_with_server_defaults_is_not_rewritten) {
   Harness h(node1());
-  start(h);
+  firstPass(h);
   // What the API server stores: the CRD defaults filled in, MetalLB's empty structs present.
   api::FRRConfiguration stored = *h.desired();
   stored.spec = frrgen::servedSpec(stored.spec);
@@ -173,7 +166,7 @@ std::string withoutSessions(bool keep_bfd) {
 
 BOOST_AUTO_TEST_CASE(a_node_without_sessions_and_profiles_has_no_frrconfiguration) {
   Harness h(node1());
-  start(h, withoutSessions(false));
+  firstPass(h, withoutSessions(false));
   BOOST_REQUIRE(h.desired().has_value());
   BOOST_TEST(frrWrites(h).empty());
   BOOST_TEST(h.writes("remove").empty());  // nothing in the cache: nothing to delete
@@ -194,7 +187,7 @@ BOOST_AUTO_TEST_CASE(a_node_without_sessions_and_profiles_has_no_frrconfiguratio
 
 BOOST_AUTO_TEST_CASE(a_node_with_only_bfd_profiles_still_gets_its_frrconfiguration) {
   Harness h(node1());
-  start(h, withoutSessions(true));
+  firstPass(h, withoutSessions(true));
   const auto writes = frrWrites(h);
   BOOST_REQUIRE_EQUAL(writes.size(), 1u);
   BOOST_TEST(contains(writes[0].body, "\"bfdProfiles\""));
@@ -203,7 +196,7 @@ BOOST_AUTO_TEST_CASE(a_node_with_only_bfd_profiles_still_gets_its_frrconfigurati
 
 BOOST_AUTO_TEST_CASE(an_edited_frrconfiguration_is_restored) {
   Harness h(node1());
-  start(h);
+  firstPass(h);
   api::FRRConfiguration edited = *h.desired();
   edited.spec.bfd_profiles.clear();
   edited.metadata.resource_version = "7";
@@ -222,7 +215,7 @@ BOOST_AUTO_TEST_CASE(an_edited_frrconfiguration_is_restored) {
 
 BOOST_AUTO_TEST_CASE(announced_service_gets_one_service_bgp_status_and_one_event) {
   Harness h(node1());
-  start(h);
+  firstPass(h);
   const auto creates = h.writes("create");
   const auto status_create = std::find_if(creates.begin(), creates.end(), [](const auto& w) {
     return contains(w.body, "\"ServiceBGPStatus\"");
@@ -260,7 +253,7 @@ BOOST_AUTO_TEST_CASE(service_bgp_status_is_updated_and_deleted) {
                          {"metallb.io/service-namespace", "shop"}};
   old.status = {"node1", "checkout", "shop", {"tor0"}};
   testing::World::upsert(h.world.bgp_statuses, old);
-  start(h);
+  firstPass(h);
   BOOST_TEST(h.writes("create").size() == 2u);  // the ConfigurationState and FRRConfiguration
   auto patches = bgpStatusPatches(h);
   BOOST_REQUIRE(!patches.empty());
@@ -292,7 +285,7 @@ std::vector<k8s::testing::Write> stateWrites(const Harness& h, const std::string
 BOOST_AUTO_TEST_CASE(configuration_state_is_created_once_while_the_cache_lags) {
   // The cache has not shown speaker-node1 yet (its watch can start after the create).
   Harness h(node1());
-  start(h);
+  firstPass(h);
   BOOST_TEST(stateWrites(h, "create").size() == 1u);
   BOOST_TEST(stateWrites(h, "patchStatus").size() == 1u);
   // A configuration change that leaves the state as it was: no write.
@@ -328,7 +321,7 @@ BOOST_AUTO_TEST_CASE(configuration_state_is_created_once_while_the_cache_lags) {
 
 BOOST_AUTO_TEST_CASE(invalid_configuration_keeps_the_last_good_one_and_recovers) {
   Harness h(node1());
-  start(h);
+  firstPass(h);
   const auto desired = *h.desired();
   testing::World::upsert(h.world.pools, overlappingPool());
   h.queue.add(std::string(keys::kConfig));
@@ -403,7 +396,7 @@ BOOST_AUTO_TEST_CASE(frr_mode_reports_a_failed_reload_and_retries_with_backoff) 
   ReconcilerOptions o = frrMode();
   o.hostname = "node1-host";
   Harness h(o, &frr);
-  start(h);
+  firstPass(h);
   BOOST_REQUIRE_EQUAL(frr.texts.size(), 1u);
   BOOST_TEST(contains(frr.texts[0], "hostname node1-host"));
   BOOST_TEST(contains(frr.texts[0], "198.51.100.0/32"));
@@ -439,7 +432,7 @@ BOOST_AUTO_TEST_CASE(frr_mode_reads_a_delta_back_once_changes_go_quiet) {
   frr.as_delta = true;
   const ReconcilerOptions o = frrMode();
   Harness h(o, &frr);
-  start(h);
+  firstPass(h);
   BOOST_REQUIRE_EQUAL(frr.texts.size(), 1u);
   BOOST_TEST(frr.verifies == 0);  // not on the apply's path
   h.clock.advance(std::chrono::milliseconds(500));
@@ -468,7 +461,7 @@ BOOST_AUTO_TEST_CASE(frr_mode_applies_the_compact_shape_and_reads_back_periodica
   FakeApply frr;
   const ReconcilerOptions o = frrMode();
   Harness h(o, &frr);
-  start(h);
+  firstPass(h);
   BOOST_REQUIRE_EQUAL(frr.texts.size(), 1u);
   // One line per prefix, pointing at its class's route-map.
   BOOST_TEST(contains(frr.texts[0], " network 198.51.100.0/32 route-map ingot-adv-"), frr.texts[0]);
@@ -513,7 +506,7 @@ BOOST_AUTO_TEST_CASE(cooldown_applies_a_lone_change_at_once_and_coalesces_what_f
   Harness h(o, &frr);
   frr.clock = &h.clock;
   frr.cost = 10ms;  // each apply: 10 ms, then a 30 ms cool-down
-  start(h);
+  firstPass(h);
   BOOST_REQUIRE_EQUAL(frr.texts.size(), 1u);
   // A lone change after the 30 ms cool-down (well within the 200 ms debounce): applied at once.
   h.clock.advance(30ms);
@@ -553,8 +546,8 @@ BOOST_AUTO_TEST_CASE(service_bgp_status_writes_do_not_hold_back_the_frrconfigura
   ReconcilerOptions options = node1();
   options.status_writes_per_pass = 1;
   Harness h(options);
-  start(h, testing::examples() + "\n---\n" +
-               testing::readFile(testing::sourceDir() + "/examples/bgp/storefront.yaml"));
+  firstPass(h, testing::examples() + "\n---\n" +
+                   testing::readFile(testing::sourceDir() + "/examples/bgp/storefront.yaml"));
   std::vector<std::string> order;
   for (const auto& w : h.api.writes()) {
     if (w.verb != "create") continue;
@@ -583,8 +576,8 @@ std::vector<std::string> layer2Lines(const Harness& h, const std::string& key) {
 BOOST_AUTO_TEST_CASE(layer2_decision_is_logged_per_service_when_it_changes) {
   Harness h(node1());
   const std::string dir = testing::sourceDir() + "/examples/";
-  start(h, testing::examples() + testing::readFile(dir + "l2/pool.yaml") + "\n---\n" +
-               testing::readFile(dir + "l2/service.yaml"));
+  firstPass(h, testing::examples() + testing::readFile(dir + "l2/pool.yaml") + "\n---\n" +
+                   testing::readFile(dir + "l2/service.yaml"));
   // No EndpointSlice for web/frontend: every Node counts as live, but nobody may announce.
   auto lines = layer2Lines(h, "web/frontend");
   BOOST_REQUIRE_EQUAL(lines.size(), 1u);
@@ -643,8 +636,8 @@ struct L2Case {
 void startWithL2Service(Harness& h, const std::string& ads) {
   const std::string dir = testing::sourceDir() + "/examples/";
   const std::string pool = testing::readFile(dir + "l2/pool.yaml");
-  start(h, testing::examples() + pool.substr(0, pool.find("---")) + ads + "---\n" +
-               testing::readFile(dir + "l2/service.yaml") + R"(
+  firstPass(h, testing::examples() + pool.substr(0, pool.find("---")) + ads + "---\n" +
+                   testing::readFile(dir + "l2/service.yaml") + R"(
 ---
 apiVersion: discovery.k8s.io/v1
 kind: EndpointSlice

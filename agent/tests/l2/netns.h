@@ -69,9 +69,15 @@ struct VethLab {
     sh("ip -n " + node + " link set n0 up");
     sh("ip -n " + peer + " link set p0 up");
   }
+  /// ~VethLab deletes both namespaces; a failure to run the command is printed, not thrown.
   ~VethLab() {
-    sh("ip netns del " + node, false);
-    sh("ip netns del " + peer, false);
+    for (const std::string* ns : {&node, &peer}) {
+      try {
+        sh("ip netns del " + *ns, false);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "VethLab: cannot delete namespace %s: %s\n", ns->c_str(), e.what());
+      }
+    }
   }
   VethLab(const VethLab&) = delete;
   VethLab& operator=(const VethLab&) = delete;

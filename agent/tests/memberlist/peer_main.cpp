@@ -121,8 +121,8 @@ int main(int argc, char** argv) {
   }
   ingot::log::Logger logger(ingot::log::Level::Warn);
   auto node = ml::Node::start(args.cfg, &logger, [](const ml::Outbox::Event& e) {
-    static const char* kNames[] = {"join", "leave", "update"};
-    std::cout << "event " << kNames[static_cast<int>(e.kind)] << " " << e.name << std::endl;
+    static constexpr const char* kEventNames[] = {"join", "leave", "update"};
+    std::cout << "event " << kEventNames[static_cast<int>(e.kind)] << " " << e.name << std::endl;
   });
   if (!node) {
     std::cerr << node.error().message << "\n";

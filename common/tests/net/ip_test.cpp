@@ -15,6 +15,7 @@ namespace {
 
 std::vector<std::string> toStrings(const std::vector<Cidr>& cidrs) {
   std::vector<std::string> out;
+  out.reserve(cidrs.size());
   for (const auto& c : cidrs) {
     out.push_back(c.toString());
   }

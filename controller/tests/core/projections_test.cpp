@@ -36,15 +36,6 @@ api::Service dressed(api::Service svc) {
   return svc;
 }
 
-std::vector<std::string> eventText(const std::vector<Event>& events) {
-  std::vector<std::string> out;
-  out.reserve(events.size());
-  for (const auto& e : events) {
-    out.push_back(std::string(eventTypeName(e.type)) + " " + e.reason + ": " + e.message);
-  }
-  return out;
-}
-
 /// sameOutcome requires two convergences to decide and write the same.
 void sameOutcome(const ServiceOutcome& full, const ServiceOutcome& projected) {
   BOOST_TEST(full.ignored == projected.ignored);

@@ -127,7 +127,7 @@ class Walk {
         s.families = {"IPv6", "IPv4"};
     }
     const std::vector<std::string> keys = {"", "", "", "k1", "k2"};
-    const std::string key = keys[pick(static_cast<int>(keys.size()))];
+    const std::string& key = keys[pick(static_cast<int>(keys.size()))];
     if (!key.empty()) {
       s.annotations[chance(20) ? kLegacyAnnotationAllowSharedIp : kAnnotationAllowSharedIp] = key;
     }

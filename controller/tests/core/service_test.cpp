@@ -12,15 +12,6 @@ using namespace ingot::controller::testing;
 
 namespace {
 
-/// eventText renders an Event as "Type Reason: message" for readable comparisons.
-std::vector<std::string> eventText(const std::vector<Event>& events) {
-  std::vector<std::string> out;
-  for (const auto& e : events) {
-    out.push_back(std::string(eventTypeName(e.type)) + " " + e.reason + ": " + e.message);
-  }
-  return out;
-}
-
 config::Config convergenceConfig() {
   return makeConfig({{"default", {"192.168.10.0/30", "fc00::/126"}},
                      {"other", {"192.168.20.0/30"}},

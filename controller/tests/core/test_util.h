@@ -16,6 +16,7 @@
 #include "config/config.h"
 #include "controller/core/allocator.h"
 #include "controller/core/go_format.h"
+#include "controller/core/service.h"
 
 namespace ingot::controller::testing {
 
@@ -28,6 +29,7 @@ inline net::IpAddress ip(const std::string& text) {
 
 inline std::vector<net::IpAddress> ips(const std::vector<std::string>& texts) {
   std::vector<net::IpAddress> out;
+  out.reserve(texts.size());
   for (const auto& t : texts) {
     out.push_back(ip(t));
   }
@@ -188,6 +190,16 @@ inline api::Service withStatus(api::Service svc, const std::vector<std::string>&
     svc.status.ingress.push_back(ingress);
   }
   return svc;
+}
+
+/// eventText renders each Event as "Type Reason: message" for readable comparisons.
+inline std::vector<std::string> eventText(const std::vector<Event>& events) {
+  std::vector<std::string> out;
+  out.reserve(events.size());
+  for (const auto& e : events) {
+    out.push_back(std::string(eventTypeName(e.type)) + " " + e.reason + ": " + e.message);
+  }
+  return out;
 }
 
 }  // namespace ingot::controller::testing

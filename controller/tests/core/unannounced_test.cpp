@@ -74,8 +74,8 @@ struct Cluster {
 };
 
 const Cluster& cluster() {
-  static const Cluster c;
-  return c;
+  static const Cluster kCluster;
+  return kCluster;
 }
 
 constexpr const char* kExcluded =

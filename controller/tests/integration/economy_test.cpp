@@ -52,8 +52,9 @@ BOOST_AUTO_TEST_CASE(full_pass_and_relist_after_410_write_nothing) {
   // the version of the last event of its own kind, which the filler writes push out: 410.
   Cluster cluster({"--history", "40", "--bookmark-interval", "3600", "--close-watches-after", "2"});
   cluster.createPool("econ", {"10.30.0.0/24"});
-  for (int i = 0; i < kEconomyServices; ++i)
+  for (int i = 0; i < kEconomyServices; ++i) {
     cluster.createService("default", "svc-" + std::to_string(i));
+  }
   auto c = cluster.startController({"--kube-api-qps=0"});
   BOOST_REQUIRE_MESSAGE(waitFor(Millis(30000),
                                 [&] {
@@ -85,8 +86,9 @@ BOOST_AUTO_TEST_CASE(full_pass_and_relist_after_410_write_nothing) {
   // Watch expiry: every informer re-lists (at least the Service, pool, namespace, community and
   // ConfigurationState lists) and finds nothing new.
   const double listed = lists(*c);
-  for (int i = 0; i < 60; ++i)
+  for (int i = 0; i < 60; ++i) {
     cluster.create(k8s::resources::kConfigMaps, "default", configMapJson(i));
+  }
   BOOST_REQUIRE_MESSAGE(waitFor(Millis(30000), [&] { return lists(*c) >= listed + 5 && idle(*c); }),
                         "no re-list after the watches expired:\n" + c->log());
   BOOST_TEST(writes(*c) == converged, "the re-list wrote " << writes(*c) - converged);

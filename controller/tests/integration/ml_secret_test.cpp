@@ -13,7 +13,7 @@ using namespace ingot::controller::testing;
 
 namespace {
 
-const char* kDeployment =
+constexpr const char* kDeployment =
     R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"controller",)"
     R"("namespace":"metallb-system"},"spec":{"selector":{"matchLabels":{"app":"metallb"}},)"
     R"("template":{"metadata":{"labels":{"app":"metallb"}},"spec":{"containers":[]}}}})";
@@ -37,7 +37,7 @@ BOOST_AUTO_TEST_CASE(controller_creates_the_secret_once_owned_by_its_deployment)
   BOOST_REQUIRE(deployment.has_value());
   const auto uid_field = json::stringAt(*deployment, {"metadata", "uid"});
   BOOST_REQUIRE(uid_field.has_value() && !uid_field->empty());
-  const std::string uid = *uid_field;
+  const std::string& uid = *uid_field;
   const std::vector<std::string> args = {"--ml-secret-name=metallb-memberlist",
                                          "--deployment=controller"};
   auto controller = cluster.startController(args);

@@ -22,6 +22,7 @@ void createServices(Cluster& cluster, int n) {
   std::atomic<int> next{0};
   std::atomic<int> failures{0};
   std::vector<std::jthread> threads;
+  threads.reserve(kCreators);
   for (int t = 0; t < kCreators; ++t) {
     threads.emplace_back([&] {
       auto api = cluster.server->client();
