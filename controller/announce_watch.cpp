@@ -60,15 +60,6 @@ typename k8s::Informer<T>::Handlers indexedBy(k8s::WorkQueue& q,
   return handlers;
 }
 
-/// A status object names its Service in its status.
-template <typename T>
-typename k8s::Informer<T>::Handlers statusHandlers(k8s::WorkQueue& q,
-                                                   std::string (*service)(const T&),
-                                                   ErrorHandler err,
-                                                   void (*project)(T&)) {
-  return indexedBy<T>(q, service, std::move(err), project);
-}
-
 /// An EndpointSlice names its Service in the kubernetes.io/service-name label.
 k8s::Informer<api::EndpointSlice>::Handlers sliceHandlers(k8s::WorkQueue& q, ErrorHandler err) {
   return indexedBy<api::EndpointSlice>(q, sliceServiceKey, std::move(err), projectEndpointSlice);
@@ -123,13 +114,12 @@ std::unique_ptr<AnnounceCaches> addAnnounceInformers(k8s::InformerSet& set,
       set.add<api::ServiceL2Status>(
           "servicel2statuses", api, r::kServiceL2Statuses, ns,
           api::jsonDecoder<api::ServiceL2Status>(),
-          statusHandlers<api::ServiceL2Status>(q, l2StatusServiceKey, err, projectServiceL2Status),
+          indexedBy<api::ServiceL2Status>(q, l2StatusServiceKey, err, projectServiceL2Status), io),
+      set.add<api::ServiceBGPStatus>(
+          "servicebgpstatuses", api, r::kServiceBgpStatuses, ns,
+          api::jsonDecoder<api::ServiceBGPStatus>(),
+          indexedBy<api::ServiceBGPStatus>(q, bgpStatusServiceKey, err, projectServiceBGPStatus),
           io),
-      set.add<api::ServiceBGPStatus>("servicebgpstatuses", api, r::kServiceBgpStatuses, ns,
-                                     api::jsonDecoder<api::ServiceBGPStatus>(),
-                                     statusHandlers<api::ServiceBGPStatus>(
-                                         q, bgpStatusServiceKey, err, projectServiceBGPStatus),
-                                     io),
       set.add<api::Pod>("agentpods", api, r::kPods, ns, api::jsonDecoder<api::Pod>(),
                         podHandlers(q, err), pods_io),
   });

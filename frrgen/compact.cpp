@@ -294,28 +294,12 @@ Result<std::vector<OutEntry>> outEntries(uint32_t j,
   return out;
 }
 
-// sessionOf copies a neighbor without its outgoing lists (the compact shape does not keep them,
-// and copying them would cost one string per prefix and neighbor).
+// sessionOf copies a neighbor without its outgoing lists (the compact shape does not keep them;
+// the copy shares their storage until they are cleared, so no prefix is copied).
 Neighbor sessionOf(const Neighbor& n) {
-  Neighbor s;
-  s.address = n.address;
-  s.interface = n.interface;
-  s.remote_as = n.remote_as;
-  s.family = n.family;
-  s.vrf = n.vrf;
-  s.source_address = n.source_address;
-  s.port = n.port;
-  s.hold_time = n.hold_time;
-  s.keepalive_time = n.keepalive_time;
-  s.connect_time = n.connect_time;
-  s.password = n.password;
-  s.bfd_profile = n.bfd_profile;
-  s.graceful_restart = n.graceful_restart;
-  s.ebgp_multi_hop = n.ebgp_multi_hop;
-  s.local_asn = n.local_asn;
-  s.receive_all = n.receive_all;
-  s.incoming_v4 = n.incoming_v4;
-  s.incoming_v6 = n.incoming_v6;
+  Neighbor s = n;
+  s.outgoing_v4.clear();
+  s.outgoing_v6.clear();
   return s;
 }
 
