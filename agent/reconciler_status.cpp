@@ -194,7 +194,7 @@ Result<void> Reconciler::createBgpStatus(const api::ServiceBGPStatusStatus& stat
               Pending{bgpStatus(options_.node, status.service_namespace, status.service_name, {}),
                       k8s::resourceVersionOf(*created), expires, service});
   log_.info("bgp_status", "created", "ServiceBGPStatus created",
-            {{"name", *name}, {"service", status.service_namespace + "/" + status.service_name}});
+            {{"name", *name}, {"service", service}});
   return patchBgpStatus(*name, status);
 }
 
