@@ -39,7 +39,7 @@ enum class DropReason : uint8_t {
   NotNeighborSolicit,  ///< an IPv6 packet that is not an ICMPv6 Neighbor Solicitation
   BadIcmp,             ///< hop limit not 255, code not 0, bad checksum, payload length mismatch
   BadOption,           ///< an option of length zero or running past the packet
-  NoSourceLinkLayer,   ///< an NS without a source link-layer address option (e.g. DAD probes)
+  NoSourceLinkLayer,   ///< an NS from a unicast address without a source link-layer option
   BadTarget,           ///< a multicast NS target, or an Ethernet destination that is not for us
   FromSelf,            ///< sent by this interface (its own MAC)
   BadSender,     ///< a sender MAC (Ethernet source, ARP sender, NDP option) that is broadcast,

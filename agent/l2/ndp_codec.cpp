@@ -222,8 +222,8 @@ NdpDecision processNeighborSolicit(ByteView frame,
     d.reason = DropReason::NotAnnounced;
     return d;
   }
-  if (ns.ip_src == Ip6{}) {
-    d.reply = unsolicitedAdvert(own_mac, own_ip, ns.target);  // defends against the DAD probe
+  if (isDadProbe(ns)) {
+    d.reply = unsolicitedAdvert(own_mac, own_ip, ns.target);  // defends the address
     return d;
   }
   NeighborMessage na{*ns.link_layer, own_mac, own_ip, ns.ip_src, 255,    kIcmpv6NeighborAdvert,
