@@ -179,6 +179,36 @@ bool owned(const Route& route, const AdmissionRequest& r) {
   return r.group == kGroup && r.kind == route.kind && r.sub_resource.empty();
 }
 
+/// objectKind returns the kind an object (or old object) of a request declares, "" when none.
+std::string objectKind(const json::Value& object) {
+  return object.isObject() ? text(member(&object, "kind")) : std::string();
+}
+
+/// misrouted says why request is not one route checks, or nullopt. A review without
+/// request.kind, for another group, kind or version, or carrying an object of another kind is
+/// refused: allowing it would let an object past the webhook unchecked.
+std::optional<std::string> misrouted(const Route& route, const AdmissionRequest& r) {
+  const std::string serves = std::string(route.path) + " validates metallb.io/" +
+                             std::string(route.version) + " " + std::string(route.kind);
+  if (r.kind.empty()) {
+    return serves + "; the review has no request.kind";
+  }
+  if (r.group != kGroup || r.kind != route.kind) {
+    return serves + ", not " + (r.group.empty() ? "" : r.group + "/") + r.version + " " + r.kind;
+  }
+  if (r.version != route.version) {
+    return serves + ", not " + r.version;
+  }
+  for (const auto* object : {&r.object, &r.old_object}) {
+    const std::string kind = objectKind(*object);
+    if (!kind.empty() && kind != route.kind) {
+      return serves + "; request." + (object == &r.object ? "object" : "oldObject") + " has kind " +
+             kind;
+    }
+  }
+  return std::nullopt;
+}
+
 bool writes(const AdmissionRequest& r) {
   return r.operation == "CREATE" || r.operation == "UPDATE";
 }
@@ -280,15 +310,12 @@ Verdict admit(const Route& route,
               const AdmissionRequest& request,
               const config::Inputs& existing,
               const AdmitOptions& options) {
-  if (!owned(route, request)) {
-    return allowed("not checked: " + request.group + "/" + request.version + " " + request.kind +
-                   (request.sub_resource.empty() ? "" : "/" + request.sub_resource) +
-                   " is not what " + std::string(route.path) + " validates");
+  if (auto wrong = misrouted(route, request)) {
+    return badRequest(*wrong);
   }
-  if (request.version != route.version) {
-    return badRequest(std::string(route.path) + " validates metallb.io/" +
-                      std::string(route.version) + " " + std::string(route.kind) + ", not " +
-                      request.version);
+  if (!request.sub_resource.empty()) {
+    return allowed("not checked: the " + request.sub_resource + " subresource of " + request.kind +
+                   " is not what " + std::string(route.path) + " validates");
   }
   const std::string_view kind = route.kind;
   if (kind == "BFDProfile" && request.operation == "DELETE") {

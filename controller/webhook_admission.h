@@ -86,8 +86,10 @@ struct AdmitOptions {
 };
 
 /// admit decides request at route. existing holds the objects of the MetalLB namespace listed per
-/// needsFor (and the cluster's Nodes). A request for an object route does not own (another kind,
-/// a subresource) is allowed unchecked: the webhook never blocks what it does not own.
+/// needsFor (and the cluster's Nodes). A review the route cannot check as sent is refused as a bad
+/// request (400): no request.kind, another group, kind or version, or an object of another kind
+/// (allowing it would let that object past unchecked). A subresource of the route's kind (e.g.
+/// status) is allowed unchecked: the webhook never blocks what it does not own.
 Verdict admit(const Route& route,
               const AdmissionRequest& request,
               const config::Inputs& existing,

@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "common/json/json.h"
+#include "kube/event_message.h"
 #include "kube/resources.h"
 
 namespace ingot::k8s {
@@ -102,7 +103,7 @@ EventDecision EventCorrelator::observe(const ObjectReference& object,
                      object,
                      type,
                      std::string(reason),
-                     std::string(message),
+                     boundEventMessage(message),
                      1,
                      now,
                      now};
@@ -116,7 +117,7 @@ EventDecision EventCorrelator::observe(const ObjectReference& object,
   std::string dedupe_key = aggregate_key + record.message;
   if (similar->messages.size() >= options_.similar_threshold) {
     similar->messages.erase(similar->messages.begin());  // keep the set bounded
-    record.message = std::string(kCombinedPrefix) + record.message;
+    record.message = boundEventMessage(std::string(kCombinedPrefix) + record.message);
     dedupe_key = aggregate_key;  // every further similar event lands on one Event
   }
 
@@ -129,6 +130,21 @@ EventDecision EventCorrelator::observe(const ObjectReference& object,
   record.name = eventName(object, now);
   seen_->put(dedupe_key, Seen{record.name, 1, now});
   return {EventAction::Create, std::move(record)};
+}
+
+std::string boundEventMessage(std::string_view message) {
+  if (message.size() <= kMaxEventMessageBytes) {
+    return std::string(message);
+  }
+  constexpr std::string_view kEllipsis = " ...";
+  size_t cut = kMaxEventMessageBytes - kEllipsis.size();
+  // Never split a multi-byte character: back up over continuation bytes (10xxxxxx).
+  while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xc0) == 0x80) {
+    --cut;
+  }
+  std::string out(message.substr(0, cut));
+  out += kEllipsis;
+  return out;
 }
 
 std::string_view eventTypeName(EventType type) {

@@ -8,6 +8,26 @@ namespace {
 constexpr uint16_t kHardwareEthernet = 1;
 constexpr uint16_t kProtocolIpv4 = 0x0800;
 
+// requestProblem returns why a request is not answered whatever it asks for, or nullopt.
+std::optional<DropReason> requestProblem(const ArpPacket& req,
+                                         const Mac& own_mac,
+                                         Delivery delivery) {
+  if (req.eth_dst != kBroadcastMac && req.eth_dst != own_mac) {
+    return DropReason::BadTarget;
+  }
+  if (delivery == Delivery::OtherHost) {
+    return DropReason::ForeignVlan;
+  }
+  // The reply goes to the sender MAC: never to a group address or nobody.
+  if (isGroupOrZero(req.eth_src) || isGroupOrZero(req.sender_mac)) {
+    return DropReason::BadSender;
+  }
+  if (req.eth_src == own_mac || req.sender_mac == own_mac) {
+    return DropReason::FromSelf;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::variant<ArpPacket, DropReason> parseArp(ByteView frame) {
@@ -52,7 +72,10 @@ Bytes encodeArp(const ArpPacket& p) {
   return out;
 }
 
-ArpDecision processArpRequest(ByteView frame, const Mac& own_mac, const Ip4Owned& owned) {
+ArpDecision processArpRequest(ByteView frame,
+                              const Mac& own_mac,
+                              const Ip4Owned& owned,
+                              Delivery delivery) {
   ArpDecision d;
   auto parsed = parseArp(frame);
   if (const auto* reason = std::get_if<DropReason>(&parsed)) {
@@ -65,12 +88,8 @@ ArpDecision processArpRequest(ByteView frame, const Mac& own_mac, const Ip4Owned
     return d;
   }
   d.target = req.target_ip;
-  if (req.eth_dst != kBroadcastMac && req.eth_dst != own_mac) {
-    d.reason = DropReason::BadTarget;
-    return d;
-  }
-  if (req.eth_src == own_mac || req.sender_mac == own_mac) {
-    d.reason = DropReason::FromSelf;
+  if (auto problem = requestProblem(req, own_mac, delivery)) {
+    d.reason = *problem;
     return d;
   }
   if (!owned(req.target_ip)) {

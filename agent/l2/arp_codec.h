@@ -39,8 +39,13 @@ using Ip4Owned = std::function<bool(const Ip4&)>;
 using ArpDecision = Decision<Ip4>;
 
 /// processArpRequest decides the reply to a frame received on an interface whose MAC is
-/// `own_mac`: only requests sent to broadcast or to us, not from us, for an owned address.
-ArpDecision processArpRequest(ByteView frame, const Mac& own_mac, const Ip4Owned& owned);
+/// `own_mac`: only requests sent to broadcast or to us, delivered for us (not tagged with a VLAN
+/// this host is not on), from a sender whose MAC can be answered (not broadcast, multicast or
+/// zero) and is not ours, for an owned address.
+ArpDecision processArpRequest(ByteView frame,
+                              const Mac& own_mac,
+                              const Ip4Owned& owned,
+                              Delivery delivery = Delivery::ForUs);
 
 /// gratuitousArp builds the announcement of `ip` at `mac`, broadcast: a request (op 1, target
 /// MAC zero) or a reply (op 2, target MAC broadcast); sender and target address are both `ip`.

@@ -29,6 +29,12 @@ std::string_view dropReasonName(DropReason reason) {
       return "bad_target";
     case DropReason::FromSelf:
       return "from_self";
+    case DropReason::BadSender:
+      return "bad_sender";
+    case DropReason::BadSource:
+      return "bad_source";
+    case DropReason::ForeignVlan:
+      return "foreign_vlan";
     case DropReason::NotAnnounced:
       return "not_announced";
   }

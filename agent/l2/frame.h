@@ -39,14 +39,34 @@ enum class DropReason : uint8_t {
   NotNeighborSolicit,  ///< an IPv6 packet that is not an ICMPv6 Neighbor Solicitation
   BadIcmp,             ///< hop limit not 255, code not 0, bad checksum, payload length mismatch
   BadOption,           ///< an option of length zero or running past the packet
-  NoSourceLinkLayer,   ///< an NS without a source link-layer address option (e.g. DAD probes)
+  NoSourceLinkLayer,   ///< an NS from a unicast address without a source link-layer option
   BadTarget,           ///< a multicast NS target, or an Ethernet destination that is not for us
   FromSelf,            ///< sent by this interface (its own MAC)
-  NotAnnounced,        ///< the target address is not announced on this interface
+  BadSender,     ///< a sender MAC (Ethernet source, ARP sender, NDP option) that is broadcast,
+                 ///< multicast or zero: no reply may go there
+  BadSource,     ///< an NS from a multicast IPv6 address (RFC 4291 2.7: never a source)
+  ForeignVlan,   ///< tagged with a VLAN this host has no interface on (see Delivery)
+  NotAnnounced,  ///< the target address is not announced on this interface
 };
 
 /// kDropReasonCount is the number of DropReason values (for per-reason counter arrays).
 inline constexpr size_t kDropReasonCount = static_cast<size_t>(DropReason::NotAnnounced) + 1;
+
+/// Delivery is how the kernel classified a received frame for the interface it arrived on
+/// (AF_PACKET's sll_pkttype).
+enum class Delivery : uint8_t {
+  ForUs,      ///< unicast to the interface's MAC, broadcast or multicast
+  OtherHost,  ///< not for this interface. For a frame whose Ethernet destination is broadcast or
+              ///< this interface, this means it carried a VLAN tag that no VLAN interface of this
+              ///< host takes: the kernel strips the tag before a packet socket sees the frame
+              ///< and marks it so. Answering it untagged would answer on the wrong VLAN.
+};
+
+/// isGroupOrZero reports whether a MAC cannot be a sender's: broadcast or multicast (the I/G
+/// bit of the first octet) or all zero.
+inline bool isGroupOrZero(const Mac& mac) {
+  return (mac[0] & 1) != 0 || mac == Mac{};
+}
 
 /// dropReasonName returns a stable lower_snake_case name, used as a metrics label value.
 std::string_view dropReasonName(DropReason reason);

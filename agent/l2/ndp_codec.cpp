@@ -78,6 +78,45 @@ std::variant<size_t, DropReason> checkHeaders(ByteView frame) {
   return payload;
 }
 
+// isDadProbe reports whether an NS comes from the unspecified address (RFC 4862 5.4.2).
+bool isDadProbe(const NeighborMessage& ns) {
+  return ns.ip_src == Ip6{};
+}
+
+// solicitProblem returns why an NS is not answered whatever its target, or nullopt.
+std::optional<DropReason> solicitProblem(const NeighborMessage& ns,
+                                         const Mac& own_mac,
+                                         Delivery delivery) {
+  const bool to_us = ns.eth_dst == own_mac || (ns.eth_dst[0] == 0x33 && ns.eth_dst[1] == 0x33);
+  if (isMulticast(ns.target) || !to_us) {
+    return DropReason::BadTarget;
+  }
+  if (delivery == Delivery::OtherHost) {
+    return DropReason::ForeignVlan;
+  }
+  if (isMulticast(ns.ip_src)) {
+    return DropReason::BadSource;
+  }
+  if (isGroupOrZero(ns.eth_src) || (ns.link_layer && isGroupOrZero(*ns.link_layer))) {
+    return DropReason::BadSender;
+  }
+  if (isDadProbe(ns)) {
+    // RFC 4861 7.1.1: no source link-layer option, and sent to the target's solicited-node group.
+    if (ns.link_layer) {
+      return DropReason::BadOption;
+    }
+    if (ns.ip_dst != solicitedNodeAddress(ns.target)) {
+      return DropReason::BadTarget;
+    }
+  } else if (!ns.link_layer) {
+    return DropReason::NoSourceLinkLayer;
+  }
+  if (ns.eth_src == own_mac || (ns.link_layer && *ns.link_layer == own_mac)) {
+    return DropReason::FromSelf;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 uint16_t icmpv6Checksum(const Ip6& src, const Ip6& dst, ByteView icmp) {
@@ -161,7 +200,8 @@ Mac multicastMac(const Ip6& group) {
 NdpDecision processNeighborSolicit(ByteView frame,
                                    const Mac& own_mac,
                                    const Ip6& own_ip,
-                                   const Ip6Owned& owned) {
+                                   const Ip6Owned& owned,
+                                   Delivery delivery) {
   NdpDecision d;
   auto parsed = parseNeighborMessage(frame);
   if (const auto* reason = std::get_if<DropReason>(&parsed)) {
@@ -174,26 +214,16 @@ NdpDecision processNeighborSolicit(ByteView frame,
     return d;
   }
   d.target = ns.target;
-  const bool to_us = ns.eth_dst == own_mac || (ns.eth_dst[0] == 0x33 && ns.eth_dst[1] == 0x33);
-  if (isMulticast(ns.target) || !to_us) {
-    d.reason = DropReason::BadTarget;
-    return d;
-  }
-  if (!ns.link_layer) {
-    d.reason = DropReason::NoSourceLinkLayer;
-    return d;
-  }
-  if (ns.ip_src == Ip6{}) {
-    d.reason =
-        DropReason::BadOption;  // RFC 4861 7.1.1: no such option from the unspecified address
-    return d;
-  }
-  if (ns.eth_src == own_mac || *ns.link_layer == own_mac) {
-    d.reason = DropReason::FromSelf;
+  if (auto problem = solicitProblem(ns, own_mac, delivery)) {
+    d.reason = *problem;
     return d;
   }
   if (!owned(ns.target)) {
     d.reason = DropReason::NotAnnounced;
+    return d;
+  }
+  if (isDadProbe(ns)) {
+    d.reply = unsolicitedAdvert(own_mac, own_ip, ns.target);  // defends the address
     return d;
   }
   NeighborMessage na{*ns.link_layer, own_mac, own_ip, ns.ip_src, 255,    kIcmpv6NeighborAdvert,

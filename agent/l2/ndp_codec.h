@@ -55,13 +55,20 @@ using Ip6Owned = std::function<bool(const Ip6&)>;
 /// NdpDecision is the outcome of one received frame: a reply, or the reason there is none.
 using NdpDecision = Decision<Ip6>;
 
-/// processNeighborSolicit answers an NS for an owned target with a solicited NA (Override=1)
-/// from the interface's link-local address `own_ip` and MAC `own_mac`, to the solicitor's source
-/// link-layer address. NS without that option (including DAD probes) get no answer.
+/// processNeighborSolicit answers an NS for an owned target from the interface's link-local
+/// address `own_ip` and MAC `own_mac`. An NS with a source link-layer address option gets a
+/// solicited NA (Override=1) sent to that address. An NS from the unspecified address (another
+/// host's duplicate address detection, RFC 4862 5.4) for an owned target is defended as RFC 4861
+/// 7.2.4 says: an NA with Solicited=0, Override=1 to all nodes (ff02::1). No answer (a reason)
+/// for: an NS from a unicast address without that option; a DAD probe with the option or not
+/// sent to the target's solicited-node group (RFC 4861 7.1.1); a multicast IPv6 source; a
+/// broadcast, multicast or zero sender MAC; a frame tagged with a VLAN this host is not on
+/// (`delivery`); a frame from this interface.
 NdpDecision processNeighborSolicit(ByteView frame,
                                    const Mac& own_mac,
                                    const Ip6& own_ip,
-                                   const Ip6Owned& owned);
+                                   const Ip6Owned& owned,
+                                   Delivery delivery = Delivery::ForUs);
 
 /// unsolicitedAdvert builds the NA announcing `target` at `mac` to all nodes (ff02::1):
 /// Solicited=0, Override=1, with the target link-layer option, sent from `own_ip`.

@@ -164,20 +164,24 @@ bool isAdvert(ByteView frame) {
          frame[kNextHeader] == 58 && frame[kIcmpType] == kIcmpv6NeighborAdvert;
 }
 
-void handleFrame(ResponderState& s, const Link& link, bool arp, ByteView frame) {
+void handleFrame(ResponderState& s, const Link& link, bool arp, ByteView frame, Delivery delivery) {
   const std::string& name = link.info.name;
-  observeClaim(s, link, arp, frame);
+  if (delivery == Delivery::ForUs) {
+    observeClaim(s, link, arp, frame);  // another VLAN's frames say nothing about this one
+  }
   if (!arp && isAdvert(frame)) {
     return;  // the socket lets advertisements through for the probes only
   }
   if (arp) {
-    auto d = processArpRequest(frame, link.info.mac,
-                               [&](const Ip4& ip) { return ownedOn(s, fromIp4(ip), name); });
+    auto d = processArpRequest(
+        frame, link.info.mac, [&](const Ip4& ip) { return ownedOn(s, fromIp4(ip), name); },
+        delivery);
     account(s, link, link.arp.get(), d, d.target ? fromIp4(*d.target) : net::IpAddress());
     return;
   }
-  auto d = processNeighborSolicit(frame, link.info.mac, link.info.link_local,
-                                  [&](const Ip6& ip) { return ownedOn(s, fromIp6(ip), name); });
+  auto d = processNeighborSolicit(
+      frame, link.info.mac, link.info.link_local,
+      [&](const Ip6& ip) { return ownedOn(s, fromIp6(ip), name); }, delivery);
   account(s, link, link.ndp.get(), d, d.target ? fromIp6(*d.target) : net::IpAddress());
 }
 
@@ -185,8 +189,8 @@ void handleFrame(ResponderState& s, const Link& link, bool arp, ByteView frame) 
 // ownership changes interleave and a withdrawn address is never answered after withdraw().
 void drainSocket(ResponderState& s, int fd, int ifindex, bool arp, Bytes& buf) {
   for (int i = 0; i < kFramesPerWakeup; ++i) {
-    auto n = receiveFrame(fd, buf);
-    if (!n) {
+    auto got = receiveFrame(fd, buf);
+    if (!got) {
       return;
     }
     std::lock_guard lock(s.mu);
@@ -194,7 +198,7 @@ void drainSocket(ResponderState& s, int fd, int ifindex, bool arp, Bytes& buf) {
     if (it == s.links.end()) {
       return;
     }
-    handleFrame(s, it->second, arp, ByteView(buf.data(), *n));
+    handleFrame(s, it->second, arp, ByteView(buf.data(), got->size), got->delivery);
   }
 }
 

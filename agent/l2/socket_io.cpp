@@ -108,7 +108,7 @@ Result<void> setMembership(int fd, int ifindex, const Ip6& group, bool join) {
   return {};
 }
 
-std::optional<size_t> receiveFrame(int fd, Bytes& buf) {
+std::optional<Received> receiveFrame(int fd, Bytes& buf) {
   for (;;) {
     sockaddr_ll from{};
     socklen_t len = sizeof from;
@@ -118,7 +118,8 @@ std::optional<size_t> receiveFrame(int fd, Bytes& buf) {
       return std::nullopt;
     }
     if (from.sll_pkttype != PACKET_OUTGOING) {
-      return static_cast<size_t>(n);
+      return Received{static_cast<size_t>(n),
+                      from.sll_pkttype == PACKET_OTHERHOST ? Delivery::OtherHost : Delivery::ForUs};
     }
   }
 }

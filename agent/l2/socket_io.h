@@ -42,9 +42,15 @@ Result<Fd> openMembershipSocket();
 /// setMembership joins or leaves an IPv6 multicast group on an interface.
 Result<void> setMembership(int fd, int ifindex, const Ip6& group, bool join);
 
+/// Received is one frame read into a buffer: its length and how the kernel delivered it.
+struct Received {
+  size_t size = 0;
+  Delivery delivery = Delivery::ForUs;
+};
+
 /// receiveFrame reads one frame into buf; nullopt when none is ready. Frames this host sent
 /// (PACKET_OUTGOING) are skipped.
-std::optional<size_t> receiveFrame(int fd, Bytes& buf);
+std::optional<Received> receiveFrame(int fd, Bytes& buf);
 
 /// sendFrame transmits a frame on the socket's interface; false on failure.
 bool sendFrame(int fd, int ifindex, const Bytes& frame);

@@ -214,8 +214,11 @@ def test_bad_requests_get_clear_errors_and_never_crash_the_server(start_controll
     assert status == 413
     status, _ = running.post("/validate-nothing", review("IPAddressPool", {}))
     assert status == 404
+    # A review for a kind the path does not validate is refused, never let through unchecked.
     status, body = running.post(POOL_PATH, review("ServiceL2Status", {"junk": True}))
-    assert status == 200 and json.loads(body)["response"]["allowed"] is True
+    answer = json.loads(body)["response"]
+    assert status == 200 and answer["allowed"] is False and answer["status"]["code"] == 400
+    assert "not metallb.io/v1beta1 ServiceL2Status" in answer["status"]["message"]
     status, body = running.post("/convert", b'{"kind":"ConversionReview"}')
     assert status == 400 and "expected an apiextensions.k8s.io/v1" in json.loads(body)["message"]
     other = kubeapi.generate_certs(tmp_path / "other-ca")

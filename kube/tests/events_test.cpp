@@ -8,6 +8,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "common/json/scan.h"
+#include "kube/event_message.h"
 #include "kube/tests/fake_api_client.h"
 #include "kube/tests/test_util.h"
 
@@ -155,6 +156,63 @@ BOOST_AUTO_TEST_CASE(many_distinct_messages_are_combined_into_one_event) {
   auto later = c.observe(kSvc, EventType::Warning, "R", "msg12", kT0 + 11s + 601s);
   BOOST_TEST((later.action == EventAction::Create));
   BOOST_TEST(later.record.message == "msg12");
+}
+
+BOOST_AUTO_TEST_CASE(messages_are_bounded_to_1024_bytes_at_a_character_boundary) {
+  const std::string fits(1024, 'a');
+  const std::string two_byte = "\xc3\xa9";  // U+00E9, 2 bytes in UTF-8
+  struct Case {
+    std::string desc;
+    std::string message;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {"empty", "", ""},
+      {"short", "no pool", "no pool"},
+      {"exactly the bound", fits, fits},
+      {"one byte over", fits + "b", std::string(1020, 'a') + " ..."},
+      // byte 1020 would split the character that starts at 1019: cut before it
+      {"a character across the cut", std::string(1019, 'a') + two_byte + std::string(100, 'c'),
+       std::string(1019, 'a') + " ..."},
+      {"a character ending at the cut", std::string(1018, 'a') + two_byte + std::string(100, 'c'),
+       std::string(1018, 'a') + two_byte + " ..."},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      const std::string got = boundEventMessage(c.message);
+      BOOST_TEST(got == c.want);
+      BOOST_TEST(got.size() <= kMaxEventMessageBytes);
+    }
+  }
+}
+
+// An AllocationFailed for a 5,000-address annotation used to make a 75 KB Event: every Event,
+// including a combined one, and the JSON and patch written for it carry at most 1024 bytes.
+BOOST_AUTO_TEST_CASE(every_recorded_event_carries_a_bounded_message) {
+  std::string addresses;
+  for (int i = 0; i < 5000; ++i) {
+    addresses += (i ? "," : "") + std::string("10.") + std::to_string(i / 250) + "." +
+                 std::to_string(i % 250) + ".1";
+  }
+  const std::string huge = "failed to allocate [" + addresses + "]: not in any pool";
+  BOOST_REQUIRE(huge.size() > 50000u);
+  EventCorrelatorOptions o;
+  o.spam_burst = 1000;
+  EventCorrelator c(kSource, o);
+  for (int i = 0; i < 12; ++i) {
+    BOOST_TEST_CONTEXT("occurrence " << i) {
+      auto d = c.observe(kSvc, EventType::Warning, "AllocationFailed",
+                         std::to_string(i) + ": " + huge, kT0 + 1s * i);
+      BOOST_TEST(d.record.message.size() <= kMaxEventMessageBytes);
+      BOOST_TEST(d.record.message.starts_with("(combined from similar events): ") == (i >= 9));
+      BOOST_TEST(d.record.message.ends_with(" ..."));
+      BOOST_TEST(field(eventJson(d.record, kSource), {"message"}) == d.record.message);
+      BOOST_TEST(eventPatchJson(d.record).size() < 2 * kMaxEventMessageBytes);
+    }
+  }
+  // Past the similarity threshold every further message lands on the combined Event.
+  auto again = c.observe(kSvc, EventType::Warning, "AllocationFailed", "x: " + huge, kT0 + 20s);
+  BOOST_TEST((again.action == EventAction::Patch));
 }
 
 BOOST_AUTO_TEST_CASE(caches_are_bounded_and_evict_the_least_recent) {

@@ -60,6 +60,7 @@ BOOST_AUTO_TEST_CASE(every_unanswered_path_has_its_reason) {
     const char* name;
     l2::Bytes frame;
     DropReason want;
+    l2::Delivery delivery = l2::Delivery::ForUs;
   };
   auto edit = [](size_t at, std::initializer_list<uint8_t> bytes) {
     l2::Bytes f = kRequest;
@@ -79,15 +80,39 @@ BOOST_AUTO_TEST_CASE(every_unanswered_path_has_its_reason) {
       {"unicast to someone else", edit(0, {2, 0xcc, 0, 0, 0, 3}), DropReason::BadTarget},
       {"from our MAC", edit(6, {2, 0xaa, 0, 0, 0, 1}), DropReason::FromSelf},
       {"sender is our MAC", edit(22, {2, 0xaa, 0, 0, 0, 1}), DropReason::FromSelf},
+      {"broadcast sender MAC", edit(22, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff}),
+       DropReason::BadSender},
+      {"multicast sender MAC", edit(22, {0x01, 0, 0x5e, 0, 0, 1}), DropReason::BadSender},
+      {"zero sender MAC", edit(22, {0, 0, 0, 0, 0, 0}), DropReason::BadSender},
+      {"broadcast Ethernet source", edit(6, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff}),
+       DropReason::BadSender},
+      {"multicast Ethernet source", edit(6, {0x33, 0x33, 0, 0, 0, 1}), DropReason::BadSender},
+      {"zero Ethernet source", edit(6, {0, 0, 0, 0, 0, 0}), DropReason::BadSender},
+      {"tagged with a VLAN this host is not on", kRequest, DropReason::ForeignVlan,
+       l2::Delivery::OtherHost},
+      {"unicast to someone else seen promiscuously", edit(0, {2, 0xcc, 0, 0, 0, 3}),
+       DropReason::BadTarget, l2::Delivery::OtherHost},
       {"other address", edit(38, {192, 0, 2, 101}), DropReason::NotAnnounced},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.name) {
-      auto d = l2::processArpRequest(c.frame, kOwn, ownsVip);
+      auto d = l2::processArpRequest(c.frame, kOwn, ownsVip, c.delivery);
       BOOST_TEST(!d.reply.has_value());
       BOOST_TEST(l2::dropReasonName(d.reason) == l2::dropReasonName(c.want));
     }
   }
+}
+
+// An ARP probe (RFC 5227: sender IP 0.0.0.0) for an owned address is answered like any request,
+// to the prober's MAC, which defends the address.
+BOOST_AUTO_TEST_CASE(an_arp_probe_for_an_owned_address_is_answered) {
+  l2::Bytes probe = kRequest;
+  std::fill(probe.begin() + 28, probe.begin() + 32, 0);
+  auto d = l2::processArpRequest(probe, kOwn, ownsVip);
+  BOOST_REQUIRE(d.reply.has_value());
+  const auto reply = std::get<l2::ArpPacket>(l2::parseArp(*d.reply));
+  BOOST_TEST((reply.eth_dst == kPeer && reply.target_mac == kPeer));
+  BOOST_TEST((reply.sender_mac == kOwn && reply.sender_ip == kVip));
 }
 
 BOOST_AUTO_TEST_CASE(unicast_request_to_us_is_answered) {

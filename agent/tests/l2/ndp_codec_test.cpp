@@ -41,6 +41,20 @@ l2::Bytes withChecksum(l2::Bytes f) {
   return f;
 }
 
+const l2::Ip6 kAllNodes = {0xff, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+const l2::Bytes kAllNodesBytes(kAllNodes.begin(), kAllNodes.end());
+const l2::Ip6 kOtherVip6 = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x1, 0x01};
+
+// dadProbe is another host's duplicate address detection NS for target (RFC 4862 5.4.2): from
+// the unspecified address, without a source link-layer option, to `to` (by default the target's
+// solicited-node group).
+l2::Bytes dadProbe(const l2::Mac& from, const l2::Ip6& target, std::optional<l2::Ip6> to = {}) {
+  const l2::Ip6 dst = to.value_or(l2::solicitedNodeAddress(target));
+  return l2::encodeNeighborMessage(l2::NeighborMessage{l2::multicastMac(dst), from, l2::Ip6{}, dst,
+                                                       255, l2::kIcmpv6NeighborSolicit, false,
+                                                       false, false, target, std::nullopt});
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(ndp_codec)
@@ -90,6 +104,7 @@ BOOST_AUTO_TEST_CASE(every_unanswered_path_has_its_reason) {
     const char* name;
     l2::Bytes frame;
     DropReason want;
+    l2::Delivery delivery = l2::Delivery::ForUs;
   };
   // edit changes bytes and, unless told not to, repairs the checksum so only the edit matters.
   auto edit = [](size_t at, const l2::Bytes& bytes, bool fix_sum = true) {
@@ -124,14 +139,53 @@ BOOST_AUTO_TEST_CASE(every_unanswered_path_has_its_reason) {
       {"from our MAC", edit(6, {2, 0xaa, 0, 0, 0, 1}), DropReason::FromSelf},
       {"option is our MAC", edit(80, {2, 0xaa, 0, 0, 0, 1}), DropReason::FromSelf},
       {"other target", edit(77, {0x01}), DropReason::NotAnnounced},
+      {"from all nodes (ff02::1)", edit(22, kAllNodesBytes), DropReason::BadSource},
+      {"from the solicited-node group",
+       edit(22, l2::Bytes(kSolicit.begin() + 38, kSolicit.begin() + 54)), DropReason::BadSource},
+      {"broadcast link-layer option", edit(80, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff}),
+       DropReason::BadSender},
+      {"multicast link-layer option", edit(80, {0x33, 0x33, 0, 0, 0, 1}), DropReason::BadSender},
+      {"zero link-layer option", edit(80, {0, 0, 0, 0, 0, 0}), DropReason::BadSender},
+      {"multicast Ethernet source", edit(6, {0x01, 0, 0x5e, 0, 0, 1}), DropReason::BadSender},
+      {"zero Ethernet source", edit(6, {0, 0, 0, 0, 0, 0}), DropReason::BadSender},
+      {"tagged with a VLAN this host is not on", kSolicit, DropReason::ForeignVlan,
+       l2::Delivery::OtherHost},
+      {"DAD probe for another address", dadProbe(kPeer, kOtherVip6), DropReason::NotAnnounced},
+      {"DAD probe to all nodes instead of the solicited-node group",
+       dadProbe(kPeer, kVip6, kAllNodes), DropReason::BadTarget},
+      {"DAD probe from a multicast MAC", dadProbe({0x33, 0x33, 0, 0, 0, 1}, kVip6),
+       DropReason::BadSender},
+      {"DAD probe from our MAC", dadProbe(kOwn, kVip6), DropReason::FromSelf},
+      {"DAD probe tagged with a VLAN this host is not on", dadProbe(kPeer, kVip6),
+       DropReason::ForeignVlan, l2::Delivery::OtherHost},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.name) {
-      auto d = l2::processNeighborSolicit(c.frame, kOwn, kOwnLinkLocal, ownsVip6);
+      auto d = l2::processNeighborSolicit(c.frame, kOwn, kOwnLinkLocal, ownsVip6, c.delivery);
       BOOST_TEST(!d.reply.has_value());
       BOOST_TEST(l2::dropReasonName(d.reason) == l2::dropReasonName(c.want));
     }
   }
+}
+
+// Another host probing (DAD) an owned address gets the defence RFC 4861 7.2.4 prescribes for a
+// solicitation from the unspecified address: an NA to all nodes, Solicited=0, Override=1, naming
+// our MAC, so the prober sees the address is taken.
+BOOST_AUTO_TEST_CASE(a_dad_probe_for_an_owned_address_is_defended_to_all_nodes) {
+  auto d = l2::processNeighborSolicit(dadProbe(kPeer, kVip6), kOwn, kOwnLinkLocal, ownsVip6);
+  BOOST_REQUIRE(d.reply.has_value());
+  BOOST_TEST((d.target == kVip6));
+  auto parsed = l2::parseNeighborMessage(*d.reply);
+  BOOST_REQUIRE(std::holds_alternative<l2::NeighborMessage>(parsed));
+  const auto& na = std::get<l2::NeighborMessage>(parsed);
+  BOOST_TEST((na.eth_dst == l2::Mac{0x33, 0x33, 0, 0, 0, 1}));
+  BOOST_TEST((na.eth_src == kOwn));
+  BOOST_TEST((na.ip_src == kOwnLinkLocal));
+  BOOST_TEST((na.ip_dst == kAllNodes));
+  BOOST_TEST(
+      (na.type == l2::kIcmpv6NeighborAdvert && !na.router && !na.solicited && na.override_flag));
+  BOOST_TEST((na.target == kVip6));
+  BOOST_TEST((na.link_layer == std::optional<l2::Mac>(kOwn)));
 }
 
 BOOST_AUTO_TEST_CASE(unsolicited_advert_to_all_nodes) {

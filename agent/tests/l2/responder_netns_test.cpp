@@ -16,6 +16,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "agent/l2/arp_codec.h"
+#include "agent/l2/ndp_codec.h"
 #include "agent/l2/responder.h"
 #include "agent/tests/l2/netns.h"
 
@@ -61,10 +62,10 @@ struct Lab {
   std::unique_ptr<l2::Responder> responder;
   std::string mac;  // n0's MAC, lower case
 
-  Lab() {
+  explicit Lab(l2::ResponderOptions options = {}) {
     {
       InNetns in(lab.node);
-      auto r = l2::Responder::start(l2::ResponderOptions{});
+      auto r = l2::Responder::start(std::move(options));
       BOOST_REQUIRE_MESSAGE(r.has_value(), (r ? std::string() : r.error().message));
       responder = std::move(r.value());
     }
@@ -194,8 +195,12 @@ struct PeerSocket {
   ~PeerSocket() { close(fd); }
 
   void request(const l2::Mac& from, const l2::Ip4& target) const {
-    const l2::Bytes f = l2::encodeArp(l2::ArpPacket{l2::kBroadcastMac, from, l2::kArpRequest, from,
-                                                    l2::Ip4{192, 0, 2, 2}, l2::Mac{}, target});
+    send(l2::encodeArp(l2::ArpPacket{l2::kBroadcastMac, from, l2::kArpRequest, from,
+                                     l2::Ip4{192, 0, 2, 2}, l2::Mac{}, target}));
+  }
+
+  // send transmits any frame on p0 (ARP, IPv6, VLAN-tagged: whatever the bytes say).
+  void send(const l2::Bytes& f) const {
     sockaddr_ll to{};
     to.sll_family = AF_PACKET;
     to.sll_ifindex = ifindex;
@@ -361,6 +366,111 @@ BOOST_AUTO_TEST_CASE(an_announce_without_probe_ends_the_probe) {
   t.responder->withdraw("default/web", vip);
   t.responder->withdraw("default/other", vip);
   BOOST_TEST(!t.responder->owned(vip));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+namespace {
+
+uint64_t dropped(const Lab& t, l2::DropReason reason) {
+  return t.responder->stats().drops[static_cast<size_t>(reason)];
+}
+
+uint64_t responses(const Lab& t, const net::IpAddress& addr) {
+  const auto s = t.responder->stats();
+  auto it = s.per_ip.find(addr);
+  return it == s.per_ip.end() ? 0 : it->second.responses_sent;
+}
+
+// tagged inserts an 802.1Q tag for vlan after the Ethernet addresses of an untagged frame.
+l2::Bytes tagged(const l2::Bytes& frame, uint16_t vlan) {
+  l2::Bytes out;
+  out.reserve(frame.size() + 4);
+  for (size_t i = 0; i < frame.size(); ++i) {
+    if (i == 12) {
+      l2::putU16(out, 0x8100);
+      l2::putU16(out, vlan);
+    }
+    out.push_back(frame[i]);
+  }
+  return out;
+}
+
+// waitJoined waits until the node's kernel joined the solicited-node group of the address.
+void waitJoined(const Lab& t, const std::string& group) {
+  BOOST_REQUIRE(waitFor([&] {
+    return t.lab.in(t.lab.node, "ip -6 maddr show dev n0").find(group) != std::string::npos;
+  }));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(netns_bad_input, *boost::unit_test::precondition(canRun))
+
+// Requests that must not be answered reach the responder through the real kernel path and are
+// dropped with their reason; the same address is still answered to a well-formed request.
+BOOST_AUTO_TEST_CASE(malformed_senders_vlan_tags_and_multicast_sources_get_no_reply) {
+  Lab t;
+  PeerSocket peer(t.lab.peer);
+  const auto vip = ip("192.0.2.140");
+  const auto vip6 = ip("fd00::140");
+  const l2::Ip4 vip4{192, 0, 2, 140};
+  const l2::Ip6 target6{0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x40};
+  t.responder->announce("default/web", vip, std::nullopt);
+  t.responder->announce("default/web6", vip6, std::nullopt);
+  waitJoined(t, "ff02::1:ff00:140");
+
+  const l2::Mac from = tagMac(kUnownedKind, 1);
+  auto arp = [&](const l2::Mac& eth_src, const l2::Mac& sender) {
+    return l2::encodeArp(l2::ArpPacket{l2::kBroadcastMac, eth_src, l2::kArpRequest, sender,
+                                       l2::Ip4{192, 0, 2, 2}, l2::Mac{}, vip4});
+  };
+  const l2::Ip6 all_nodes{0xff, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+  const l2::Ip6 group = l2::solicitedNodeAddress(target6);
+  const l2::Bytes ns_from_all_nodes = l2::encodeNeighborMessage(
+      l2::NeighborMessage{l2::multicastMac(group), from, all_nodes, group, 255,
+                          l2::kIcmpv6NeighborSolicit, false, false, false, target6, from});
+  peer.send(tagged(arp(from, from), 5));                  // a VLAN the node has no interface on
+  peer.send(arp(from, l2::kBroadcastMac));                // reply would go to broadcast
+  peer.send(arp(from, l2::Mac{}));                        // ... to nobody
+  peer.send(arp(from, l2::Mac{0x01, 0, 0x5e, 0, 0, 1}));  // ... to a multicast group
+  peer.send(ns_from_all_nodes);                           // RFC 4291: never a source
+  peer.send(tagged(l2::encodeNeighborMessage(l2::NeighborMessage{
+                       l2::multicastMac(group), from,
+                       l2::Ip6{0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2}, group, 255,
+                       l2::kIcmpv6NeighborSolicit, false, false, false, target6, from}),
+                   7));
+  BOOST_TEST(waitFor([&] {
+    return dropped(t, l2::DropReason::ForeignVlan) >= 2 &&
+           dropped(t, l2::DropReason::BadSender) >= 3 && dropped(t, l2::DropReason::BadSource) >= 1;
+  }));
+  BOOST_TEST(responses(t, vip) == 0u);
+  BOOST_TEST(responses(t, vip6) == 0u);
+
+  // Well-formed requests for the same addresses are answered.
+  BOOST_TEST(count(lower(t.peer("arping -c 1 -w 10 -I p0 192.0.2.140")), "reply from") == 1u);
+  t.peer("ping -6 -c 1 -W 1 fd00::140");
+  BOOST_TEST(waitFor([&] { return responses(t, vip6) >= 1; }));
+  BOOST_TEST(responses(t, vip) == 1u);
+}
+
+// Another host that adds an address this node answers for runs duplicate address detection and
+// finds it taken: the responder defends the address with an NA to all nodes (the gratuitous
+// burst is over before the peer probes, so only the defence can fail the peer's DAD).
+BOOST_AUTO_TEST_CASE(another_hosts_dad_probe_for_an_owned_address_fails) {
+  l2::ResponderOptions options;
+  options.gratuitous_window = std::chrono::milliseconds(0);
+  Lab t(options);
+  const auto vip6 = ip("fd00::150");
+  t.responder->announce("default/web6", vip6, std::nullopt);
+  waitJoined(t, "ff02::1:ff00:150");
+  BOOST_REQUIRE(waitFor([&] { return t.responder->stats().per_ip[vip6].gratuitous_sent >= 1; }));
+  t.peer("sysctl -qw net.ipv6.conf.p0.accept_dad=1");
+  t.peer("ip addr add fd00::150/64 dev p0");
+  BOOST_TEST(waitFor(
+      [&] { return t.peer("ip -6 addr show dev p0").find("dadfailed") != std::string::npos; }));
+  BOOST_TEST(responses(t, vip6) >= 1u);
+  BOOST_TEST(t.responder->stats().per_ip[vip6].gratuitous_sent == 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
