@@ -73,6 +73,21 @@ struct L2Case {
   int rank;               // -1 = not a candidate
 };
 
+/// checkL2Cases explains each case's Service in file and checks the case's node.
+void checkL2Cases(const std::string& file, const std::vector<L2Case>& cases) {
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.service << " on " << c.node << " dead=" << c.dead.size()) {
+      const auto e = explainFile(file, c.service, c.dead);
+      BOOST_TEST_REQUIRE(e.l2.has_value());
+      const auto& n = nodeOf(e, c.node);
+      BOOST_TEST(n.l2_owner == c.owner);
+      BOOST_TEST(n.l2_reason == c.reason);
+      BOOST_TEST(n.l2_exclusion == c.exclusion);
+      BOOST_TEST((n.l2_rank ? static_cast<int>(*n.l2_rank) : -1) == c.rank);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(l2_exclusions_and_ranks) {
   const std::string file = sourceDir() + "/cli/tests/testdata/l2-plan.yaml";
   const std::vector<L2Case> cases = {
@@ -99,17 +114,24 @@ BOOST_AUTO_TEST_CASE(l2_exclusions_and_ranks) {
        "notSelectedByAdvertisement",
        -1},
   };
-  for (const auto& c : cases) {
-    BOOST_TEST_CONTEXT(c.service << " on " << c.node << " dead=" << c.dead.size()) {
-      const auto e = explainFile(file, c.service, c.dead);
-      BOOST_TEST_REQUIRE(e.l2.has_value());
-      const auto& n = nodeOf(e, c.node);
-      BOOST_TEST(n.l2_owner == c.owner);
-      BOOST_TEST(n.l2_reason == c.reason);
-      BOOST_TEST(n.l2_exclusion == c.exclusion);
-      BOOST_TEST((n.l2_rank ? static_cast<int>(*n.l2_rank) : -1) == c.rank);
-    }
-  }
+  checkL2Cases(file, cases);
+}
+
+// explain names the node MetalLB elects on the first address of a dual-stack status, in
+// either family order (orders from the Go oracle, see the file's comment).
+BOOST_AUTO_TEST_CASE(dual_stack_owner_is_elected_on_the_first_status_address) {
+  const std::string file = sourceDir() + "/cli/tests/testdata/dual-stack-order.yaml";
+  const std::vector<L2Case> cases = {
+      {"apps/migrated", {}, "k8s-worker", true, "", "", 0},
+      {"apps/migrated", {}, "k8s-worker2", false, "notOwner", "", 3},
+      {"apps/migrated", {"k8s-worker"}, "k8s-control-plane", true, "", "", 0},
+      {"apps/upgraded", {}, "k8s-worker2", true, "", "", 0},
+      {"apps/upgraded", {}, "k8s-control-plane", false, "notOwner", "", 2},
+      {"apps/fresh", {}, "k8s-worker", true, "", "", 0},
+      {"apps/requested", {}, "k8s-worker2", true, "", "", 0},
+      {"apps/requested", {}, "k8s-worker", false, "notOwner", "", 2},
+  };
+  checkL2Cases(file, cases);
 }
 
 BOOST_AUTO_TEST_CASE(service_level_outcomes) {

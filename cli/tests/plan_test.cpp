@@ -28,6 +28,15 @@ struct L2Want {
   std::vector<std::string> candidates;
 };
 
+// texts returns a JSON array of strings as a vector.
+std::vector<std::string> texts(const ingot::json::Value& array) {
+  std::vector<std::string> out;
+  for (const auto& v : array.items()) {
+    out.push_back(v.text());
+  }
+  return out;
+}
+
 // l2Of returns the "l2" object of a Service in plan's JSON, or null when it has none.
 const ingot::json::Value* l2Of(const ingot::json::Value& doc, const std::string& name) {
   for (const auto& s : doc.find("services")->items()) {
@@ -54,11 +63,7 @@ void checkL2(const std::vector<std::string>& extra, const std::vector<L2Want>& w
       const auto* winner = l2->find("winner");
       BOOST_TEST((w.winner.empty() ? winner->isNull() : winner->text() == w.winner));
       BOOST_TEST(l2->find("reason")->text() == w.reason);
-      std::vector<std::string> got;
-      for (const auto& c : l2->find("candidates")->items()) {
-        got.push_back(c.text());
-      }
-      BOOST_TEST(got == w.candidates, boost::test_tools::per_element());
+      BOOST_TEST(texts(*l2->find("candidates")) == w.candidates, boost::test_tools::per_element());
     }
   }
   BOOST_TEST(l2Of(*doc, "routed") == nullptr);  // a BGP-only pool has no "l2"
@@ -126,6 +131,52 @@ BOOST_AUTO_TEST_CASE(table_shows_the_l2_winner) {
   BOOST_TEST_REQUIRE(cells.size() >= 4U, line);
   BOOST_TEST(cells[3] == "node-a");
   BOOST_TEST(r.out.find("(none: noCandidateNode)") != std::string::npos, r.out);
+}
+
+// plan predicts the owner MetalLB's speakers elect for dual-stack Services: the status order is
+// MetalLB's (adopted, allocated IPv4 first, an added family second, requested in text order) and
+// the election runs on its first address. Orders from the Go oracle (see the file's comment).
+BOOST_AUTO_TEST_CASE(dual_stack_owner_follows_metallbs_status_order) {
+  struct Want {
+    std::string service;
+    std::vector<std::string> ips;
+    std::vector<std::string> candidates;
+  };
+  const std::vector<Want> wants = {
+      {"migrated",
+       {"fd00::1", "203.0.113.7"},
+       {"k8s-worker", "k8s-control-plane", "k8s-worker3", "k8s-worker2"}},
+      {"upgraded",
+       {"fd00::2", "203.0.113.0"},
+       {"k8s-worker2", "k8s-worker", "k8s-control-plane", "k8s-worker3"}},
+      {"fresh",
+       {"203.0.113.1", "fd00::"},
+       {"k8s-worker", "k8s-control-plane", "k8s-worker3", "k8s-worker2"}},
+      {"requested",
+       {"2001:db8::a", "203.0.113.10"},
+       {"k8s-worker2", "k8s-worker3", "k8s-worker", "k8s-control-plane"}},
+  };
+  const Run r =
+      plan({"--output", "json", "-f", sourceDir() + "/cli/tests/testdata/dual-stack-order.yaml"});
+  BOOST_TEST_REQUIRE(r.code == 0, r.out + r.err);
+  auto doc = ingot::json::parse(r.out);
+  BOOST_TEST_REQUIRE(doc.has_value());
+  for (const auto& w : wants) {
+    BOOST_TEST_CONTEXT(w.service) {
+      const ingot::json::Value* svc = nullptr;
+      for (const auto& s : doc->find("services")->items()) {
+        if (s.find("name")->text() == w.service) {
+          svc = &s;
+        }
+      }
+      BOOST_TEST_REQUIRE(svc != nullptr);
+      BOOST_TEST(texts(*svc->find("ips")) == w.ips, boost::test_tools::per_element());
+      const auto* l2 = svc->find("l2");
+      BOOST_TEST_REQUIRE(l2 != nullptr);
+      BOOST_TEST(l2->find("winner")->text() == w.candidates.front());
+      BOOST_TEST(texts(*l2->find("candidates")) == w.candidates, boost::test_tools::per_element());
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(a_pool_of_the_whole_ipv6_space_is_counted_exactly) {

@@ -78,6 +78,7 @@ class Converger {
   bool keepHeld(IpList& held);
   void addSecondFamily(IpList& held);
   Result<IpList> allocateNew(const Result<ServiceFamily>& cluster);
+  IpList statusOrder(IpList ips) const;
   bool finish(const IpList& ips);
 
   Allocator& alloc_;
@@ -210,6 +211,21 @@ Result<IpList> Converger::allocateNew(const Result<ServiceFamily>& cluster) {
   return requested.ips;
 }
 
+/// statusOrder is the order MetalLB's status settles on. It keeps the order the addresses came
+/// in (a held status as found, an allocation IPv4 first, an added family after the held one),
+/// except for a Service that requests its addresses: MetalLB compares held and requested
+/// addresses by sorting both by their text, in place, so from its second pass on the status
+/// lists them in ascending text order ("2001:db8::1" before "203.0.113.1", "10.0.0.1" before
+/// "fd00::1"), whatever the annotation's order. Ingot writes that order at once.
+IpList Converger::statusOrder(IpList ips) const {
+  if (requested_ && !requested_->ips.empty()) {
+    std::stable_sort(ips.begin(), ips.end(), [](const net::IpAddress& a, const net::IpAddress& b) {
+      return a.toString() < b.toString();
+    });
+  }
+  return ips;
+}
+
 bool Converger::finish(const IpList& ips) {
   const std::string pool = alloc_.poolOf(req_.key);
   if (pool.empty() || config_.pools.count(pool) == 0) {
@@ -217,10 +233,8 @@ bool Converger::finish(const IpList& ips) {
     clear();
     return false;
   }
-  IpList ordered = ips;
-  std::sort(ordered.begin(), ordered.end());  // IPv4 first
   api::ServiceStatus status;
-  for (const auto& ip : ordered) {
+  for (const auto& ip : statusOrder(ips)) {
     api::LoadBalancerIngress ingress;
     ingress.ip = ip.toString();
     // Keep what the API server defaulted (ipMode) so an unchanged address is not rewritten.

@@ -47,7 +47,7 @@ struct ServiceOutcome {
   bool ignored = false;          ///< spec.loadBalancerClass is not ours: never touched
   bool load_balancer = false;    ///< spec.type is LoadBalancer
   bool converged = true;         ///< false when convergence stopped on an error (no retry)
-  std::vector<std::string> ips;  ///< desired ingress addresses, status order (IPv4 first)
+  std::vector<std::string> ips;  ///< desired ingress addresses, MetalLB's status order
   std::string pool;              ///< desired ip-allocated-from-pool ("" = none)
   api::ServiceStatus status;     ///< desired status
   std::map<std::string, std::string> set_annotations;  ///< annotations to add or change
@@ -71,7 +71,10 @@ std::optional<std::vector<net::IpAddress>> currentAddresses(const api::Service& 
 
 /// convergeService converges svc: re-assigns the addresses it holds if still allowed, else
 /// clears them; honours requested pool and addresses; upgrades PreferDualStack services to two
-/// families; allocates when it holds none. Mutates only `allocator`.
+/// families; allocates when it holds none. Mutates only `allocator`. The status lists the
+/// addresses in MetalLB's order, on whose first address the agents elect the Layer 2 owner: a
+/// held status keeps its order, a new allocation is IPv4 first, an added family comes after the
+/// held one, and requested addresses are in ascending text order.
 ServiceOutcome convergeService(Allocator& allocator,
                                const config::Config& config,
                                const api::Service& svc,

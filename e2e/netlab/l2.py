@@ -167,21 +167,14 @@ SERVER_FIELDS = ("resourceVersion", "uid", "creationTimestamp", "generation", "m
 
 
 def _plain(obj: dict, kind: str) -> dict:
-    """obj without what the API server adds, with its kind and apiVersion set."""
+    """obj without what the API server adds, with its kind and apiVersion set. A Service keeps
+    its status: ingotctl plan adopts what the controller assigned, in the status' order, which
+    is the order the election depends on (asking for the same addresses by annotation would
+    not keep it)."""
     out = {k: v for k, v in obj.items() if k != "status" or kind in ("Node", "Service")}
     out["kind"] = kind
     out["metadata"] = {k: v for k, v in obj.get("metadata", {}).items()
                        if k not in SERVER_FIELDS}
-    if kind == "Service":
-        # What the controller assigned stays in the annotations' place: ingotctl plan
-        # allocates by itself, so ask it for the same addresses.
-        ips = [i["ip"] for i in obj.get("status", {}).get("loadBalancer", {})
-               .get("ingress", []) if "ip" in i]
-        out.pop("status", None)
-        if ips:
-            annotations = dict(out["metadata"].get("annotations", {}))
-            annotations["metallb.io/loadBalancerIPs"] = ",".join(ips)
-            out["metadata"]["annotations"] = annotations
     return out
 
 

@@ -10,6 +10,7 @@ MAC, the winner's."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
 import signal
@@ -18,9 +19,11 @@ import zlib
 from pathlib import Path
 from typing import Optional, Sequence
 
+import pytest
+
 from scenario import NS, endpoints
 from netlab import l2, manifests as m
-from netlab.cluster import PYTHON, Cluster, ClusterSpec
+from netlab.cluster import PYTHON, Cluster, ClusterSpec, find_binary
 from netlab.ingotctl import find_ingotctl
 from netlab.proc import LabError, run, wait_until
 
@@ -66,6 +69,40 @@ def l2_service(cluster: Cluster, name: str, ip: str, policy: str = "Cluster",
     svc["spec"]["ports"][0]["port"] = port
     svc.pop("status")
     return svc
+
+
+def dual_service(cluster: Cluster, name: str, families: Sequence[str],
+                 annotations: Optional[dict] = None) -> dict:
+    """A RequireDualStack LoadBalancer Service in the L2 pool whose clusterIPs and ipFamilies
+    are in the order of families ("IPv4"/"IPv6"); it asks for no address unless annotations
+    do."""
+    index = zlib.crc32(name.encode()) % 4000
+    by_family = {"IPv4": f"10.96.{200 + index // 250}.{1 + index % 250}",
+                 "IPv6": f"fd00:10:96::{index + 1:x}"}
+    svc = m.service(name, NS, "", cluster_ip=by_family[families[0]],
+                    annotations=annotations or {})
+    svc["spec"].update(clusterIPs=[by_family[f] for f in families], ipFamilies=list(families),
+                       ipFamilyPolicy="RequireDualStack")
+    svc.pop("status")
+    return svc
+
+
+def metallb_order(ip: str, nodes: Sequence[str]) -> list:
+    """The order in which MetalLB's speakers rank nodes for an election on ip, winner first,
+    from the Go oracle of the election (agent/tests/core/oracle, built as build/agent/l2oracle;
+    $INGOT_L2_ORACLE overrides): Go's own address text and sha256. Skips without it."""
+    oracle = find_binary("INGOT_L2_ORACLE", "agent/l2oracle")
+    if oracle is None:
+        pytest.skip("the Go election oracle is not built (cmake --build build --target "
+                    "ingot_l2oracle, or set INGOT_L2_ORACLE)")
+    addr = ipaddress.ip_address(ip)
+    if addr.version == 4:
+        addr = ipaddress.IPv6Address(b"\0" * 10 + b"\xff\xff" + addr.packed)
+    out = run([str(oracle)], input_text=f"{addr.packed.hex()} {' '.join(nodes)}\n").stdout
+    words = out.split()
+    if len(words) != len(nodes) + 1:
+        raise LabError(f"the election oracle answered {out!r} for {ip}")
+    return words[1:]
 
 
 def with_endpoints(cluster: Cluster, name: str, ip: str, nodes: Sequence[str],

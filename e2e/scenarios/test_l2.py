@@ -4,7 +4,9 @@ responder). Every expectation is the election `ingotctl plan` computes on the cl
 objects; every observation is who answers ARP (IPv4) or Neighbor Solicitations (IPv6) on the
 lab bridge, asked from the ToR, where exactly one MAC must answer: the winner's.
 
-Covered: the winner for several IPv4 and IPv6 addresses (and its ServiceL2Status); a killed
+Covered: the winner for several IPv4 and IPv6 addresses (and its ServiceL2Status); dual-stack
+Services answered by the node MetalLB elects on the first address of their status (a status
+MetalLB wrote IPv6 first, adopted by a restarted controller; requested addresses); a killed
 agent's addresses move to the next candidate and come back only where the returning node wins
 (watched by an ARP probe: only the interim owner and the winner answer, the returning agent joins
 memberlist only once synced and announces with gratuitous ARP); an agent stopped with SIGTERM
@@ -29,11 +31,12 @@ import pytest
 # scenario first: it puts e2e/ on sys.path for netlab
 from scenario import objects, record_figure, show_logs_on_failure, start_cluster  # noqa: F401
 from scenario import NS, endpoints
-from l2scenario import (CONVERGE, L2_POOL, ArpWatch, agent_log, announced_l2, answers, expected,
-                        hold_owner, l2_spec, longest_silence, prepare, samples, status_node, vip4,
-                        vip6, wait_owner, with_endpoints)
+from l2scenario import (CONVERGE, L2_POOL, ArpWatch, agent_log, announced_l2, answers,
+                        dual_service, expected, hold_owner, l2_spec, longest_silence,
+                        metallb_order, prepare, samples, status_node, vip4, vip6, wait_owner,
+                        with_endpoints)
 from netlab import l2, manifests as m
-from netlab.proc import run, wait_until
+from netlab.proc import kill_pid, run, wait_until
 
 EXCLUDE = "node.kubernetes.io/exclude-from-external-load-balancers"
 RACKS = {"node1": {"rack": "r1"}, "node2": {"rack": "r1"}, "node3": {"rack": "r2"}}
@@ -365,3 +368,72 @@ def test_failover_and_take_back_send_no_probe(cluster, objects, show_logs_on_fai
     for node in cluster.node_names:
         assert _conflicts(cluster, node, ip) == []
     assert _events(cluster, "failover", "AddressConflict") == []
+
+
+def _ingress(cluster, name: str) -> list:
+    svc = cluster.client.get("Service", name, NS) or {}
+    return [i.get("ip") for i in svc.get("status", {}).get("loadBalancer", {}).get("ingress", [])]
+
+
+def _pair_electing_apart(cluster, first_index: int) -> tuple:
+    """The first (IPv4, IPv6) VIP pair from first_index on whose two addresses MetalLB's
+    election gives to different nodes, so that the order of a status decides the owner."""
+    for i in range(first_index, first_index + 40):
+        v4, v6 = vip4(cluster, i), vip6(cluster, 0x100 + i)
+        if metallb_order(v4, cluster.node_names)[0] != metallb_order(v6, cluster.node_names)[0]:
+            return v4, v6
+    raise AssertionError("no VIP pair whose addresses elect different nodes")
+
+
+def test_dual_stack_owner_is_metallbs_in_either_family_order(cluster, objects,
+                                                            show_logs_on_failure):
+    """MetalLB's speakers elect a dual-stack Service on the first address of its status. A
+    Service whose status MetalLB wrote IPv6 first (ipFamilies [IPv6, IPv4]) keeps that status
+    when Ingot's controller takes over (it is stopped while the status is written, as before a
+    migration, and its first full pass leaves the Service alone), and both of its addresses are
+    answered (NDP and ARP) by the owner of the IPv6 address according to the Go oracle of
+    MetalLB's election, not by the owner of the IPv4 one. A new Service requesting
+    "IPv6,IPv4" gets MetalLB's status, text order (IPv4 first here), and the owner of its IPv4
+    address. ingotctl plan and the ServiceL2Status name the same nodes."""
+    nodes = cluster.node_names
+    mv4, mv6 = _pair_electing_apart(cluster, 110)
+    rv4, rv6 = _pair_electing_apart(cluster, 160)
+    owner_m, owner_r = metallb_order(mv6, nodes)[0], metallb_order(rv4, nodes)[0]
+    objects.apply(m.l2_advertisement("all", [L2_POOL]))
+    migrated = dual_service(cluster, "ds-migrated", ["IPv6", "IPv4"],
+                            {"metallb.io/ip-allocated-from-pool": L2_POOL})
+    log = cluster.logdir / "controller.log"
+    kill_pid(cluster.procs["controller"].pid)
+    try:
+        objects.apply(migrated, endpoints("ds-migrated", nodes))
+        cluster.client.merge_patch("Service", "ds-migrated", NS, {"status": {"loadBalancer": {
+            "ingress": [{"ip": mv6}, {"ip": mv4}]}}}, "status")
+        offset = log.stat().st_size
+    finally:
+        cluster.start_controller()
+
+    def loaded() -> bool:
+        with open(log, "rb") as f:
+            f.seek(offset)
+            return b'"event":"initial_load_done"' in f.read()
+    wait_until("the restarted controller's first full pass", loaded, CONVERGE, interval=0.1)
+    objects.apply(dual_service(cluster, "ds-requested", ["IPv6", "IPv4"],
+                               {"metallb.io/loadBalancerIPs": f"{rv6},{rv4}"}),
+                  endpoints("ds-requested", nodes))
+    wait_until("the requested addresses", lambda: _ingress(cluster, "ds-requested"), CONVERGE)
+    assert _ingress(cluster, "ds-requested") == [rv4, rv6]
+    assert expected(cluster, "ds-migrated") == owner_m
+    assert expected(cluster, "ds-requested") == owner_r
+    for ip, owner in ((mv6, owner_m), (mv4, owner_m), (rv4, owner_r), (rv6, owner_r)):
+        wait_owner(cluster, ip, owner)
+    hold_owner(cluster, mv4, owner_m)
+    wait_until("the ServiceL2Status of ds-migrated",
+               lambda: status_node(cluster, "ds-migrated") == [owner_m], CONVERGE)
+    wait_until("the ServiceL2Status of ds-requested",
+               lambda: status_node(cluster, "ds-requested") == [owner_r], CONVERGE)
+    assert _ingress(cluster, "ds-migrated") == [mv6, mv4]
+    with open(log, "rb") as f:
+        f.seek(offset)
+        written = [line for line in f.read().decode(errors="replace").splitlines()
+                   if '"service addresses written"' in line and f"{NS}/ds-migrated" in line]
+    assert written == [], f"the controller rewrote the adopted status: {written}"

@@ -6,12 +6,15 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
 
+#include "agent/core/election_engine.h"
 #include "agent/tests/core/election_fixtures.h"
 #include "common/json/json.h"
 
@@ -70,14 +73,24 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(election_order)
 
-// The vectors were produced by MetalLB's own election function; `order` is its full candidate
-// order, winner first.
-BOOST_AUTO_TEST_CASE(matches_metallb_golden_vectors) {
+namespace {
+
+/// loadVectors reads the MetalLB election vectors (testdata/README.md).
+std::optional<json::Value> loadVectors() {
   std::ifstream in(sourceDir() + "/agent/tests/core/testdata/l2-election-vectors.json");
   std::stringstream text;
   text << in.rdbuf();
   auto doc = json::parse(text.str());
   BOOST_TEST_REQUIRE(doc.has_value());
+  return std::optional<json::Value>(std::move(*doc));
+}
+
+}  // namespace
+
+// The vectors were produced by MetalLB's own election function; `order` is its full candidate
+// order, winner first.
+BOOST_AUTO_TEST_CASE(matches_metallb_golden_vectors) {
+  const auto doc = loadVectors();
   BOOST_TEST_REQUIRE(doc->size() == 20U);
   agent::L2Hasher hasher;
   for (const auto& v : doc->items()) {
@@ -181,6 +194,49 @@ BOOST_AUTO_TEST_CASE(first_ingress_ip_is_the_election_key) {
   BOOST_TEST(w.elect(hasher).candidates == agent::rankL2(nodes, "192.168.10.1", hasher));
   w.service.status.ingress[0].ip = "2001:DB8:0:0:0:0:0:1";
   BOOST_TEST(w.elect(hasher).candidates == agent::rankL2(nodes, "2001:db8::1", hasher));
+}
+
+// A dual-stack Service is elected on its first status address, in either family order, as
+// MetalLB's speaker does: with the MetalLB vectors for 203.0.113.7 and fd00::1 (same nodes,
+// different winners), every node's verdict and the agent's cached election name the winner of
+// the first address, and only it announces.
+BOOST_AUTO_TEST_CASE(dual_stack_service_is_elected_on_its_first_status_address) {
+  const auto doc = loadVectors();
+  std::map<std::string, std::vector<std::string>> order;
+  std::vector<std::string> nodes;
+  for (const auto& v : doc->items()) {
+    const std::string ip = v.find("ip")->text();
+    if (ip == "203.0.113.7" || ip == "fd00::1") {
+      order[ip] = strings(*v.find("order"));
+      nodes = strings(*v.find("nodes"));
+    }
+  }
+  BOOST_TEST_REQUIRE(order.size() == 2U);
+  BOOST_TEST_REQUIRE(order["203.0.113.7"].front() != order["fd00::1"].front());
+  struct Case {
+    std::vector<std::string> status;
+  };
+  const std::vector<Case> cases = {{{"203.0.113.7", "fd00::1"}}, {{"fd00::1", "203.0.113.7"}}};
+  agent::L2Hasher hasher;
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.status[0] << " first") {
+      World w = worldOf(nodes, c.status[0]);
+      w.service.status.ingress.push_back({c.status[1], "", std::nullopt});
+      const std::vector<std::string>& want = order[c.status[0]];
+      const auto e = w.elect(hasher);
+      BOOST_TEST(e.candidates == want, boost::test_tools::per_element());
+      agent::L2Elector engine;
+      engine.setMembership(w.membership());
+      for (const auto& node : nodes) {
+        const auto d = w.decide(node, hasher);
+        BOOST_TEST(d.announced() == (node == want.front()), node);
+        const auto cached =
+            agent::decideL2Cached(w.cfg, node, w.service, {w.slice}, w.options, engine);
+        BOOST_TEST(cached.election.winner.value_or("") == want.front(), node);
+        BOOST_TEST(cached.announced() == d.announced(), node);
+      }
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

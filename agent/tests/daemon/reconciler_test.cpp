@@ -701,6 +701,66 @@ spec:
   }
 }
 
+/// wonBy renders the Layer 2 part of a Desired as "namespace/name|ip,ip" per Service.
+std::set<std::string> wonBy(const std::vector<L2Announcement>& seen) {
+  std::set<std::string> out;
+  for (const auto& a : seen) {
+    std::string line = a.key() + "|";
+    for (const auto& ip : a.ips) {
+      line += (line.back() == '|' ? "" : ",") + ip.toString();
+    }
+    out.insert(line);
+  }
+  return out;
+}
+
+// Every node's agent hands its responder exactly the dual-stack Services it wins on the first
+// status address (as MetalLB's speaker elects), with both addresses in status order; a status
+// listed the other way round moves the Service to the node elected on its new first address.
+// The Services and the Go oracle's orders are in cli/tests/testdata/dual-stack-order.yaml.
+BOOST_AUTO_TEST_CASE(layer2_owner_of_a_dual_stack_service_is_elected_on_its_first_address) {
+  const std::string file = testing::sourceDir() + "/cli/tests/testdata/dual-stack-order.yaml";
+  const std::map<std::string, std::set<std::string>> want = {
+      {"k8s-control-plane", {}},
+      {"k8s-worker", {"apps/fresh|203.0.113.1,fd00::", "apps/migrated|fd00::1,203.0.113.7"}},
+      {"k8s-worker2",
+       {"apps/requested|2001:db8::a,203.0.113.10", "apps/upgraded|fd00::2,203.0.113.0"}},
+      {"k8s-worker3", {}},
+  };
+  std::map<std::string, std::vector<L2Announcement>> seen;
+  std::map<std::string, std::unique_ptr<Harness>> agents;
+  for (const auto& [node, services] : want) {
+    ReconcilerOptions o;
+    o.node = node;
+    auto& mine = seen[node];
+    agents[node] = std::make_unique<Harness>(o, nullptr, [&mine](const BackendContext&) {
+      return std::make_unique<DesiredProbe>(mine);
+    });
+    Harness& h = *agents[node];
+    testing::loadInto(h, file);
+    h.queue.add(std::string(keys::kConfig));
+    h.queue.add(std::string(keys::kSync));
+    h.drain();
+    BOOST_TEST(wonBy(mine) == services, node);
+  }
+  // The status of apps/migrated as an IPv4-first controller would rewrite it.
+  for (auto& [node, h] : agents) {
+    auto svc = *h->world.services.get(k8s::objectKey("apps", "migrated"));
+    BOOST_REQUIRE_EQUAL(svc.status.ingress.size(), 2u);
+    std::swap(svc.status.ingress[0], svc.status.ingress[1]);
+    testing::World::upsert(h->world.services, svc, "99");
+    h->queue.add(keys::service("apps/migrated"));
+    h->drain();
+  }
+  BOOST_TEST(wonBy(seen["k8s-worker"]) == std::set<std::string>{"apps/fresh|203.0.113.1,fd00::"});
+  BOOST_TEST(wonBy(seen["k8s-worker2"]) ==
+             (std::set<std::string>{"apps/migrated|203.0.113.7,fd00::1",
+                                    "apps/requested|2001:db8::a,203.0.113.10",
+                                    "apps/upgraded|fd00::2,203.0.113.0"}));
+  BOOST_TEST(wonBy(seen["k8s-control-plane"]).empty());
+  BOOST_TEST(wonBy(seen["k8s-worker3"]).empty());
+}
+
 BOOST_AUTO_TEST_CASE(a_responder_that_cannot_start_is_reported_in_configuration_state) {
   int starts = 0;
   // failing registers a Layer2Backend whose responder never starts, counting the attempts.

@@ -310,6 +310,52 @@ BOOST_AUTO_TEST_CASE(prefer_dual_stack_gets_the_second_family_when_its_pool_beco
   BOOST_TEST(sim.ipsOf("test", "svc") == (Strings{"192.168.10.100", "fc00:f853:ccd:e799::"}));
 }
 
+// A cluster taken over from MetalLB: dual-stack statuses in either order are adopted as they
+// are, by the first pass and after every restart (a reordered status moves the L2 owner).
+BOOST_AUTO_TEST_CASE(adopted_dual_stack_statuses_keep_their_order) {
+  ClusterSim sim;
+  sim.config = makeConfig({{"dual", {"192.168.10.0/29", "fc00::/125"}}});
+  SvcSpec v6_first = preferDual("test", "v6-first");
+  v6_first.cluster_ips = {"fd00::10", "10.96.0.10"};
+  v6_first.families = {"IPv6", "IPv4"};
+  v6_first.policy = "RequireDualStack";
+  v6_first.status = {"fc00::1", "192.168.10.1"};
+  SvcSpec v4_first = preferDual("test", "v4-first");
+  v4_first.status = {"192.168.10.2", "fc00::2"};
+  SvcSpec pending = v6_first;
+  pending.name = "a-pending";
+  pending.status = {};
+  sim.services = {makeService(v6_first), makeService(v4_first), makeService(pending)};
+  for (int restart = 0; restart < 3; ++restart) {
+    BOOST_TEST_CONTEXT("restart " << restart) {
+      Allocator fresh;
+      std::swap(sim.allocator, fresh);
+      sim.pass();
+      BOOST_TEST(sim.ipsOf("test", "v6-first") == (Strings{"fc00::1", "192.168.10.1"}));
+      BOOST_TEST(sim.ipsOf("test", "v4-first") == (Strings{"192.168.10.2", "fc00::2"}));
+      // A new ipFamilies [IPv6, IPv4] Service is allocated IPv4 first, as MetalLB does.
+      BOOST_TEST(sim.ipsOf("test", "a-pending") == (Strings{"192.168.10.0", "fc00::"}));
+    }
+  }
+}
+
+// PreferDualStack holding IPv6 only gets IPv4 once its pool has some, listed after the IPv6.
+BOOST_AUTO_TEST_CASE(prefer_dual_stack_upgrade_lists_the_held_family_first) {
+  ClusterSim sim;
+  sim.config = makeConfig({{"pool", {"fc00::/125"}}});
+  SvcSpec s = preferDual("test", "svc");
+  s.cluster_ips = {"fd00::10", "10.96.0.10"};
+  s.families = {"IPv6", "IPv4"};
+  sim.services = {makeService(s)};
+  sim.pass();
+  BOOST_TEST(sim.ipsOf("test", "svc") == Strings{"fc00::"});
+  sim.config = makeConfig({{"pool", {"fc00::/125", "192.168.10.0/29"}}});
+  sim.pass();
+  BOOST_TEST(sim.ipsOf("test", "svc") == (Strings{"fc00::", "192.168.10.0"}));
+  sim.pass();
+  BOOST_TEST(!sim.outcome("test", "svc").write);
+}
+
 BOOST_AUTO_TEST_CASE(a_single_stack_pool_follows_prefer_and_require_dual_stack_changes) {
   const auto pinned = allocationIn(0, {"test"});
   ClusterSim sim;

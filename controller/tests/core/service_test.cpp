@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "controller/core/service.h"
 
+#include <algorithm>
+
 #include <boost/test/unit_test.hpp>
 
 #include "controller/core/service_info.h"
@@ -38,6 +40,17 @@ struct Case {
   bool want_check_annotations = false;
 };
 
+/// ipv4First returns addresses in the allocator's storage order.
+std::vector<std::string> ipv4First(const std::vector<std::string>& texts) {
+  std::vector<net::IpAddress> ips;
+  ips.reserve(texts.size());
+  for (const auto& t : texts) {
+    ips.push_back(*net::IpAddress::parse(t));
+  }
+  std::sort(ips.begin(), ips.end());
+  return ipStrings(ips);
+}
+
 void runCases(const std::vector<Case>& cases, const config::Config& cfg) {
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {
@@ -52,10 +65,11 @@ void runCases(const std::vector<Case>& cases, const config::Config& cfg) {
       BOOST_TEST(eventText(out.events) == c.want_events);
       BOOST_TEST(out.write == c.want_write);
       BOOST_TEST(out.converged == c.want_converged);
-      // The allocator agrees with the desired status.
+      // The allocator holds the addresses of the desired status (it stores them IPv4 first;
+      // the status order is the convergence's).
       const std::string key = c.svc.ns + "/" + c.svc.name;
       if (out.converged && !out.ignored) {
-        BOOST_TEST(heldBy(a, key) == c.want_ips);
+        BOOST_TEST(heldBy(a, key) == ipv4First(c.want_ips));
       }
       if (c.want_check_annotations) {
         BOOST_TEST((out.set_annotations == c.want_set));
@@ -404,6 +418,118 @@ BOOST_AUTO_TEST_CASE(dual_stack_policies) {
        .want_events = {"Normal IPAllocated: Assigned IP [\"fc00::\"]"}},
   };
   runCases(cases, convergenceConfig());
+}
+
+// The order of status.loadBalancer.ingress is MetalLB's: its speakers (and Ingot's agents)
+// elect the Layer 2 owner on the first address, so a different order moves the owner.
+BOOST_AUTO_TEST_CASE(status_order_is_metallbs) {
+  // "doc" holds addresses whose text sorts IPv6 first ("2001:…" < "203.…").
+  const auto cfg = makeConfig({{"default", {"192.168.10.0/30", "fc00::/126"}},
+                               {"doc", {"203.0.113.0/30", "2001:db8::/126"}, false}});
+  const std::vector<std::string> v6_first = {"IPv6", "IPv4"};
+  const std::vector<std::string> dual_v6 = {"fd00::10", "10.96.0.10"};
+  const std::string lb_ips = "metallb.io/loadBalancerIPs";
+  const std::vector<Case> cases = {
+      {.desc = "a held IPv6-first status is kept as it is",
+       .svc = {.cluster_ips = dual_v6,
+               .policy = "RequireDualStack",
+               .families = v6_first,
+               .annotations = {{kPool, "default"}},
+               .status = {"fc00::2", "192.168.10.2"}},
+       .want_ips = {"fc00::2", "192.168.10.2"},
+       .want_pool = "default",
+       .want_write = false},
+      {.desc = "a held IPv4-first status of an IPv6-first service is kept as it is",
+       .svc = {.cluster_ips = dual_v6,
+               .policy = "RequireDualStack",
+               .families = v6_first,
+               .annotations = {{kPool, "default"}},
+               .status = {"192.168.10.2", "fc00::2"}},
+       .want_ips = {"192.168.10.2", "fc00::2"},
+       .want_pool = "default",
+       .want_write = false},
+      {.desc = "a held IPv6-first PreferDualStack status is kept, its pool annotation added",
+       .svc = {.cluster_ips = kDualClusterIps,
+               .policy = "PreferDualStack",
+               .status = {"fc00::1", "192.168.10.1"}},
+       .want_ips = {"fc00::1", "192.168.10.1"},
+       .want_pool = "default",
+       .want_set = {{kPool, "default"}},
+       .want_check_annotations = true},
+      {.desc = "a new ipFamilies [IPv6, IPv4] service is allocated IPv4 first",
+       .svc = {.cluster_ips = dual_v6, .policy = "PreferDualStack", .families = v6_first},
+       .want_ips = {"192.168.10.0", "fc00::"},
+       .want_pool = "default",
+       .want_events = {"Normal IPAllocated: Assigned IP [\"192.168.10.0\" \"fc00::\"]"}},
+      {.desc = "PreferDualStack holding IPv6 lists the added IPv4 after it",
+       .svc = {.cluster_ips = dual_v6,
+               .policy = "PreferDualStack",
+               .families = v6_first,
+               .annotations = {{kPool, "default"}},
+               .status = {"fc00::3"}},
+       .want_ips = {"fc00::3", "192.168.10.0"},
+       .want_pool = "default",
+       .want_events = {"Normal IPAllocated: Assigned additional IP \"192.168.10.0\""}},
+      {.desc = "PreferDualStack holding IPv4 lists the added IPv6 after it",
+       .svc = {.cluster_ips = dual_v6,
+               .policy = "PreferDualStack",
+               .families = v6_first,
+               .annotations = {{kPool, "default"}},
+               .status = {"192.168.10.3"}},
+       .want_ips = {"192.168.10.3", "fc00::"},
+       .want_pool = "default",
+       .want_events = {"Normal IPAllocated: Assigned additional IP \"fc00::\""}},
+      {.desc = "requested addresses are listed in text order, IPv6 first here",
+       .svc = {.cluster_ips = kDualClusterIps,
+               .policy = "RequireDualStack",
+               .annotations = {{lb_ips, "203.0.113.1,2001:db8::1"}}},
+       .want_ips = {"2001:db8::1", "203.0.113.1"},
+       .want_pool = "doc",
+       .want_events = {"Normal IPAllocated: Assigned IP [\"203.0.113.1\" \"2001:db8::1\"]"}},
+      {.desc = "requested addresses are listed in text order, IPv4 first here",
+       .svc = {.cluster_ips = dual_v6,
+               .policy = "RequireDualStack",
+               .families = v6_first,
+               .annotations = {{lb_ips, "fc00::3, 192.168.10.3"}}},
+       .want_ips = {"192.168.10.3", "fc00::3"},
+       .want_pool = "default",
+       .want_events = {"Normal IPAllocated: Assigned IP [\"fc00::3\" \"192.168.10.3\"]"}},
+      {.desc = "a held status in annotation order is rewritten in text order, as MetalLB's "
+               "second pass does",
+       .svc = {.cluster_ips = dual_v6,
+               .policy = "RequireDualStack",
+               .families = v6_first,
+               .annotations = {{kPool, "default"}, {lb_ips, "fc00::3,192.168.10.3"}},
+               .status = {"fc00::3", "192.168.10.3"}},
+       .want_ips = {"192.168.10.3", "fc00::3"},
+       .want_pool = "default"},
+      {.desc = "a held status in text order stays, whatever the annotation's order",
+       .svc = {.cluster_ips = kDualClusterIps,
+               .policy = "RequireDualStack",
+               .annotations = {{kPool, "doc"}, {lb_ips, "203.0.113.2,2001:db8::2"}},
+               .status = {"2001:db8::2", "203.0.113.2"}},
+       .want_ips = {"2001:db8::2", "203.0.113.2"},
+       .want_pool = "doc",
+       .want_write = false},
+  };
+  runCases(cases, cfg);
+  // What a case writes is what the next pass keeps: the order never flips back.
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc << " (next pass)") {
+      Allocator a;
+      BOOST_REQUIRE(a.setPools(cfg.pools).has_value());
+      api::Service svc = makeService(c.svc);
+      const auto first = convergeService(a, cfg, svc, {});
+      svc.status = first.status;
+      for (const auto& [k, v] : first.set_annotations) {
+        svc.metadata.annotations[k] = v;
+      }
+      const auto second = convergeService(a, cfg, svc, {});
+      BOOST_TEST(!second.write);
+      BOOST_TEST(second.ips == c.want_ips);
+      BOOST_TEST(second.events.empty());
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(no_pools_clears_every_service) {
