@@ -23,22 +23,13 @@ std::string serviceKey(const api::Service& svc) {
 }
 
 /// l2Announcement is what node announces for a Service whose Layer 2 election it won: the
-/// ingress IPs and the union of the interface lists of the matching advertisements that select
-/// node (nullopt when one of them lists none), as MetalLB's ipAdvertisementFor.
+/// ingress IPs, on the interfaces l2Interfaces names.
 L2Announcement l2Announcement(const api::Service& svc,
                               const L2Decision& d,
                               const std::string& node) {
-  L2Announcement out{svc.metadata.namespace_, svc.metadata.name, {}, std::set<std::string>()};
+  L2Announcement out{svc.metadata.namespace_, svc.metadata.name, {}, l2Interfaces(d.subject, node)};
   for (const auto& i : svc.status.ingress) {
     if (auto ip = net::IpAddress::parse(i.ip)) out.ips.push_back(*ip);
-  }
-  for (const auto* ad : d.subject.ads) {
-    if (!ad->nodes.contains(node)) continue;
-    if (ad->interfaces.empty()) {
-      out.interfaces.reset();
-      break;
-    }
-    out.interfaces->insert(ad->interfaces.begin(), ad->interfaces.end());
   }
   return out;
 }

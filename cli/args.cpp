@@ -17,6 +17,11 @@ std::string Args::option(const std::string& name, const std::string& fallback) c
   return it == options.end() ? fallback : it->second;
 }
 
+std::vector<std::string> Args::values(const std::string& name) const {
+  const auto it = all_options.find(name);
+  return it == all_options.end() ? std::vector<std::string>{} : it->second;
+}
+
 bool Args::hasSwitch(const std::string& name) const {
   return contains(switches, name);
 }
@@ -54,6 +59,7 @@ Result<Args> parseArgs(const std::vector<std::string>& words, const FlagSpec& sp
         value = words[++i];
       }
       args.options[name] = *value;
+      args.all_options[name].push_back(*value);
     } else if (contains(spec.switches, name) && !value) {
       args.switches.push_back(name);
     } else {

@@ -14,12 +14,15 @@ namespace ingot::cli {
 /// options, and bare switches.
 struct Args {
   std::vector<std::string> files;
-  std::map<std::string, std::string> options;
+  std::map<std::string, std::string> options;                   ///< the last value of each option
+  std::map<std::string, std::vector<std::string>> all_options;  ///< every value, in order
   std::vector<std::string> switches;
 
   /// option returns the value of --name, or fallback when it was not given.
   std::string option(const std::string& name, const std::string& fallback = "") const;
   bool hasSwitch(const std::string& name) const;
+  /// values returns every value of a repeatable --name, in order.
+  std::vector<std::string> values(const std::string& name) const;
 };
 
 /// FlagSpec says which options take a value and which are switches; anything else is an error.

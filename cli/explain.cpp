@@ -76,6 +76,7 @@ Explanation explainService(const ExplainInputs& in) {
   e.events = in.outcome->events;
   e.pool = poolChoice(in);
   e.dead_nodes.assign(in.dead_nodes.begin(), in.dead_nodes.end());
+  e.suspect_nodes.assign(in.suspect_nodes.begin(), in.suspect_nodes.end());
   auto verdicts = agent::serviceVerdicts(
       {in.config, in.nodes, in.slices, in.service, in.announce, in.dead_nodes});
   e.gate = std::move(verdicts.gate);
@@ -83,6 +84,14 @@ Explanation explainService(const ExplainInputs& in) {
   e.bgp_pool = verdicts.bgp_pool;
   e.l2 = std::move(verdicts.l2);
   e.nodes = std::move(verdicts.nodes);
+  if (in.interfaces != nullptr && e.l2) {
+    std::vector<std::string> names;
+    for (const auto& n : e.nodes) {
+      names.push_back(n.node);
+    }
+    e.l2_interfaces =
+        l2AnsweringOf(*in.config, svc, *in.slices, in.announce, names, *in.interfaces);
+  }
   return e;
 }
 

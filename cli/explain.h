@@ -5,6 +5,7 @@
 // builder adds only the attribution of each node's exclusion, using the agent's predicates.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <ostream>
 #include <set>
@@ -16,6 +17,7 @@
 #include "agent/core/verdicts.h"
 #include "api/types.h"
 #include "cli/explain_liveness.h"
+#include "cli/l2_interfaces.h"
 #include "common/util/result.h"
 #include "config/config.h"
 #include "controller/core/service.h"
@@ -32,7 +34,9 @@ struct ExplainInputs {
   const api::Service* service = nullptr;
   const controller::ServiceOutcome* outcome = nullptr;
   agent::AnnounceOptions announce;
-  std::set<std::string> dead_nodes;  ///< nodes whose agent is not alive (--dead-node)
+  std::set<std::string> dead_nodes;     ///< nodes whose agent is not alive (--dead-node)
+  std::set<std::string> suspect_nodes;  ///< nodes memberlist suspects: still live (--suspect-node)
+  const InterfaceFlags* interfaces = nullptr;  ///< --interfaces, --excludel2-path (null: none)
 };
 
 /// PoolChoice is why the Service got its pool. source is one of "annotation" (the address-pool
@@ -54,14 +58,18 @@ struct Explanation {
   std::string service;  ///< "namespace/name"
   std::vector<std::string> ips;
   PoolChoice pool;
-  std::vector<controller::Event> events;  ///< what the controller reports on the Service
-  std::string gate;                       ///< common-gate withdrawal reason ("" = passed)
-  bool bgp_pool = false;                  ///< some BGPAdvertisement applies to the pool
-  bool l2_pool = false;                   ///< some L2Advertisement applies to the pool
-  std::optional<agent::L2Election> l2;    ///< the election, when the gate passed in an L2 pool
-  std::vector<NodeExplanation> nodes;     ///< one per Node, in name order
-  std::vector<std::string> dead_nodes;    ///< as given, sorted
-  ExplainLiveness liveness;               ///< where liveness came from (set by the caller)
+  std::vector<controller::Event> events;   ///< what the controller reports on the Service
+  std::string gate;                        ///< common-gate withdrawal reason ("" = passed)
+  bool bgp_pool = false;                   ///< some BGPAdvertisement applies to the pool
+  bool l2_pool = false;                    ///< some L2Advertisement applies to the pool
+  std::optional<agent::L2Election> l2;     ///< the election, when the gate passed in an L2 pool
+  std::vector<NodeExplanation> nodes;      ///< one per Node, in name order
+  std::vector<std::string> dead_nodes;     ///< as given, sorted
+  std::vector<std::string> suspect_nodes;  ///< as given, sorted (live for the election)
+  /// l2_interfaces: where each node --interfaces names would answer for the addresses if it owned
+  /// them (the owner does), when the Service is announced over Layer 2.
+  std::map<std::string, L2Answering> l2_interfaces;
+  ExplainLiveness liveness;  ///< where liveness came from (set by the caller)
 };
 
 /// explainService builds the explanation. Pure: it reads the inputs and returns a value.
@@ -73,8 +81,8 @@ void explainText(std::ostream& out, const Explanation& e);
 /// explainJson renders the explanation as the JSON documented in docs/explain.md.
 std::string explainJson(const Explanation& e);
 
-/// runExplain: `explain NAMESPACE/NAME [--output text|json] [--dead-node NODE]... [--lb-class X]
-/// [--namespace NS] [--ignore-exclude-lb] -f PATH...`.
+/// runExplain: `explain [service] NAMESPACE/NAME [flags] [-f PATH...]` (flags in
+/// cli/command_table.cpp).
 int runExplain(const std::vector<std::string>& words, std::ostream& out, std::ostream& err);
 
 }  // namespace ingot::cli

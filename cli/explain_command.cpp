@@ -6,43 +6,72 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "cli/command_table.h"
 #include "cli/commands.h"
 #include "cli/converge.h"
 #include "cli/explain.h"
 #include "cli/explain_live.h"
+#include "cli/l2_interfaces.h"
 #include "cli/workspace.h"
 
 namespace ingot::cli {
 namespace {
 
 /// ExplainWords are the words parseArgs does not handle: the Service and the repeatable
-/// --dead-node.
+/// --dead-node and --suspect-node.
 struct ExplainWords {
   std::string service;
   std::set<std::string> dead;
+  std::set<std::string> suspect;
   std::vector<std::string> rest;
 };
 
-/// splitWords takes the Service (the first word, "NAME" meaning "default/NAME") and every
-/// --dead-node out of words; the rest is for parseArgs.
+/// nodeFlag takes a repeatable node flag (--NAME NODE or --NAME=NODE) at words[i] into nodes;
+/// false when words[i] is not that flag.
+Result<bool> nodeFlag(const std::vector<std::string>& words,
+                      size_t& i,
+                      const std::string& name,
+                      std::set<std::string>& nodes) {
+  const std::string flag = "--" + name;
+  const std::string& s = words[i];
+  if (s == flag) {
+    if (i + 1 >= words.size()) {
+      return invalidArgument("flag " + flag + " needs a node name");
+    }
+    nodes.insert(words[++i]);
+    return true;
+  }
+  if (s.rfind(flag + "=", 0) == 0) {
+    nodes.insert(s.substr(flag.size() + 1));
+    return true;
+  }
+  return false;
+}
+
+/// splitWords takes the Service (the first word, "NAME" meaning "default/NAME", after an
+/// optional kind word "service" or "svc") and every --dead-node and --suspect-node out of
+/// words; the rest is for parseArgs.
 Result<ExplainWords> splitWords(const std::vector<std::string>& words) {
-  if (words.empty() || words[0].empty() || words[0][0] == '-') {
+  size_t first = 0;
+  if (words.size() > 1 && (words[0] == "service" || words[0] == "svc") && !words[1].empty() &&
+      words[1][0] != '-') {
+    first = 1;  // `explain service NS/NAME`, as kubectl names an object
+  }
+  if (words.empty() || words[first].empty() || words[first][0] == '-') {
     return invalidArgument("no Service: give NAMESPACE/NAME first (NAME alone means default/NAME)");
   }
   ExplainWords w;
-  w.service = words[0].find('/') == std::string::npos ? "default/" + words[0] : words[0];
-  const std::string prefix = "--dead-node=";
-  for (size_t i = 1; i < words.size(); ++i) {
-    const std::string& s = words[i];
-    if (s == "--dead-node") {
-      if (i + 1 >= words.size()) {
-        return invalidArgument("flag --dead-node needs a node name");
-      }
-      w.dead.insert(words[++i]);
-    } else if (s.rfind(prefix, 0) == 0) {
-      w.dead.insert(s.substr(prefix.size()));
-    } else {
-      w.rest.push_back(s);
+  const std::string& name = words[first];
+  w.service = name.find('/') == std::string::npos ? "default/" + name : name;
+  for (size_t i = first + 1; i < words.size(); ++i) {
+    auto dead = nodeFlag(words, i, "dead-node", w.dead);
+    auto suspect =
+        dead && !*dead ? nodeFlag(words, i, "suspect-node", w.suspect) : Result<bool>(false);
+    if (!dead || !suspect) {
+      return !dead ? dead.error() : suspect.error();
+    }
+    if (!*dead && !*suspect) {
+      w.rest.push_back(words[i]);
     }
   }
   return w;
@@ -58,15 +87,31 @@ Result<size_t> findService(const std::vector<api::Service>& services, const std:
   return invalidArgument("Service " + key + " is not in the input");
 }
 
-Result<void> checkDeadNodes(const std::set<std::string>& dead,
-                            const std::vector<api::Node>& nodes) {
-  for (const auto& d : dead) {
+Result<void> checkNodes(const std::string& flag,
+                        const std::set<std::string>& names,
+                        const std::vector<api::Node>& nodes) {
+  for (const auto& d : names) {
     if (std::none_of(nodes.begin(), nodes.end(),
                      [&](const auto& n) { return n.metadata.name == d; })) {
-      return invalidArgument("--dead-node " + d + ": no Node of that name in the input");
+      return invalidArgument("--" + flag + " " + d + ": no Node of that name in the input");
     }
   }
   return {};
+}
+
+/// checkDeadNodes checks that the flags name Nodes of the input, and no node twice.
+Result<void> checkDeadNodes(const std::set<std::string>& dead,
+                            const std::set<std::string>& suspect,
+                            const std::vector<api::Node>& nodes) {
+  if (auto ok = checkNodes("dead-node", dead, nodes); !ok) {
+    return ok;
+  }
+  for (const auto& s : suspect) {
+    if (dead.contains(s)) {
+      return invalidArgument("--suspect-node " + s + ": also given as --dead-node");
+    }
+  }
+  return checkNodes("suspect-node", suspect, nodes);
 }
 
 int fail(std::ostream& err, const std::string& message, int code) {
@@ -79,11 +124,16 @@ int fail(std::ostream& err, const std::string& message, int code) {
 Result<Explanation> explainWorkspace(const Workspace& ws,
                                      const std::string& service,
                                      const std::set<std::string>& dead_nodes,
-                                     const Args& args) {
-  const ExplainWords w{service, dead_nodes, {}};
+                                     const Args& args,
+                                     const std::set<std::string>& suspect_nodes) {
+  const ExplainWords w{service, dead_nodes, suspect_nodes, {}};
   auto index = findService(ws.services, w.service);
-  if (auto dead = checkDeadNodes(w.dead, ws.inputs.nodes); !index || !dead) {
+  if (auto dead = checkDeadNodes(w.dead, w.suspect, ws.inputs.nodes); !index || !dead) {
     return invalidArgument(!index ? index.error().message : dead.error().message);
+  }
+  auto interfaces = interfaceFlags(args, ws.inputs.nodes);
+  if (!interfaces) {
+    return interfaces.error();
   }
   std::vector<api::Service> services = ws.services;
   const controller::Options copts{args.option("lb-class")};
@@ -105,7 +155,9 @@ Result<Explanation> explainWorkspace(const Workspace& ws,
       &services[*index],
       &*outcome,
       agent::AnnounceOptions{args.hasSwitch("ignore-exclude-lb"), args.option("lb-class")},
-      w.dead};
+      w.dead,
+      w.suspect,
+      &*interfaces};
   return explainService(in);
 }
 
@@ -123,9 +175,7 @@ int runExplain(const std::vector<std::string>& words, std::ostream& out, std::os
   if (!w) {
     return fail(err, w.error().message, kExitUsage);
   }
-  auto args = parseArgs(w->rest, FlagSpec{{"lb-class", "output", "namespace", "kubeconfig",
-                                           "context", "agent-selector"},
-                                          {"ignore-exclude-lb"}});
+  auto args = parseArgs(w->rest, flagSpecOf(*findCommand("explain")));
   if (!args) {
     return fail(err, args.error().message, kExitUsage);
   }
@@ -139,6 +189,12 @@ int runExplain(const std::vector<std::string>& words, std::ostream& out, std::os
                 kExitUsage);
   }
   if (args->files.empty()) {
+    if (!w->suspect.empty()) {
+      return fail(err,
+                  "--suspect-node previews memberlist on -f files; against a cluster the agent "
+                  "pods say which agents are live",
+                  kExitUsage);
+    }
     return runExplainLive(w->service, w->dead, *args, out, err);
   }
   const Workspace ws = loadWorkspace(args->files, {args->option("namespace", "metallb-system")});
@@ -148,7 +204,10 @@ int runExplain(const std::vector<std::string>& words, std::ostream& out, std::os
     }
     return kExitInvalid;
   }
-  auto e = explainWorkspace(ws, w->service, w->dead, *args);
+  if (auto interfaces = interfaceFlags(*args, ws.inputs.nodes); !interfaces) {
+    return fail(err, interfaces.error().message, kExitUsage);
+  }
+  auto e = explainWorkspace(ws, w->service, w->dead, *args, w->suspect);
   if (!e) {
     return fail(err, e.error().message, kExitInvalid);
   }

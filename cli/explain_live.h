@@ -19,11 +19,13 @@ inline const std::vector<std::string> kDefaultAgentSelectors = {
     "app.kubernetes.io/component=speaker", "app=metallb,component=speaker"};
 
 /// explainWorkspace runs the controller over the workspace's Services and explains service
-/// ("namespace/name") with dead_nodes not alive; the file and the cluster path share it.
+/// ("namespace/name") with dead_nodes not alive and suspect_nodes suspected by memberlist (still
+/// live); the file and the cluster path share it.
 Result<Explanation> explainWorkspace(const Workspace& ws,
                                      const std::string& service,
                                      const std::set<std::string>& dead_nodes,
-                                     const Args& args);
+                                     const Args& args,
+                                     const std::set<std::string>& suspect_nodes = {});
 
 /// printExplanation writes e as text or JSON (output "json") and returns kExitOk.
 int printExplanation(std::ostream& out, const Explanation& e, const std::string& output);

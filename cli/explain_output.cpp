@@ -49,10 +49,22 @@ Value announcementJson(const agent::Announcement& a) {
   return o;
 }
 
+bool suspect(const Explanation& e, const std::string& node) {
+  return std::find(e.suspect_nodes.begin(), e.suspect_nodes.end(), node) != e.suspect_nodes.end();
+}
+
+/// answering returns where the node would answer, when --interfaces names it and it is an L2
+/// candidate.
+const L2Answering* answering(const Explanation& e, const NodeExplanation& n) {
+  const auto it = e.l2_interfaces.find(n.node);
+  return it == e.l2_interfaces.end() || !n.l2_rank ? nullptr : &it->second;
+}
+
 Value nodeJson(const Explanation& e, const NodeExplanation& n) {
   Value o = Value::object();
   o.set("name", Value::string(n.node));
   o.set("live", Value::boolean(n.live));
+  o.set("suspect", Value::boolean(suspect(e, n.node)));
   Value bgp = Value::object();
   bgp.set("announced", Value::boolean(n.live && n.bgp.announced()));
   bgp.set("reason", orNull(n.bgp_reason));
@@ -68,6 +80,8 @@ Value nodeJson(const Explanation& e, const NodeExplanation& n) {
     l2.set("reason", orNull(n.l2_reason));
     l2.set("rank", n.l2_rank ? Value::number(static_cast<int64_t>(*n.l2_rank)) : Value::null());
     l2.set("excluded", orNull(n.l2_exclusion));
+    const L2Answering* a = answering(e, n);
+    l2.set("interfaces", a != nullptr ? answeringJson(*a) : Value::null());
     o.set("l2", std::move(l2));
   }
   return o;
@@ -141,13 +155,15 @@ std::string bgpLine(const NodeExplanation& n) {
   return "announced " + joined(parts, "; ");
 }
 
-std::string l2Line(const NodeExplanation& n) {
+std::string l2Line(const Explanation& e, const NodeExplanation& n) {
+  const L2Answering* a = answering(e, n);
   if (n.l2_owner) {
-    return "owner (candidate #1)";
+    return "owner (candidate #1)" + (a != nullptr ? ", answering " + answeringText(*a) : "");
   }
   std::string s = "not owner: " + n.l2_reason;
   if (n.l2_rank) {
     s += " (candidate #" + std::to_string(*n.l2_rank + 1) + ")";
+    s += a != nullptr ? ", would answer " + answeringText(*a) : "";
   } else if (!n.l2_exclusion.empty()) {
     s += " (excluded: " + n.l2_exclusion + ")";
   }
@@ -158,7 +174,11 @@ std::string l2Line(const NodeExplanation& n) {
 std::string livenessLine(const Explanation& e) {
   if (e.liveness.source == "deadNodeFlags") {
     return "  liveness: every Node has a live agent" +
-           (e.dead_nodes.empty() ? "" : " except " + joined(e.dead_nodes, ", ") + " (--dead-node)");
+           (e.dead_nodes.empty() ? ""
+                                 : " except " + joined(e.dead_nodes, ", ") + " (--dead-node)") +
+           (e.suspect_nodes.empty() ? ""
+                                    : "; memberlist suspects " + joined(e.suspect_nodes, ", ") +
+                                          ", still live until declared dead (--suspect-node)");
   }
   return "  liveness (source " + e.liveness.source + "): " + e.liveness.detail +
          (e.dead_nodes.empty() ? "" : "; not alive: " + joined(e.dead_nodes, ", "));
@@ -213,12 +233,16 @@ void explainText(std::ostream& out, const Explanation& e) {
         << (e.l2->candidates.empty() ? "(none)" : joined(e.l2->candidates, ", ")) << "\n";
   }
   for (const auto& n : e.nodes) {
-    out << "node " << n.node << (n.live ? "" : " (agent not alive)") << "\n";
+    out << "node " << n.node
+        << (!n.live              ? " (agent not alive)"
+            : suspect(e, n.node) ? " (agent suspect: still live)"
+                                 : "")
+        << "\n";
     if (e.bgp_pool) {
       out << "  BGP: " << bgpLine(n) << "\n";
     }
     if (e.l2) {
-      out << "  L2:  " << l2Line(n) << "\n";
+      out << "  L2:  " << l2Line(e, n) << "\n";
     }
     if (const auto it = e.liveness.nodes.find(n.node); it != e.liveness.nodes.end()) {
       out << "  API: " << apiLine(it->second) << "\n";
@@ -233,6 +257,7 @@ std::string explainJson(const Explanation& e) {
   root.set("pool", poolJson(e.pool));
   root.set("events", eventsJson(e.events));
   root.set("deadNodes", strings(e.dead_nodes));
+  root.set("suspectNodes", strings(e.suspect_nodes));
   root.set("liveness", livenessJson(e.liveness));
   root.set("gate", orNull(e.gate));
   root.set("bgpPool", Value::boolean(e.bgp_pool));

@@ -9,6 +9,7 @@
 
 #include "api/manifest.h"
 #include "cli/args.h"
+#include "cli/command_table.h"
 #include "cli/commands.h"
 #include "frrgen/merge.h"
 #include "frrgen/render.h"
@@ -71,7 +72,7 @@ void printProblems(const api::ManifestSet& set, std::ostream& out) {
 }  // namespace
 
 int runFrrK8s(const std::vector<std::string>& words, std::ostream& out, std::ostream& err) {
-  auto args = parseArgs(words, FlagSpec{{"node", "frrk8s-namespace", "log-level"}, {}});
+  auto args = parseArgs(words, flagSpecOf(*findCommand("frr-k8s")));
   if (!args) {
     err << "ingotctl frr-k8s: " << args.error().message << "\n";
     return kExitUsage;

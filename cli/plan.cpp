@@ -7,8 +7,10 @@
 
 #include "agent/core/election.h"
 #include "cli/args.h"
+#include "cli/command_table.h"
 #include "cli/commands.h"
 #include "cli/converge.h"
+#include "cli/l2_interfaces.h"
 #include "cli/workspace.h"
 #include "common/json/json.h"
 
@@ -52,6 +54,33 @@ L2Plan electL2All(const config::Config& config,
   return out;
 }
 
+/// L2Answers maps "namespace/name" to where its L2 winner answers (winners given --interfaces).
+using L2Answers = std::map<std::string, L2Answering>;
+
+/// answersAll decides where each winner of l2 answers, for the winners --interfaces names.
+L2Answers answersAll(const config::Config& config,
+                     const Workspace& ws,
+                     const std::vector<api::Service>& services,
+                     const L2Plan& l2,
+                     const Args& args,
+                     const InterfaceFlags& flags) {
+  const agent::AnnounceOptions options{args.hasSwitch("ignore-exclude-lb"),
+                                       args.option("lb-class")};
+  L2Answers out;
+  for (const auto& svc : services) {
+    const std::string key = keyOf(svc.metadata.namespace_, svc.metadata.name);
+    const auto it = l2.find(key);
+    if (it == l2.end() || !it->second.winner) {
+      continue;
+    }
+    auto a = l2AnsweringOf(config, svc, ws.endpoint_slices, options, {*it->second.winner}, flags);
+    if (!a.empty()) {
+      out.emplace(key, std::move(a.begin()->second));
+    }
+  }
+  return out;
+}
+
 json::Value l2Json(const agent::L2Election& e) {
   json::Value o = json::Value::object();
   o.set("winner", e.winner ? json::Value::string(*e.winner) : json::Value::null());
@@ -65,12 +94,16 @@ json::Value l2Json(const agent::L2Election& e) {
 }
 
 /// l2Cell is the table's L2-WINNER column: the winner, "(none: reason)", or "-" outside L2 pools.
-std::string l2Cell(const L2Plan& l2, const ServiceOutcome& s) {
-  auto it = l2.find(keyOf(s.namespace_, s.name));
+std::string l2Cell(const L2Plan& l2, const L2Answers& answers, const ServiceOutcome& s) {
+  const std::string key = keyOf(s.namespace_, s.name);
+  auto it = l2.find(key);
   if (it == l2.end()) {
     return "-";
   }
   const auto& e = it->second;
+  if (const auto a = answers.find(key); e.winner && a != answers.end()) {
+    return *e.winner + " " + answeringText(a->second);
+  }
   return e.winner ? *e.winner : "(none: " + std::string(agent::l2ReasonName(e.reason)) + ")";
 }
 
@@ -84,7 +117,7 @@ json::Value exactNumber(const net::Count& v) {
 }
 
 /// serviceJson is one Service of plan's JSON, with its "l2" object when it has one.
-json::Value serviceJson(const ServiceOutcome& s, const L2Plan& l2) {
+json::Value serviceJson(const ServiceOutcome& s, const L2Plan& l2, const L2Answers& answers) {
   json::Value o = json::Value::object();
   o.set("namespace", json::Value::string(s.namespace_));
   o.set("name", json::Value::string(s.name));
@@ -104,16 +137,20 @@ json::Value serviceJson(const ServiceOutcome& s, const L2Plan& l2) {
   }
   o.set("events", std::move(events));
   if (auto it = l2.find(keyOf(s.namespace_, s.name)); it != l2.end()) {
-    o.set("l2", l2Json(it->second));
+    json::Value l2o = l2Json(it->second);
+    if (auto a = answers.find(keyOf(s.namespace_, s.name)); a != answers.end()) {
+      l2o.set("interfaces", answeringJson(a->second));
+    }
+    o.set("l2", std::move(l2o));
   }
   return o;
 }
 
-std::string planJson(const PlanResult& plan, const L2Plan& l2) {
+std::string planJson(const PlanResult& plan, const L2Plan& l2, const L2Answers& answers) {
   json::Value services = json::Value::array();
   for (const auto& s : plan.services) {
     if (shown(s)) {
-      services.push(serviceJson(s, l2));
+      services.push(serviceJson(s, l2, answers));
     }
   }
   json::Value pools = json::Value::array();
@@ -153,7 +190,10 @@ void printTable(std::ostream& out, const std::vector<std::vector<std::string>>& 
   }
 }
 
-void planTable(std::ostream& out, const PlanResult& plan, const L2Plan& l2) {
+void planTable(std::ostream& out,
+               const PlanResult& plan,
+               const L2Plan& l2,
+               const L2Answers& answers) {
   std::vector<std::vector<std::string>> rows = {
       {"SERVICE", "ADDRESSES", "POOL", "L2-WINNER", "EVENTS"}};
   for (const auto& s : plan.services) {
@@ -166,7 +206,7 @@ void planTable(std::ostream& out, const PlanResult& plan, const L2Plan& l2) {
                        e.message);
     }
     rows.push_back({s.namespace_ + "/" + s.name, s.ips.empty() ? "<pending>" : joined(s.ips, ","),
-                    s.pool.empty() ? "-" : s.pool, l2Cell(l2, s),
+                    s.pool.empty() ? "-" : s.pool, l2Cell(l2, answers, s),
                     events.empty() ? "-" : joined(events, "; ")});
   }
   printTable(out, rows);
@@ -182,8 +222,7 @@ void planTable(std::ostream& out, const PlanResult& plan, const L2Plan& l2) {
 }  // namespace
 
 int runPlan(const std::vector<std::string>& words, std::ostream& out, std::ostream& err) {
-  auto args = parseArgs(
-      words, FlagSpec{{"lb-class", "output", "namespace", "backend"}, {"ignore-exclude-lb"}});
+  auto args = parseArgs(words, flagSpecOf(*findCommand("plan")));
   if (!args) {
     err << "ingotctl plan: " << args.error().message << "\n";
     return kExitUsage;
@@ -212,6 +251,11 @@ int runPlan(const std::vector<std::string>& words, std::ostream& out, std::ostre
     }
     return kExitInvalid;
   }
+  auto interfaces = interfaceFlags(*args, ws.inputs.nodes);
+  if (!interfaces) {
+    err << "ingotctl plan: " << interfaces.error().message << "\n";
+    return kExitUsage;
+  }
   std::vector<api::Service> services = ws.services;
   auto plan =
       convergeServices(*ws.parsed.config, services, controller::Options{args->option("lb-class")});
@@ -220,10 +264,11 @@ int runPlan(const std::vector<std::string>& words, std::ostream& out, std::ostre
     return kExitInvalid;
   }
   const L2Plan l2 = electL2All(*ws.parsed.config, ws, services, *args);
+  const L2Answers answers = answersAll(*ws.parsed.config, ws, services, l2, *args, *interfaces);
   if (output == "json") {
-    out << planJson(*plan, l2) << "\n";
+    out << planJson(*plan, l2, answers) << "\n";
   } else {
-    planTable(out, *plan, l2);
+    planTable(out, *plan, l2, answers);
   }
   return kExitOk;
 }

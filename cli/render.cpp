@@ -8,6 +8,7 @@
 
 #include "agent/core/announce.h"
 #include "cli/args.h"
+#include "cli/command_table.h"
 #include "cli/commands.h"
 #include "cli/converge.h"
 #include "cli/workspace.h"
@@ -181,9 +182,7 @@ int renderNode(const Workspace& ws,
 }  // namespace
 
 int runRender(const std::vector<std::string>& words, std::ostream& out, std::ostream& err) {
-  auto args = parseArgs(
-      words, FlagSpec{{"node", "format", "lb-class", "namespace", "backend", "frrk8s-namespace"},
-                      {"explain", "ignore-exclude-lb", "as-served"}});
+  auto args = parseArgs(words, flagSpecOf(*findCommand("render")));
   if (!args) {
     err << "ingotctl render: " << args.error().message << "\n";
     return kExitUsage;

@@ -8,6 +8,7 @@
 
 #include "cli/args.h"
 #include "cli/cluster.h"
+#include "cli/command_table.h"
 #include "cli/commands.h"
 #include "cli/redact.h"
 #include "common/json/json.h"
@@ -152,9 +153,7 @@ int runSupportBundle(const std::vector<std::string>& words, std::ostream& out, s
       rest.push_back(words[i]);
     }
   }
-  auto args = parseArgs(rest, FlagSpec{{"kubeconfig", "context", "namespace", "frrk8s-namespace",
-                                        "frr-pathspace", "metrics-port", "vtysh", "output"},
-                                       {}});
+  auto args = parseArgs(rest, flagSpecOf(*findCommand("support-bundle")));
   if (!args || !args->files.empty()) {
     return failBundle(
         err, args ? "unexpected -f: support-bundle reads the cluster" : args.error().message,

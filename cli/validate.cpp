@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "cli/command_table.h"
 #include "cli/commands.h"
 #include "cli/workspace.h"
 #include "common/json/json.h"
@@ -30,7 +31,7 @@ std::string problemsJson(const std::vector<Problem>& problems) {
 }  // namespace
 
 int runValidate(const std::vector<std::string>& words, std::ostream& out, std::ostream& err) {
-  auto args = parseArgs(words, FlagSpec{{"backend", "output", "namespace"}, {}});
+  auto args = parseArgs(words, flagSpecOf(*findCommand("validate")));
   if (!args) {
     err << "ingotctl validate: " << args.error().message << "\n";
     return kExitUsage;

@@ -189,6 +189,21 @@ L2Membership l2Membership(const std::vector<api::Node>& nodes,
   return m;
 }
 
+std::optional<std::set<std::string>> l2Interfaces(const L2Subject& subject,
+                                                  const std::string& node) {
+  std::set<std::string> out;
+  for (const auto* ad : subject.ads) {
+    if (!ad->nodes.contains(node)) {
+      continue;
+    }
+    if (ad->interfaces.empty()) {
+      return std::nullopt;
+    }
+    out.insert(ad->interfaces.begin(), ad->interfaces.end());
+  }
+  return out;
+}
+
 std::vector<const config::L2Advertisement*> l2AdsOfPool(const config::Config& config,
                                                         const std::string& pool) {
   std::vector<const config::L2Advertisement*> out;

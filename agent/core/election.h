@@ -117,6 +117,12 @@ struct L2Subject {
   std::set<std::string> endpoint_nodes;  ///< nodeName of every serving endpoint
 };
 
+/// l2Interfaces is where node answers for a Service whose Layer 2 election it won: the union of
+/// the `interfaces` lists of the subject's advertisements that select node; nullopt when one of
+/// them lists none (every usable interface), as MetalLB's ipAdvertisementFor.
+std::optional<std::set<std::string>> l2Interfaces(const L2Subject& subject,
+                                                  const std::string& node);
+
 /// l2AdsOfPool returns the Config's L2Advertisements that apply to the pool, in name order.
 std::vector<const config::L2Advertisement*> l2AdsOfPool(const config::Config& config,
                                                         const std::string& pool);

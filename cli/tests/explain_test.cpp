@@ -49,7 +49,9 @@ Explanation explainFile(const std::string& path,
                    &services[i],
                    &plan->services[o],
                    {},
-                   dead};
+                   dead,
+                   {},
+                   nullptr};
   return explainService(in);
 }
 
@@ -144,27 +146,6 @@ BOOST_AUTO_TEST_CASE(service_level_outcomes) {
   BOOST_TEST(!routed.l2.has_value());
   BOOST_TEST(routed.bgp_pool);
   BOOST_TEST(routed.pool.pool == "routed");
-}
-
-/// explainJson runs the command with JSON output on examples/.
-ingot::json::Value explainExamples(const std::vector<std::string>& extra) {
-  std::vector<std::string> words = extra;
-  words.insert(words.end(), {"--output", "json", "-f", sourceDir() + "/examples"});
-  const Run r = run(runExplain, words);
-  BOOST_TEST_REQUIRE(r.code == 0, r.out + r.err);
-  auto doc = ingot::json::parse(r.out);
-  BOOST_TEST_REQUIRE(doc.has_value());
-  return *doc;
-}
-
-const ingot::json::Value& jsonNode(const ingot::json::Value& doc, const std::string& name) {
-  for (const auto& n : doc.find("nodes")->items()) {
-    if (n.find("name")->text() == name) {
-      return n;
-    }
-  }
-  BOOST_FAIL("node " << name << " missing");
-  return doc;
 }
 
 BOOST_AUTO_TEST_CASE(examples_bgp_reasons) {

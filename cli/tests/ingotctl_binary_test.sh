@@ -31,5 +31,26 @@ check "no input" 2 'no input' "$rc" "$out"
 out=$(printf 'kind: [' | "$ingotctl" plan -f - 2>&1); rc=$?
 check "plan of broken input" 1 '^<stdin>:1' "$rc" "$out"
 
+out=$("$ingotctl" --help 2>&1); rc=$?
+check "--help" 0 '^  support-bundle  ' "$rc" "$out"
+
+for cmd in validate plan render explain support-bundle frr-k8s completion version help; do
+  out=$("$ingotctl" "$cmd" --help 2>&1); rc=$?
+  check "$cmd --help" 0 "^usage: ingotctl $cmd" "$rc" "$out"
+  out=$("$ingotctl" "$cmd" -h 2>&1); rc=$?
+  check "$cmd -h" 0 "^  -h, --help  +show this help$" "$rc" "$out"
+  out=$("$ingotctl" help "$cmd" 2>&1); rc=$?
+  check "help $cmd" 0 "^usage: ingotctl $cmd" "$rc" "$out"
+done
+
+out=$("$ingotctl" render --node -h 2>&1); rc=$?
+check "-h as a flag's value is not help" 2 'give --node NODE and -f PATH' "$rc" "$out"
+
+out=$("$ingotctl" completion bash 2>&1); rc=$?
+check "completion bash" 0 '^complete -F _ingotctl ingotctl$' "$rc" "$out"
+
+out=$("$ingotctl" __complete plan --output "" 2>&1); rc=$?
+check "__complete" 0 '^table$' "$rc" "$out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -10,6 +10,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "cli/explain.h"
+#include "common/json/json.h"
+
 namespace ingot::cli::testing {
 
 /// sourceDir is the repository root (CTest sets INGOT_SOURCE_DIR).
@@ -51,6 +54,28 @@ Run run(Command command, const std::vector<std::string>& words) {
   std::ostringstream err;
   const int code = command(words, out, err);
   return {code, out.str(), err.str()};
+}
+
+/// explainExamples runs `ingotctl explain` with JSON output on examples/, extra first.
+inline ingot::json::Value explainExamples(const std::vector<std::string>& extra) {
+  std::vector<std::string> words = extra;
+  words.insert(words.end(), {"--output", "json", "-f", sourceDir() + "/examples"});
+  const Run r = run(runExplain, words);
+  BOOST_TEST_REQUIRE(r.code == 0, r.out + r.err);
+  auto doc = ingot::json::parse(r.out);
+  BOOST_TEST_REQUIRE(doc.has_value());
+  return *doc;
+}
+
+/// jsonNode returns the node of that name in explain's JSON.
+inline const ingot::json::Value& jsonNode(const ingot::json::Value& doc, const std::string& name) {
+  for (const auto& n : doc.find("nodes")->items()) {
+    if (n.find("name")->text() == name) {
+      return n;
+    }
+  }
+  BOOST_FAIL("node " << name << " missing");
+  return doc;
 }
 
 }  // namespace ingot::cli::testing

@@ -2,6 +2,8 @@
 // One row per filter of the Layer 2 election: which nodes stay candidates, the per-Service
 // reason, and what chosen nodes answer (MetalLB's per-node reasons).
 #include <functional>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -286,6 +288,55 @@ BOOST_AUTO_TEST_CASE(decision_log_lines_name_winner_and_reasons) {
       lines[2].find(R"("winner":"","reason":"notOwner","serviceReason":"noActiveEndpoint")") !=
           std::string::npos,
       lines[2]);
+}
+
+// Where the winner answers: the union of the interface lists of the advertisements that select
+// it; one advertisement without a list means every usable interface (MetalLB's
+// ipAdvertisementFor).
+BOOST_AUTO_TEST_CASE(l2_interfaces_unites_the_lists_of_advertisements_selecting_the_node) {
+  using Names = std::optional<std::set<std::string>>;
+  auto ad = [](std::string name, std::set<std::string> nodes, std::vector<std::string> ifs) {
+    ingot::config::L2Advertisement a;
+    a.name = std::move(name);
+    a.nodes = std::move(nodes);
+    a.interfaces = std::move(ifs);
+    return a;
+  };
+  struct IfCase {
+    std::string desc;
+    std::vector<ingot::config::L2Advertisement> ads;
+    Names want;
+  };
+  const std::vector<IfCase> cases = {
+      {"one list", {ad("a", {"n1"}, {"eth0", "eth1"})}, std::set<std::string>{"eth0", "eth1"}},
+      {"two lists are united",
+       {ad("a", {"n1"}, {"eth0"}), ad("b", {"n1", "n2"}, {"eth2"})},
+       std::set<std::string>{"eth0", "eth2"}},
+      {"an advertisement without a list means every interface",
+       {ad("a", {"n1"}, {"eth0"}), ad("b", {"n1"}, {})},
+       std::nullopt},
+      {"an advertisement not selecting the node does not count",
+       {ad("a", {"n1"}, {"eth0"}), ad("b", {"n2"}, {}), ad("c", {"n2"}, {"eth9"})},
+       std::set<std::string>{"eth0"}},
+      {"no advertisement selects the node: an empty list",
+       {ad("a", {"n2"}, {})},
+       std::set<std::string>{}},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      agent::L2Subject subject;
+      for (const auto& a : c.ads) {
+        subject.ads.push_back(&a);
+      }
+      const Names got = agent::l2Interfaces(subject, "n1");
+      BOOST_TEST(got.has_value() == c.want.has_value());
+      if (got && c.want) {
+        BOOST_TEST(std::vector<std::string>(got->begin(), got->end()) ==
+                       std::vector<std::string>(c.want->begin(), c.want->end()),
+                   boost::test_tools::per_element());
+      }
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
