@@ -40,6 +40,7 @@ ingot_add_test(ingot_agent_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/backend_l2_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/render_parity_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/bgp_status_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/bgp_availability_test.cpp
   LIBRARIES ingot_agent ingot_cli)
 
 # AgentProcess: ingot-agent as a child process, for the integration tests.
