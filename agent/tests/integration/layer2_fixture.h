@@ -35,7 +35,8 @@ inline boost::test_tools::assertion_result canRun(boost::unit_test::test_unit_id
     ok.message() << "skipped: creating network namespaces needs root";
     return ok;
   }
-  ok = boost::test_tools::assertion_result(::ingot::testing::runCommand("command -v arping").exit_code == 0);
+  ok = boost::test_tools::assertion_result(
+      ::ingot::testing::runCommand("command -v arping").exit_code == 0);
   ok.message() << "skipped: arping is not installed";
   return ok;
 }
