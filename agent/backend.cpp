@@ -51,13 +51,56 @@ void BgpBackend::noteApplied(k8s::TimePoint start) {
 }
 
 ReconcileResult FrrK8sBackend::apply() {
+  if (unserved_ && !probe()) {
+    ctx_.queue.addAfter(std::string(key()), ctx_.options.frrk8s_probe_interval);
+    return ReconcileResult::done();  // nothing to write to: ask again later
+  }
   if (deferred()) {
     return ReconcileResult::done();
   }
   const k8s::TimePoint start = ctx_.clock.now();
   ReconcileResult r = write();
   noteApplied(start);
+  // A write that finds no FRRConfiguration resource: frr-k8s was uninstalled.
+  if (r.kind == ReconcileResult::Kind::Retry && r.error.code == ErrorCode::NotFound && !probe()) {
+    ctx_.queue.addAfter(std::string(key()), ctx_.options.frrk8s_probe_interval);
+    return ReconcileResult::done();
+  }
   return r;
+}
+
+void FrrK8sBackend::recheck() {
+  if (!probe()) {
+    ctx_.queue.addAfter(std::string(key()), ctx_.options.frrk8s_probe_interval);
+  }
+}
+
+bool FrrK8sBackend::probe() {
+  k8s::ListOptions options;
+  options.field_selector = "metadata.name=" + frrgen::configName(ctx_.options.node);
+  options.limit = 1;
+  const std::string& ns = ctx_.options.build.frrk8s_namespace;
+  auto listed = ctx_.api.list(k8s::resources::kFrrConfigurations, ns, options);
+  std::optional<std::string> unserved = unserved_;
+  if (listed) {
+    unserved.reset();
+  } else if (listed.error().code == ErrorCode::NotFound) {
+    unserved =
+        "frr-k8s is not installed: the API server does not serve "
+        "frrconfigurations.frrk8s.metallb.io/v1beta1";
+  }
+  if (unserved != unserved_) {
+    if (unserved) {
+      ctx_.log.warn("bgp", "frrk8s_missing", *unserved + "; BGP waits for it, Layer 2 goes on",
+                    {{"namespace", ns}});
+    } else {
+      ctx_.log.info("bgp", "frrk8s_found", "the API server serves FRRConfiguration: BGP is on",
+                    {{"namespace", ns}});
+    }
+    unserved_ = std::move(unserved);
+    ctx_.queue.add(std::string(keys::kConfig));
+  }
+  return !unserved_;
 }
 
 ReconcileResult FrrK8sBackend::write() {

@@ -2,8 +2,9 @@
 // The agent's protocol seam, like MetalLB's per-protocol controllers: the reconciler decides per
 // Service what this node announces, then hands every Backend its part and, when the backend says
 // its part changed, runs the backend's work-queue key, on which the backend applies it. Backends:
-// FrrK8sBackend (FRRConfiguration metallb-<node>, rendered by frr-k8s) or LocalFrrBackend
-// (the node's FRR, kept on the desired model incrementally) for BGP, and Layer2Backend
+// FrrK8sBackend (FRRConfiguration metallb-<node>, rendered by frr-k8s), LocalFrrBackend
+// (the node's FRR, kept on the desired model incrementally) or NoBgpBackend (Layer 2 only) for
+// BGP, and Layer2Backend
 // (agent/backend_l2.h: the ARP/NDP responder) next to it; the daemon registers them in
 // agent/main.cpp.
 #pragma once
@@ -71,6 +72,9 @@ inline constexpr std::string_view kSync = "sync";      ///< recompute announceme
 inline constexpr std::string_view kBgp = "bgp";        ///< the BGP backend applies its part
 inline constexpr std::string_view kLayer2 = "layer2";  ///< the Layer 2 backend applies its part
 inline constexpr std::string_view kState = "state";    ///< write ConfigurationState
+/// kRecheck asks every backend to look at the world again (Backend::recheck): the informer of
+/// a resource a backend writes found it not served.
+inline constexpr std::string_view kRecheck = "recheck";
 /// kStatus writes the ServiceBGPStatus objects of the last sync. Its own key, queued behind the
 /// backends' keys, so that the API writes never hold back an apply.
 inline constexpr std::string_view kStatus = "status";
@@ -92,6 +96,9 @@ struct BackendOptions {
   /// frr mode: every change through frr-reload.py with the per-prefix policy shape, as before the
   /// incremental path (--frr-apply reload; for comparisons).
   bool frr_full_reload = false;
+  /// frr-k8s mode: while the API server does not serve FRRConfiguration (frr-k8s is not
+  /// installed), how often FrrK8sBackend asks again.
+  k8s::Duration frrk8s_probe_interval = std::chrono::seconds(10);
   /// live_nodes is the memberlist view (null when memberlist is off): the Layer 2 backend reads
   /// the members' MACs from their metadata, so that their answers are no address conflicts.
   const LiveNodes* live_nodes = nullptr;
@@ -169,6 +176,21 @@ class Backend {
   /// under.
   virtual std::string_view stateCondition() const { return "frrReloadValid"; }
 
+  /// start is called once before the first reconcile, on the thread that starts the agent (no
+  /// worker runs yet): a backend may look at the cluster here.
+  virtual void start() {}
+
+  /// bgpUnavailable says why BGP announcements cannot take effect through this backend
+  /// (nullopt: they can, or it is no BGP backend). While a backend says so, the reconciler
+  /// decides as if no BGPPeer and no BGPAdvertisement existed (Layer 2 is not affected) and
+  /// reports the BGPPeers of this node as not served. A backend whose answer changes queues
+  /// keys::kConfig.
+  virtual std::optional<std::string> bgpUnavailable() const { return std::nullopt; }
+
+  /// recheck is called (from the worker) when what the backend writes may have gone away under
+  /// it, e.g. its resource's informer got a 404.
+  virtual void recheck() {}
+
   /// stop is called once at shutdown, after the last apply(): the backend stops acting on the
   /// world (what it wrote through the API stays).
   virtual void stop() {}
@@ -218,16 +240,48 @@ class BgpBackend : public Backend {
   bool changed_ = false;  ///< update took a change the apply has not tried yet
 };
 
+/// NoBgpBackend takes the BGP backend's place when the agent runs Layer 2 only (--bgp-mode=none,
+/// or MetalLB's native): Ingot has no BGP speaker of its own, so BGP is unavailable for `why`.
+class NoBgpBackend final : public Backend {
+ public:
+  explicit NoBgpBackend(std::string why) : why_(std::move(why)) {}
+  std::string_view key() const override { return keys::kBgp; }
+  ReconcileKind reconcileKind() const override { return ReconcileKind::Bgp; }
+  std::optional<k8s::Duration> update(const Desired&) override { return std::nullopt; }
+  ReconcileResult apply() override { return ReconcileResult::done(); }
+  std::optional<std::string> bgpUnavailable() const override { return why_; }
+
+ private:
+  std::string why_;
+};
+
 /// FrrK8sBackend writes FRRConfiguration metallb-<node> in the frr-k8s namespace, only when its
 /// spec differs from the live object's as stored, server defaults aside (the cache may lag our own
 /// write, so it reads the live object first), and deletes it when the node has no BGP session and
 /// no BFD profile.
+///
+/// frr-k8s may be missing (a Layer 2 only cluster) or go away and come back: at start, and again
+/// when a write finds the resource gone, it lists metallb-<node> to learn whether the API server
+/// serves FRRConfiguration at all (a 404 means it does not). While it does not, BGP is
+/// unavailable (bgpUnavailable), nothing is written, and it asks again every
+/// frrk8s_probe_interval; once it does, BGP is on again without a restart.
 class FrrK8sBackend final : public BgpBackend {
  public:
   using BgpBackend::BgpBackend;
   ReconcileResult apply() override;
+  void start() override { recheck(); }
+  void recheck() override;
+  std::optional<std::string> bgpUnavailable() const override { return unserved_; }
 
  private:
+  /// probe asks the API server whether it serves FRRConfiguration (only a 404 says no; other
+  /// errors leave the answer as it was) and returns true when it does. A change is logged and
+  /// queues keys::kConfig, so that every Service is decided again with or without BGP.
+  bool probe();
+  /// unserved_ is why FRRConfiguration cannot be written (nullopt: served, or not known to be
+  /// missing).
+  std::optional<std::string> unserved_;
+
   /// write brings the live FRRConfiguration to the desired one (or deletes it).
   ReconcileResult write();
   /// remove deletes metallb-<node> when the cache holds it: the desired spec has no BGP session

@@ -40,6 +40,7 @@ ingot_add_test(ingot_agent_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/backend_l2_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/render_parity_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/bgp_status_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/bgp_availability_test.cpp
   LIBRARIES ingot_agent ingot_cli)
 
 # AgentProcess: ingot-agent as a child process, for the integration tests.
@@ -72,6 +73,13 @@ ingot_add_test(ingot_agent_layer2_integration_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/integration/layer2_test.cpp
   LIBRARIES ingot_agent_testkit ingot_controller_testkit ingot_agent)
 set_tests_properties(ingot_agent_layer2_integration_test PROPERTIES LABELS integration TIMEOUT 120)
+
+# Integration: ingot-agent in a cluster without frr-k8s (Layer 2 only, then frr-k8s' CRD
+# installed and deleted), in network namespaces like the test above; its own process likewise.
+ingot_add_test(ingot_agent_layer2_only_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/tests/integration/layer2_only_test.cpp
+  LIBRARIES ingot_agent_testkit ingot_controller_testkit ingot_agent)
+set_tests_properties(ingot_agent_layer2_only_test PROPERTIES LABELS integration TIMEOUT 180)
 
 # Integration: the request economy with Layer 2 (economy.h), in network namespaces like the test
 # above and for the same reason in its own process.

@@ -63,12 +63,13 @@ daemon::Setter mode(Flags& f) {
       f.bgp_mode = BgpMode::FrrK8s;
     } else if (v == "frr") {
       f.bgp_mode = BgpMode::Frr;
-    } else if (v == "native") {
-      return std::string(
-          "\"native\" is not supported: Ingot has no native BGP speaker (use frr-k8s, the "
-          "default, or frr)");
+    } else if (v == "none" || v == "native") {
+      // Ingot has no BGP speaker of its own: MetalLB's native mode runs as Layer 2 only, and
+      // its BGPPeers are reported (ConfigurationState, Event) instead of served.
+      f.bgp_mode = BgpMode::None;
+      f.native_requested = v == "native";
     } else {
-      return std::string("must be frr-k8s or frr");
+      return std::string("must be frr-k8s, frr or none");
     }
     return std::string();
   };
@@ -95,7 +96,8 @@ void addAnnounceFlags(FlagSet& set, Flags& f) {
            "pass BGPPeer passwordSecret references through to frr-k8s instead of writing the "
            "password"});
   set.add({"bgp-mode", false, mode(f),
-           "frr-k8s (write FRRConfiguration) or frr (reload the node's FRR) (env "
+           "frr-k8s (write FRRConfiguration; BGP waits while frr-k8s is not installed), frr "
+           "(reload the node's FRR) or none (Layer 2 only; MetalLB's native runs so) (env "
            "METALLB_BGP_TYPE; default frr-k8s)",
            "METALLB_BGP_TYPE"});
   set.add({"bgp-debounce-timeout", false, debounce(f),
@@ -177,7 +179,15 @@ FlagSet flagSet(Flags& f) {
 }  // namespace
 
 std::string_view bgpModeName(BgpMode mode) {
-  return mode == BgpMode::Frr ? "frr" : "frr-k8s";
+  switch (mode) {
+    case BgpMode::Frr:
+      return "frr";
+    case BgpMode::None:
+      return "none";
+    case BgpMode::FrrK8s:
+      break;
+  }
+  return "frr-k8s";
 }
 
 Result<Flags> parseFlags(const std::vector<std::string>& args,
@@ -209,7 +219,7 @@ std::string usage() {
       "  --pprof-bind-address, --enable-pprof, --tls-min-version, --tls-cipher-suites,\n"
       "  --tls-curve-preferences, --metrics-cert-dir.\n"
       "\nEnvironment: METALLB_NODE_NAME, METALLB_POD_NAME, METALLB_NAMESPACE, FRRK8S_NAMESPACE,\n"
-      "  METALLB_BGP_TYPE (frr-k8s|frr; native is refused), METALLB_BGP_DEBOUNCE_TIMEOUT,\n"
+      "  METALLB_BGP_TYPE (frr-k8s|frr|none; native runs as none), METALLB_BGP_DEBOUNCE_TIMEOUT,\n"
       "  METALLB_ML_BIND_ADDR, METALLB_ML_BIND_PORT, METALLB_ML_LABELS,\n"
       "  METALLB_ML_SECRET_KEY_PATH,\n"
       "  KUBECONFIG, KUBERNETES_SERVICE_HOST/PORT (in-cluster).\n";

@@ -22,9 +22,12 @@ namespace ingot::agent {
 enum class BgpMode {
   FrrK8s,  ///< write FRRConfiguration metallb-<node> through the API (frr-k8s renders it)
   Frr,     ///< render frr.conf and reload the node's FRR with frr-reload.py
+  /// Layer 2 only: no FRR and no frr-k8s. Ingot has no BGP speaker of its own (MetalLB's native
+  /// mode has one), so BGPPeers are reported as not served, never announced to.
+  None,
 };
 
-/// bgpModeName returns "frr-k8s" or "frr".
+/// bgpModeName returns "frr-k8s", "frr" or "none".
 std::string_view bgpModeName(BgpMode mode);
 
 /// Flags is the parsed command line: the common flags plus this daemon's own.
@@ -34,6 +37,8 @@ struct Flags : daemon::MetalLBFlags {
   std::string frrk8s_namespace;            ///< --frrk8s-namespace, $FRRK8S_NAMESPACE
   bool frrk8s_secret_passthrough = false;  ///< --frrk8s-secret-passthrough
   BgpMode bgp_mode = BgpMode::FrrK8s;      ///< --bgp-mode, $METALLB_BGP_TYPE
+  /// native_requested: the mode was given as MetalLB's "native", which runs as None (logged).
+  bool native_requested = false;
   /// --bgp-debounce-timeout (ms), $METALLB_BGP_DEBOUNCE_TIMEOUT. MetalLB: 3000, frr mode only;
   /// Ingot: 200 in both modes.
   std::chrono::milliseconds bgp_debounce{200};
@@ -63,7 +68,8 @@ using daemon::processEnvironment;
 /// parseFlags parses args (without argv[0]) with daemon::FlagSet's Go flag semantics.
 /// pod_namespace is the service-account namespace file's content ("" outside a pod): the
 /// namespace falls back to it, then to "metallb-system". Errors name the flag or variable and
-/// the reason; a missing node name and `native` mode are errors too.
+/// the reason; a missing node name is an error too. MetalLB's `native` mode is accepted and runs
+/// as BgpMode::None (Layer 2 only), with native_requested set.
 Result<Flags> parseFlags(const std::vector<std::string>& args,
                          const Environment& env,
                          const std::string& pod_namespace);

@@ -44,6 +44,8 @@ ManagerOptions managerOptions(const Flags& flags,
   auto& r = o.reconciler;
   r.node = flags.node_name;
   r.namespace_ = flags.namespace_;
+  // Layer 2 only validates BGP objects as for frr-k8s: the same configuration stays valid once a
+  // BGP mode is chosen.
   r.dialect = flags.bgp_mode == BgpMode::Frr ? config::Backend::Frr : config::Backend::FrrK8s;
   r.announce.lb_class = flags.lb_class;
   r.announce.ignore_exclude_lb = flags.ignore_exclude_lb;
@@ -74,10 +76,19 @@ bgp::FrrDriverOptions frrDriver(const Flags& flags, log::Logger& logger) {
 BackendFactory backends(const Flags& flags, log::Logger& logger) {
   return [&flags, &logger](const BackendContext& context) {
     Backends out;
-    if (flags.bgp_mode == BgpMode::FrrK8s) {
-      out.push_back(std::make_unique<FrrK8sBackend>(context));
-    } else {
-      out.push_back(std::make_unique<LocalFrrBackend>(context, frrDriver(flags, logger)));
+    switch (flags.bgp_mode) {
+      case BgpMode::FrrK8s:
+        out.push_back(std::make_unique<FrrK8sBackend>(context));
+        break;
+      case BgpMode::Frr:
+        out.push_back(std::make_unique<LocalFrrBackend>(context, frrDriver(flags, logger)));
+        break;
+      case BgpMode::None:
+        out.push_back(
+            std::make_unique<NoBgpBackend>(std::string("the agent runs Layer 2 only (--bgp-mode=") +
+                                           (flags.native_requested ? "native" : "none") +
+                                           "), and Ingot has no BGP speaker of its own"));
+        break;
     }
     out.push_back(std::make_unique<Layer2Backend>(
         context, startL2Responder(l2::ResponderOptions{}, flags.excludel2_path)));
@@ -95,6 +106,11 @@ void logStart(const Flags& flags, log::Logger& logger) {
                log::num("l2_hold_down_ms", flags.l2_hold_down.count()),
                log::num("port", flags.port),
                log::num("health_probe_port", flags.health_probe_port)});
+  if (flags.native_requested) {
+    logger.warn("main", "native_mode",
+                "MetalLB's native BGP mode is not implemented: running Layer 2 only; BGPPeers are "
+                "reported, not served (use --bgp-mode=frr-k8s or frr for BGP)");
+  }
 }
 
 /// Agent is the agent's Workload: memberlist (when configured), started before the Manager and

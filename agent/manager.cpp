@@ -167,10 +167,22 @@ Manager::Manager(k8s::ApiClient& api,
   const auto& secrets = add(std::type_identity<api::Secret>{}, "secrets", r::kSecrets, ns, config);
   k8s::InformerOptions own_frr = io;
   own_frr.reflector.field_selector = "metadata.name=" + frrgen::configName(ro.node);
+  // Outside the sync gate: frr-k8s may not be installed (Layer 2 only) or go away while the agent
+  // runs. FrrK8sBackend learns whether FRRConfiguration is served and reads the live object
+  // before every write, so its cache may lag; a 404 while the reflector retries is expected and
+  // makes the backend ask again (the CRD may have just been deleted).
+  const ErrorHandler frr_err = [this, &q](const Error& e) {
+    if (e.code == ErrorCode::NotFound) {
+      log_.debug("informer", "not_served", e.message, {{"informer", "frrconfigurations"}});
+      q.add(std::string(keys::kRecheck));
+    } else {
+      log_.warn("informer", "error", e.message);
+    }
+  };
   const auto& frr_configs = set.add<api::FRRConfiguration>(
       "frrconfigurations", api, r::kFrrConfigurations, ro.build.frrk8s_namespace,
-      api::jsonDecoder<api::FRRConfiguration>(), frrHandlers(q, ro.debounce, err), own_frr,
-      options_.watch_frr_configurations);
+      api::jsonDecoder<api::FRRConfiguration>(), frrHandlers(q, ro.debounce, frr_err), own_frr,
+      options_.watch_frr_configurations, false);
   k8s::InformerOptions own_statuses = io;
   own_statuses.reflector.label_selector = std::string(kNodeLabel) + "=" + ro.node;
   const auto& statuses = set.add<api::ServiceBGPStatus>(
@@ -224,6 +236,7 @@ Manager::~Manager() {
 }
 
 Result<void> Manager::start(const std::stop_token& stop) {
+  reconciler_->startBackends();  // e.g. whether frr-k8s is installed, before the first decision
   controller_.queue().add(std::string(keys::kConfig));  // parse first; the rest queues behind it
   k8s::Reconcile run;
   run.reconcile = [this](const std::string& key) { return reconciler_->reconcile(key); };

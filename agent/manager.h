@@ -32,7 +32,8 @@ struct ManagerOptions {
   k8s::WorkQueueOptions queue;
   k8s::InformerOptions informer;
   k8s::Duration cache_sync_timeout = std::chrono::seconds(60);
-  /// watch_frr_configurations: watch FRRConfiguration metallb-<node> (a backend writes it).
+  /// watch_frr_configurations: watch FRRConfiguration metallb-<node> (a backend writes it). The
+  /// watch does not hold back start(): the resource may not be served (frr-k8s not installed).
   bool watch_frr_configurations = true;
   /// membership, when memberlist is on: the Manager watches the agent pods it selects (the
   /// seeds), feeds its live set to the election and detaches it on stop. Must outlive the
@@ -59,9 +60,9 @@ class Manager {
   Manager(const Manager&) = delete;
   Manager& operator=(const Manager&) = delete;
 
-  /// start launches the informers, waits until every cache holds a complete list (error after
-  /// cache_sync_timeout naming the caches that did not sync, or when stop is requested) and
-  /// starts the worker.
+  /// start starts the backends (Backend::start), launches the informers, waits until every cache
+  /// but the FRRConfiguration one holds a complete list (error after cache_sync_timeout naming the
+  /// caches that did not sync, or when stop is requested) and starts the worker.
   Result<void> start(const std::stop_token& stop = {});
 
   /// stop stops the informers and the worker (what is still queued is dropped: the

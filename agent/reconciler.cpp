@@ -100,6 +100,12 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
       return applyBackend(*backend);
     }
   }
+  if (key == keys::kRecheck) {
+    for (const auto& backend : backends_) {
+      backend->recheck();
+    }
+    return ReconcileResult::done();
+  }
   if (key == keys::kState) {
     ReconcileResult r = writeState();
     metrics_.countReconcile(ReconcileKind::ConfigurationState, !r.ok());
@@ -137,23 +143,85 @@ ReconcileResult Reconciler::reconcileConfig() {
                config_ ? "configuration rejected; announcing with the last good one"
                        : "configuration rejected; no valid configuration yet, nothing announced",
                {log::num("errors", static_cast<long long>(parsed.errors.size()))});
-    return ReconcileResult::done();  // the next change of an input re-triggers
+    // The next change of an input re-triggers; a change of BGP's availability still applies.
+    return useConfig(parsed_);
   }
   metrics_.setConfigLoaded(true);
   metrics_.setConfigStale(false);
-  if (config_ && *config_ == *parsed.config) {
-    // Nothing the decisions read changed (e.g. a pool's status was written): no full pass.
+  if (!parsed_ || *parsed_ != *parsed.config) {
+    log_.info("config", "reloaded", "configuration loaded",
+              {log::num("pools", static_cast<long long>(parsed.config->pools.size())),
+               log::num("peers", static_cast<long long>(parsed.config->peers.size()))});
+  }
+  return useConfig(parsed.config);
+}
+
+std::optional<std::string> Reconciler::bgpUnavailable() const {
+  for (const auto& backend : backends_) {
+    if (auto why = backend->bgpUnavailable()) {
+      return why;
+    }
+  }
+  return std::nullopt;
+}
+
+ReconcileResult Reconciler::useConfig(const config::ConfigSharedPtr& parsed) {
+  if (!parsed) {
     return ReconcileResult::done();
   }
-  log_.info("config", "reloaded", "configuration loaded",
-            {log::num("pools", static_cast<long long>(parsed.config->pools.size())),
-             log::num("peers", static_cast<long long>(parsed.config->peers.size()))});
-  config_ = parsed.config;
-  l2_elector_.clear();  // its subjects point into the Config it replaces
+  std::optional<std::string> off = bgpUnavailable();
+  // Nothing the decisions read changed (e.g. a pool's status was written): no full pass.
+  const bool same = config_ && (parsed_ == parsed || *parsed_ == *parsed) && off == bgp_off_;
+  if (!same) {
+    if (off != bgp_off_) {
+      log_.info("config", off ? "bgp_off" : "bgp_on",
+                off ? "deciding without BGP: " + *off : std::string("deciding with BGP"));
+    }
+    parsed_ = parsed;
+    bgp_off_ = off;
+    config_ = bgp_off_ ? std::make_shared<const config::Config>(withoutBgp(*parsed_)) : parsed_;
+    l2_elector_.clear();  // its subjects point into the Config it replaces
+  }
+  reportBgp(off);
+  if (same) {
+    return ReconcileResult::done();
+  }
   ReconcileResult r = sync();
   metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
   if (!r.ok()) queue_.addRateLimited(std::string(keys::kSync));
   return ReconcileResult::done();
+}
+
+void Reconciler::reportBgp(const std::optional<std::string>& unavailable) {
+  std::optional<std::string> report;
+  std::vector<std::string> peers;
+  if (unavailable && parsed_) {
+    for (const auto& [name, peer] : parsed_->peers) {
+      if (peer.nodes.contains(options_.node)) peers.push_back(name);
+    }
+  }
+  if (!peers.empty()) {
+    std::string names;
+    for (const auto& p : peers) names += (names.empty() ? "" : ", ") + p;
+    report = "BGPPeer " + names + " not served: " + *unavailable +
+             ". BGP needs frr-k8s (--bgp-mode=frr-k8s with frr-k8s installed) or frr mode; "
+             "Layer 2 announcements are not affected";
+  }
+  if (report == bgp_report_) {
+    return;
+  }
+  bgp_report_ = report;
+  queue_.add(std::string(keys::kState));
+  if (!report) {
+    log_.info("config", "bgp_peers_served", "no BGPPeer of this node is left unserved");
+    return;
+  }
+  log_.warn("config", "bgp_not_available", *report, {{"node", options_.node}});
+  auto node = caches_.nodes.get(options_.node);
+  events_.record(k8s::ObjectReference{"v1", "Node", "", options_.node,
+                                      node ? node->metadata.uid : std::string(),
+                                      node ? node->metadata.resource_version : std::string()},
+                 k8s::EventType::Warning, "BGPNotAvailable", *report);
 }
 
 std::vector<api::EndpointSlice> Reconciler::slicesOf(const std::string& key) const {

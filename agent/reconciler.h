@@ -121,6 +121,9 @@ class Reconciler {
   /// ready is true once a configuration was loaded and the first sync succeeded. Thread-safe.
   bool ready() const { return ready_.load(); }
 
+  /// startBackends starts every backend (Backend::start); call it once, before the worker starts.
+  void startBackends();
+
   /// stopBackends stops every backend (Backend::stop); call it once the worker stopped.
   void stopBackends();
 
@@ -154,6 +157,16 @@ class Reconciler {
   using KeySet = std::set<std::string, ServiceKeyLess>;
 
   ReconcileResult reconcileConfig();
+  /// useConfig makes the parsed configuration (null: none parsed yet) the one the decisions run
+  /// on, without BGP while bgpUnavailable() says so, and runs a full pass when that changed
+  /// anything; it reports BGPPeers that cannot be served (reportBgp).
+  ReconcileResult useConfig(const config::ConfigSharedPtr& parsed);
+  /// bgpUnavailable returns why BGP cannot take effect (the first backend that says so).
+  std::optional<std::string> bgpUnavailable() const;
+  /// reportBgp logs, records (Warning BGPNotAvailable on the Node) and queues for the
+  /// ConfigurationState the BGPPeers of this node that BGP's absence leaves unserved, once per
+  /// change of that report.
+  void reportBgp(const std::optional<std::string>& unavailable);
   ReconcileResult sync();
   /// syncService decides the Service key ("namespace/name") again, as part of the last full pass.
   ReconcileResult syncService(const std::string& key);
@@ -232,7 +245,10 @@ class Reconciler {
   Backends backends_;
   k8s::Clock& clock_;
 
-  config::ConfigSharedPtr config_;  ///< the last good configuration
+  config::ConfigSharedPtr config_;      ///< what the decisions run on: parsed_, without BGP if off
+  config::ConfigSharedPtr parsed_;      ///< the last good configuration
+  std::optional<std::string> bgp_off_;  ///< why config_ has no BGP (nullopt: it has)
+  std::optional<std::string> bgp_report_;  ///< the BGPPeers reported as not served
   std::vector<config::ConfigError> config_errors_;
   bool config_parsed_ = false;
   std::atomic<bool> ready_{false};

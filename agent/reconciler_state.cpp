@@ -18,7 +18,7 @@ ReconcileResult Reconciler::applyBackend(Backend& backend) {
 }
 
 StateInputs Reconciler::stateInputs() const {
-  StateInputs in{config_errors_, std::nullopt, std::nullopt};
+  StateInputs in{config_errors_, std::nullopt, std::nullopt, bgp_report_};
   for (const auto& backend : backends_) {
     auto e = backend->stateError();
     if (!e) {
@@ -30,6 +30,12 @@ StateInputs Reconciler::stateInputs() const {
     }
   }
   return in;
+}
+
+void Reconciler::startBackends() {
+  for (const auto& backend : backends_) {
+    backend->start();
+  }
 }
 
 void Reconciler::stopBackends() {

@@ -123,6 +123,10 @@ api::ConfigurationStateStatus configurationStateStatus(const StateInputs& inputs
                                                ok ? "Reconciled" : "ResponderUnavailable",
                                                *inputs.layer2_error, now, 0});
   }
+  if (inputs.bgp_error) {
+    status.conditions.push_back(
+        api::Condition{kBgpConditionType, "False", "BGPNotAvailable", *inputs.bgp_error, now, 0});
+  }
   return status;
 }
 

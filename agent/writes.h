@@ -25,6 +25,9 @@ inline constexpr const char* kConfigConditionType = "configReconcilerValid";
 inline constexpr const char* kFrrConditionType = "frrReloadValid";
 /// kLayer2ConditionType is Ingot's condition for the ARP/NDP responder (it needs CAP_NET_RAW).
 inline constexpr const char* kLayer2ConditionType = "layer2ResponderValid";
+/// kBgpConditionType is Ingot's condition for BGPPeers this node cannot serve: the agent runs
+/// Layer 2 only (--bgp-mode=none) or frr-k8s is not installed.
+inline constexpr const char* kBgpConditionType = "bgpBackendValid";
 
 /// stateName returns the agent's ConfigurationState name: "speaker-<node>".
 std::string stateName(const std::string& node);
@@ -70,13 +73,16 @@ struct StateInputs {
   std::optional<std::string> frr_error;
   /// layer2_error: nullopt = the responder was never needed, "" = it runs, else why not.
   std::optional<std::string> layer2_error;
+  /// bgp_error: which BGPPeers of this node are not served and why (nullopt: none is left so).
+  std::optional<std::string> bgp_error = std::nullopt;
 };
 
 /// configurationStateStatus builds speaker-<node>'s status: condition configReconcilerValid
 /// True/Reconciled, or False/ConfigurationError "configuration error: <errors joined by \n>";
 /// in frr mode also frrReloadValid True/Reconciled or False/UnknownError <message>; once the
 /// Layer 2 responder was needed also layer2ResponderValid True/Reconciled or
-/// False/ResponderUnavailable <message>. result is
+/// False/ResponderUnavailable <message>; while BGPPeers are not served, bgpBackendValid
+/// False/BGPNotAvailable <message> (not a configuration error). result is
 /// Invalid when any condition is False with ConfigurationError, else Valid; errorSummary is the
 /// ConfigurationError messages joined by "\n". now is the lastTransitionTime.
 api::ConfigurationStateStatus configurationStateStatus(const StateInputs& inputs,

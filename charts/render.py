@@ -16,13 +16,13 @@ from pathlib import Path
 CHARTS = Path(__file__).resolve().parent
 CHART = CHARTS / "ingot"
 NAMESPACE = "metallb-system"
-# The memberlist Secret is left out of the plain manifests: a key checked in here would be the
-# same on every cluster. The README says how to create it.
-COMMON = ["--set", "speaker.memberlist.generateSecret=false"]
-# file -> the overrides that select its BGP mode.
+# file -> the overrides that select its BGP mode: MetalLB's three flavours (metallb-native.yaml,
+# metallb-frr.yaml, metallb-frr-k8s.yaml). No memberlist key is rendered: the controller creates
+# the Secret at start-up.
 VARIANTS = {
     "ingot-frr-k8s.yaml": [],
     "ingot-frr.yaml": ["--set", "frrk8s.enabled=false", "--set", "speaker.frr.enabled=true"],
+    "ingot-native.yaml": ["--set", "frrk8s.enabled=false"],
 }
 HEADER = f"""\
 # Rendered from charts/ingot by charts/render.py with the chart's default values{{extra}}.
@@ -66,7 +66,7 @@ def render(harness: Path, args: list[str]) -> str:
 
 def manifest(harness: Path, overrides: list[str]) -> str:
     extra = "" if not overrides else " and " + " ".join(overrides[1::2])
-    return HEADER.format(extra=extra) + render(harness, ["--include-crds", *COMMON, *overrides])
+    return HEADER.format(extra=extra) + render(harness, ["--include-crds", *overrides])
 
 
 def main() -> int:

@@ -85,18 +85,15 @@ FlagSet flagSet(Flags& f) {
 
 Result<config::Backend> backendFromEnv(const Environment& env) {
   const auto v = env("METALLB_BGP_TYPE");
-  if (!v || v->empty() || *v == "frr-k8s") {
+  // none (Layer 2 only agents; MetalLB's native runs so) validates BGP objects as frr-k8s does,
+  // as the agents do: the same configuration stays valid once a BGP mode is chosen.
+  if (!v || v->empty() || *v == "frr-k8s" || *v == "none" || *v == "native") {
     return config::Backend::FrrK8s;
   }
   if (*v == "frr") {
     return config::Backend::Frr;
   }
-  if (*v == "native") {
-    return invalidArgument(
-        "METALLB_BGP_TYPE=\"native\" is not supported: Ingot has no native BGP speaker (use "
-        "frr-k8s, the default, or frr)");
-  }
-  return invalidArgument("METALLB_BGP_TYPE=\"" + *v + "\": must be frr-k8s or frr");
+  return invalidArgument("METALLB_BGP_TYPE=\"" + *v + "\": must be frr-k8s, frr or none");
 }
 
 }  // namespace
@@ -132,8 +129,8 @@ std::string usage() {
   out +=
       "\nAccepted for MetalLB compatibility, without effect:\n"
       "  --pprof-bind-address, --tls-curve-preferences, --metrics-cert-dir, --webhook-http2.\n"
-      "\nEnvironment: METALLB_NAMESPACE, METALLB_POD_NAME, METALLB_BGP_TYPE (frr-k8s|frr,\n"
-      "  default frr-k8s; native is refused), METALLB_ML_SECRET_NAME, METALLB_DEPLOYMENT,\n"
+      "\nEnvironment: METALLB_NAMESPACE, METALLB_POD_NAME, METALLB_BGP_TYPE (frr-k8s|frr|none,\n"
+      "  default frr-k8s; native counts as none), METALLB_ML_SECRET_NAME, METALLB_DEPLOYMENT,\n"
       "  KUBECONFIG, KUBERNETES_SERVICE_HOST/PORT (in-cluster).\n";
   return out;
 }

@@ -30,7 +30,7 @@ void InformerSet::stop() {
 std::string InformerSet::unsynced() const {
   std::string out;
   for (const auto& e : entries_) {
-    if (e.enabled && !e.synced()) {
+    if (e.enabled && e.gates_sync && !e.synced()) {
       out += " " + e.name;
     }
   }

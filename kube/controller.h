@@ -47,8 +47,10 @@ struct ReconcileResult {
 std::string resourceVersionOf(std::string_view json);
 
 /// InformerSet owns a daemon's informers, starts and stops them together and says which caches
-/// have not synced yet. Informers added with `gate` false are still created (their store exists,
-/// empty) but never started, and they do not hold back the sync gate.
+/// have not synced yet. Informers added with `enabled` false are still created (their store
+/// exists, empty) but never started, and they do not hold back the sync gate. Informers added
+/// with `gates_sync` false are started but do not hold back the sync gate either: their resource
+/// may not be served (a CRD that is not installed), and their reflector keeps trying.
 class InformerSet {
  public:
   /// add creates an informer on ref in ns (see Informer) and returns its store, which lives as
@@ -61,13 +63,14 @@ class InformerSet {
                       typename Informer<T>::Decode decode,
                       typename Informer<T>::Handlers handlers,
                       const InformerOptions& options,
-                      bool enabled = true) {
+                      bool enabled = true,
+                      bool gates_sync = true) {
     auto informer = std::make_unique<Informer<T>>(api, ref, ns, std::move(decode),
                                                   std::move(handlers), options);
     const Store<T>& store = informer->store();
     Informer<T>* raw = informer.get();
-    entries_.push_back({std::move(name), enabled, [raw] { raw->start(); }, [raw] { raw->stop(); },
-                        [raw] { return raw->hasSynced(); },
+    entries_.push_back({std::move(name), enabled, gates_sync, [raw] { raw->start(); },
+                        [raw] { raw->stop(); }, [raw] { return raw->hasSynced(); },
                         std::shared_ptr<void>(std::move(informer))});
     return store;
   }
@@ -78,14 +81,15 @@ class InformerSet {
   /// stop stops every informer (no handler runs afterwards). Idempotent.
   void stop();
 
-  /// unsynced returns the names of the enabled informers without a complete list yet, each
-  /// preceded by a space ("" once all synced).
+  /// unsynced returns the names of the enabled informers that gate the sync and have no complete
+  /// list yet, each preceded by a space ("" once all synced).
   std::string unsynced() const;
 
  private:
   struct Entry {
     std::string name;
     bool enabled;
+    bool gates_sync;
     std::function<void()> start;
     std::function<void()> stop;
     std::function<bool()> synced;

@@ -303,6 +303,14 @@ BgpDecision decideBgp(const config::Config& config,
   return d;
 }
 
+config::Config withoutBgp(const config::Config& config) {
+  config::Config out = config;
+  out.peers.clear();
+  out.bgp_advertisements.clear();
+  out.bfd_profiles.clear();
+  return out;
+}
+
 std::vector<Announcement> collectAnnouncements(const std::vector<BgpDecision>& decisions) {
   std::vector<Announcement> out;
   for (const auto& d : decisions) {

@@ -101,6 +101,12 @@ BgpDecision decideBgp(const config::Config& config,
                       const std::vector<api::EndpointSlice>& slices,
                       const AnnounceOptions& options);
 
+/// withoutBgp returns the configuration an agent decides with while BGP is unavailable (Layer 2
+/// only, or frr-k8s missing): no BGPPeer, no BGPAdvertisement and no BFD profile, so decideBgp
+/// announces nothing (notOwner); pools, Layer 2 advertisements and community aliases stay, so
+/// every Layer 2 decision is the one the full configuration gives.
+config::Config withoutBgp(const config::Config& config);
+
 /// collectAnnouncements concatenates the announcements of every announced decision, the input of
 /// frrgen::build for the node.
 std::vector<Announcement> collectAnnouncements(const std::vector<BgpDecision>& decisions);

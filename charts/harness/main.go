@@ -4,6 +4,8 @@
 // from Debian's Go packages alone. It is a harness, not Helm: it implements the parts of Helm's
 // engine the Ingot chart uses (text/template with sprig, include, tpl, required, toYaml, toJson,
 // fromYaml, lookup, .Values, .Release, .Chart, .Capabilities, .Template) and nothing more.
+// lookup finds nothing, as under helm template, unless --lookup files give it the objects a
+// cluster holds (one object per file), as an install against that cluster would see them.
 package main
 
 import (
@@ -19,7 +21,7 @@ func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 func main() {
-	var valueFiles, sets multiFlag
+	var valueFiles, sets, lookups multiFlag
 	release := flag.String("release", "ingot", "release name (.Release.Name)")
 	namespace := flag.String("namespace", "metallb-system", "release namespace (.Release.Namespace)")
 	kubeVersion := flag.String("kube-version", "v1.29.0", "Kubernetes version (.Capabilities.KubeVersion)")
@@ -27,6 +29,7 @@ func main() {
 	printValues := flag.Bool("print-values", false, "print the merged values as JSON instead of rendering")
 	flag.Var(&valueFiles, "f", "values file merged over values.yaml (repeatable)")
 	flag.Var(&sets, "set", "path=value override, e.g. speaker.logLevel=debug (repeatable)")
+	flag.Var(&lookups, "lookup", "YAML file of one object that lookup finds, as in a cluster (repeatable)")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "Usage: chart-render [flags] CHART_DIR\n\nFlags:\n")
 		flag.PrintDefaults()
@@ -59,7 +62,15 @@ func main() {
 		Release:      releaseInfo(*release, *namespace),
 		Capabilities: capabilities(*kubeVersion),
 	}
-	out, err := renderChart(chartDir, top, *includeCRDs)
+	var cluster []map[string]interface{}
+	for _, path := range lookups {
+		obj, err := readYAMLFile(path)
+		if err != nil {
+			fail(err)
+		}
+		cluster = append(cluster, obj)
+	}
+	out, err := renderChart(chartDir, top, *includeCRDs, cluster)
 	if err != nil {
 		fail(err)
 	}

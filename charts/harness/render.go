@@ -87,8 +87,30 @@ func loadChart(dir string) (chartMeta, error) {
 		Description: s("description"), Type: s("type"), KubeVersion: s("kubeVersion")}, nil
 }
 
-// funcMap is sprig's text functions plus Helm's own; include and tpl close over the template set.
-func funcMap(set **template.Template) template.FuncMap {
+// lookupIn is Helm's lookup over objects, the cluster as an install sees it: the object with that
+// apiVersion, kind, namespace ("" for cluster-scoped) and name, else an empty map. With no
+// objects it finds nothing, as under helm template. Listing (an empty name) is not supported and
+// finds nothing.
+func lookupIn(objects []values) func(string, string, string, string) values {
+	return func(apiVersion, kind, namespace, name string) values {
+		for _, o := range objects {
+			meta, _ := o["metadata"].(values)
+			if meta == nil || name == "" {
+				continue
+			}
+			ns, _ := meta["namespace"].(string)
+			if o["apiVersion"] == apiVersion && o["kind"] == kind && meta["name"] == name &&
+				ns == namespace {
+				return o
+			}
+		}
+		return values{}
+	}
+}
+
+// funcMap is sprig's text functions plus Helm's own; include and tpl close over the template set,
+// lookup finds the objects in cluster.
+func funcMap(set **template.Template, cluster []values) template.FuncMap {
 	f := sprig.TxtFuncMap()
 	delete(f, "env")
 	delete(f, "expandenv")
@@ -101,7 +123,7 @@ func funcMap(set **template.Template) template.FuncMap {
 		}
 		return v, nil
 	}
-	f["lookup"] = func(string, string, string, string) values { return values{} }
+	f["lookup"] = lookupIn(cluster)
 	f["include"] = func(name string, data interface{}) (string, error) {
 		var buf bytes.Buffer
 		err := (*set).ExecuteTemplate(&buf, name, data)
@@ -211,13 +233,13 @@ func crdDocuments(dir, chartName string) ([]manifest, error) {
 	return docs, nil
 }
 
-func renderChart(dir string, top renderContext, includeCRDs bool) (string, error) {
+func renderChart(dir string, top renderContext, includeCRDs bool, cluster []values) (string, error) {
 	files, names, err := templateFiles(dir, top.Chart.Name)
 	if err != nil {
 		return "", err
 	}
 	var set *template.Template
-	set = template.New("chart").Option("missingkey=zero").Funcs(funcMap(&set))
+	set = template.New("chart").Option("missingkey=zero").Funcs(funcMap(&set, cluster))
 	for _, n := range names {
 		if _, err := set.New(n).Parse(files[n]); err != nil {
 			return "", err

@@ -123,6 +123,27 @@ def test_values_reach_the_pods(harness):
     assert {"NET_RAW", "NET_ADMIN"} <= set(caps)
 
 
+def test_native_flavour_runs_the_agents_layer2_only(harness):
+    # MetalLB's native flavour (neither frr-k8s nor FRR): no FRR anywhere, no frr-k8s grant, and
+    # both daemons told "none" (the agents answer Layer 2 and report BGPPeers as not served).
+    objs = rendered(harness, "frrk8s.enabled=false")
+    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
+    assert [c["name"] for c in agent["containers"]] == ["agent"]
+    assert "initContainers" not in agent
+    args = agent["containers"][0]["args"]
+    assert "--bgp-mode=none" in args
+    assert not [a for a in args if a.startswith(("--frrk8s-", "--frr-"))]
+    volumes = {v["name"] for v in agent["volumes"]}
+    assert not volumes & {"frr-sockets", "frr-conf", "frr-startup"}
+    assert "NET_RAW" in agent["containers"][0]["securityContext"]["capabilities"]["add"]
+    for kind, name in (("DaemonSet", "ingot-agent"), ("Deployment", "ingot-controller")):
+        env = {e["name"]: e.get("value") for e in pod_spec(objs, kind, name)["containers"][0]["env"]}
+        assert env["METALLB_BGP_TYPE"] == "none", name
+    groups = {g for r in objs[("ClusterRole", "ingot:agent")]["rules"] for g in r["apiGroups"]}
+    assert "frrk8s.metallb.io" not in groups
+    assert not [k for k in objs if "frr" in k[1]]
+
+
 def test_frr_mode_runs_frr_next_to_the_agent_and_drops_the_frrk8s_grant(harness):
     # One --set with two assignments, as Helm accepts.
     objs = rendered(harness, "frrk8s.enabled=false,speaker.frr.enabled=true")
@@ -174,7 +195,7 @@ def test_values_schema_rejects_a_bad_value(harness, bad, path):
 
 @pytest.mark.parametrize("sets, message", [
     (["speaker.frr.enabled=true"], "mutually exclusive"),
-    (["frrk8s.enabled=false"], "no native BGP mode"),
+    (["frrk8s.external=true"], "mutually exclusive"),
     (["speaker.memberlist.enabled=false", "speaker.nodeSelector.a=b"], "needs speaker.memberlist"),
 ])
 def test_contradictory_values_fail_the_render(harness, sets, message):
@@ -194,6 +215,7 @@ def daemon_binary(env: str, relative: str) -> Path:
 @pytest.mark.parametrize("sets", [
     (),
     ("frrk8s.enabled=false", "speaker.frr.enabled=true"),
+    ("frrk8s.enabled=false",),
     ("speaker.logLevel=debug", "controller.logLevel=none", "loadBalancerClass=ingot",
      "speaker.ignoreExcludeLB=true", "frrk8s.secretPassthrough=true", "frrk8s.namespace=frr-k8s",
      "speaker.bgpDebounceTimeout=0", "speaker.memberlist.enabled=false",
@@ -227,6 +249,7 @@ def test_large_numbers_from_a_values_file_render_as_integers(harness, tmp_path):
 
 
 @pytest.mark.parametrize("sets", [(), ("frrk8s.enabled=false", "speaker.frr.enabled=true"),
+                                  ("frrk8s.enabled=false",),
                                   ("controller.readinessProbe.port=1234",
                                    "speaker.livenessProbe.port=7473")])
 def test_probes_use_the_health_port_the_daemon_is_given(harness, sets):
@@ -243,17 +266,53 @@ def test_probes_use_the_health_port_the_daemon_is_given(harness, sets):
             assert named.get(target, target) == port, f"{name} {probe} probes {target}"
 
 
-def test_the_memberlist_secret_is_random_and_is_the_one_the_pods_use(harness):
-    first, second = rendered(harness), rendered(harness)
-    keys = [base64.b64decode(o[("Secret", "ingot-memberlist")]["data"]["secretkey"])
-            for o in (first, second)]
-    assert len(keys[0]) == 128 and keys[0] != keys[1], "every install must get its own key"
-    agent = pod_spec(first, "DaemonSet", "ingot-agent")
+def test_the_memberlist_key_is_left_to_the_controller_so_renders_are_stable(harness):
+    # helm template (Argo CD's diff) renders no key: two renders are the same, and the controller,
+    # told the Secret's name and its Deployment, creates the Secret the agents mount.
+    args = ["--set", "speaker.memberlist.generateSecret=true"]
+    first, second = render.render(harness, args), render.render(harness, args)
+    assert first == second, "two renders of the same values differ"
+    objs = {(o["kind"], o["metadata"]["name"]): o for o in objects(first)}
+    assert ("Secret", "ingot-memberlist") not in objs
+    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
     volumes = {v["name"]: v for v in agent["volumes"]}
     assert volumes["memberlist"]["secret"]["secretName"] == "ingot-memberlist"
     controller_env = {e["name"]: e.get("value") for e in
-                      pod_spec(first, "Deployment", "ingot-controller")["containers"][0]["env"]}
+                      pod_spec(objs, "Deployment", "ingot-controller")["containers"][0]["env"]}
     assert controller_env["METALLB_ML_SECRET_NAME"] == "ingot-memberlist"
+    assert controller_env["METALLB_DEPLOYMENT"] == "ingot-controller"
+    rules = [r for r in objs[("Role", "ingot-controller")]["rules"]
+             if "secrets" in r["resources"] and "create" in r["verbs"]]
+    assert rules, "the controller may not create the memberlist Secret"
+
+
+def secret_file(tmp_path, name: str, annotations: dict) -> str:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump({
+        "apiVersion": "v1", "kind": "Secret",
+        "metadata": {"name": "ingot-memberlist", "namespace": "metallb-system",
+                     "annotations": annotations},
+        "data": {"secretkey": base64.b64encode(b"k" * 128).decode()}}))
+    return str(path)
+
+
+def test_an_upgrade_keeps_the_memberlist_key_this_release_rendered_before(harness, tmp_path):
+    # An earlier chart rendered the key into a Secret the release owns: an install that finds it
+    # (lookup) renders it again with the same key, so the upgrade neither deletes nor rotates it.
+    owned = secret_file(tmp_path, "owned", {"meta.helm.sh/release-name": "ingot",
+                                            "meta.helm.sh/release-namespace": "metallb-system"})
+    objs = {(o["kind"], o["metadata"]["name"]): o
+            for o in objects(render.render(harness, ["--lookup", owned]))}
+    secret = objs[("Secret", "ingot-memberlist")]
+    assert base64.b64decode(secret["data"]["secretkey"]) == b"k" * 128
+    assert secret["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "Helm"
+    # The controller's own Secret (or another release's) is not taken over: Helm would refuse to
+    # adopt it without its ownership metadata.
+    for annotations in ({}, {"meta.helm.sh/release-name": "other"}):
+        found = secret_file(tmp_path, "found", annotations)
+        kinds = {(o["kind"], o["metadata"]["name"])
+                 for o in objects(render.render(harness, ["--lookup", found]))}
+        assert ("Secret", "ingot-memberlist") not in kinds, annotations
     assert ("Secret", "ingot-memberlist") not in rendered(
         harness, "speaker.memberlist.generateSecret=false")
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """`e2e/lab up|status|down|list|cleanup` (as root).
 
-    up [--nodes 2] [--mode frr|frr-k8s]   bring the cluster lab up in slot 0 (the addresses of
+    up [--nodes 2] [--mode frr|frr-k8s|none]   bring the cluster lab up in slot 0 (the addresses of
                                           examples/), apply examples/, print the Services'
                                           addresses, the ToR's routes and, for L2 addresses,
                                           the node that answers ARP/NDP; the lab keeps running

@@ -17,7 +17,9 @@ which the agents' memberlist takes its seeds. The agents share the run's memberl
 Modes: "frr" — each agent renders frr.conf and runs frr-reload.py against its node's FRR;
 "frr-k8s" — each agent only writes its FRRConfiguration, and ingot-frr (the frr-k8s-compatible
 daemon, role `frr-k8s-nodeK`) applies the FRRConfigurations of the frr-k8s namespace that select
-its node to the node's FRR, incrementally, and writes FRRNodeState <node>.
+its node to the node's FRR, incrementally, and writes FRRNodeState <node>;
+"none" — Layer 2 only (MetalLB's native flavour, charts/manifests/ingot-native.yaml): the API
+server serves no frr-k8s CRD, the nodes run no FRR, the agents run `--bgp-mode none`.
 
 A Cluster is either built here (up()) or attached to a running persistent one from its ledger
 (attach(); used by `e2e/lab status`), which can query but not change processes.
@@ -57,7 +59,7 @@ API_PORT = 6443
 TOR_ASN = 64512
 NODE_ASN = 64513
 FRRK8S_NS = "frr-k8s-system"
-MODES = ("frr", "frr-k8s")
+MODES = ("frr", "frr-k8s", "none")
 SERVICE_CIDRS = ("10.96.0.0/12", "fd00:10:96::/108")
 CLUSTER_KIND = "cluster"  # ledger.info["kind"] of a cluster lab
 
@@ -116,7 +118,8 @@ class ClusterSpec:
     start_agents: bool = True       # False: no agent (tests of the lab itself)
     memberlist: bool = True         # agents gossip (encrypted with the lab's secret)
     node_frr: bool = True           # FRR (and in frr-k8s mode ingot-frr) on every node; False
-                                    # (frr-k8s mode only): the nodes run nothing but the agent
+                                    # (frr-k8s and none modes): the nodes run nothing but the
+                                    # agent (mode none sets it False)
     authz_log: Optional[str] = None  # the API server's RBAC decision record (rbac.py); None:
                                      # <run dir>/api/authz.jsonl
     webhooks: bool = True           # register the controller's webhooks (netlab/webhooks.py)
@@ -127,9 +130,11 @@ class ClusterSpec:
             raise LabError(f"mode {self.mode!r}: must be one of {', '.join(MODES)}")
         if not 1 <= self.nodes <= 20:
             raise LabError(f"nodes {self.nodes}: must be 1..20")
-        if not self.node_frr and self.mode != "frr-k8s":
+        if self.mode == "none":
+            self.node_frr = False  # Layer 2 only: nothing but the agent on the nodes
+        if not self.node_frr and self.mode == "frr":
             raise LabError("node_frr=False needs mode frr-k8s (the agent then writes "
-                           "FRRConfigurations only)")
+                           "FRRConfigurations only) or none")
 
 
 class AttachedRouter:
@@ -323,6 +328,8 @@ class Cluster:
                 str(self.authz_log)]
         if self.spec.webhooks:
             argv.append("--conversion-webhooks")
+        if self.spec.mode == "none":  # the metallb.io CRDs only: frr-k8s is not installed
+            argv += ["--crd-dir", str(REPO / "crds")]
         for cidr in SERVICE_CIDRS:
             argv += ["--service-cidr", cidr]
         proc = self._spawn("api", "api", argv)
@@ -409,7 +416,7 @@ class Cluster:
         if self.spec.mode == "frr":
             router = self.routers[node]
             argv += ["--frr-pathspace", router.namespace, "--frr-workdir", str(router.dir)]
-        else:
+        elif self.spec.mode == "frr-k8s":
             argv += ["--frrk8s-namespace", FRRK8S_NS]
         # Its speaker Pod (the owner of its ConfigurationState), as the DaemonSet's Downward API
         # tells it.

@@ -30,8 +30,9 @@ WORKLOADS = {"controller": "Deployment", "agent": "DaemonSet"}
 
 
 def manifest_path(mode: str) -> Path:
-    """The plain manifest of a BGP mode (charts/render.py writes them)."""
-    return MANIFESTS / f"ingot-{mode}.yaml"
+    """The plain manifest of a BGP mode (charts/render.py writes them); Layer 2 only ("none")
+    is MetalLB's native flavour."""
+    return MANIFESTS / ("ingot-native.yaml" if mode == "none" else f"ingot-{mode}.yaml")
 
 
 def _docs(mode: str) -> list:

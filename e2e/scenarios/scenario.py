@@ -42,8 +42,9 @@ POOL = "lab-pool"
 CONVERGE = 60.0  # seconds a scenario waits for the ToR (bounded polling; never asserted)
 
 
-def lab_skip_reason(need_agent: bool = True):
-    """Returns why a cluster lab cannot run here, or None."""
+def lab_skip_reason(need_agent: bool = True, need_ingot_frr: bool = True):
+    """Returns why a cluster lab cannot run here, or None. need_ingot_frr: the lab runs ingot-frr
+    on its nodes (frr-k8s mode with node FRR)."""
     if os.geteuid() != 0:
         return "cluster lab tests need root (network namespaces); run as root"
     missing = frr_missing()
@@ -55,7 +56,7 @@ def lab_skip_reason(need_agent: bool = True):
     if find_ingotctl("frr-k8s") is None:
         return ("cluster lab tests need a built ingotctl with the frr-k8s subcommand "
                 "(build/cli/ingotctl or $INGOT_INGOTCTL)")
-    if find_ingot_frr() is None:
+    if need_ingot_frr and find_ingot_frr() is None:
         return ("cluster lab tests need a built ingot-frr (the frr-k8s mode's daemon: "
                 "build/ingotfrr/ingot-frr or $INGOT_FRR)")
     if need_agent and find_agent() is None:
@@ -67,7 +68,7 @@ def lab_skip_reason(need_agent: bool = True):
 def start_cluster(spec: ClusterSpec, need_agent: bool = True):
     """Generator for a module fixture: skips without the prerequisites, yields the running
     Cluster, removes it afterwards and prints the daemons' log tails when a test failed."""
-    reason = lab_skip_reason(need_agent)
+    reason = lab_skip_reason(need_agent, spec.mode == "frr-k8s" and spec.node_frr)
     if reason:
         pytest.skip(reason)
     cluster = Cluster(_recorded(spec)).up()

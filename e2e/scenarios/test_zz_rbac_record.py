@@ -34,7 +34,9 @@ from netlab import rbac as lab_rbac  # noqa: E402
 from kubeapi.rbac import SA_PREFIX, Policy, User  # noqa: E402
 
 REASONS = E2E.parent / "charts" / "ingot" / "rbac-reasons.yaml"
-MODES = ("frr", "frr-k8s")
+MODES = ("frr", "frr-k8s", "none")
+# The modes an entry of the reasons file covers when it names none: the two BGP modes.
+DEFAULT_MODES = ("frr", "frr-k8s")
 
 
 def records() -> dict:
@@ -101,7 +103,7 @@ def explained(entry: dict) -> set:
     """The grants a reasons entry covers, per mode: (mode, grant)."""
     return {(mode, (entry["account"], entry["scope"], entry["apiGroup"], entry["resource"], verb,
                     entry.get("resourceName", "")))
-            for mode in entry.get("modes", MODES) for verb in entry["verbs"]}
+            for mode in entry.get("modes", DEFAULT_MODES) for verb in entry["verbs"]}
 
 
 def test_no_daemon_request_was_refused():

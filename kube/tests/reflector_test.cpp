@@ -11,6 +11,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "common/json/scan.h"
+#include "kube/controller.h"
 #include "kube/informer.h"
 #include "kube/tests/fake_api_client.h"
 #include "kube/tests/fake_clock.h"
@@ -432,6 +433,42 @@ BOOST_AUTO_TEST_CASE(stop_interrupts_a_quiet_watch) {
   // bound is a generous limit on a hang, not a speed requirement.
   auto stopped = std::async(std::launch::async, [&inf] { inf.stop(); });
   BOOST_TEST((stopped.wait_for(30s) == std::future_status::ready));
+}
+
+// An informer outside the sync gate (its CRD is not installed) is started and keeps trying, but
+// only the gating informers hold back the set's sync.
+BOOST_AUTO_TEST_CASE(an_informer_outside_the_sync_gate_runs_without_holding_it_back) {
+  FakeApiClient served;
+  served.lists = {page({objectJson("ns", "a", "1", "v1")}, "10")};
+  FakeApiClient missing;
+  missing.lists = {Error{ErrorCode::NotFound, "the server could not find the requested resource"}};
+  Recorder gating;
+  Recorder optional;
+  InformerOptions paced = fastOptions();
+  paced.reflector.sleep = [](Duration, std::stop_token st) {
+    std::this_thread::sleep_for(5ms);
+    return !st.stop_requested();
+  };
+  InformerSet set;
+  const auto& things = set.add<Thing>("served", served, kThings, "ns", decodeThing,
+                                      gating.handlers(), fastOptions());
+  set.add<Thing>("missing", missing, kThings, "ns", decodeThing, optional.handlers(), paced, true,
+                 false);
+  BOOST_TEST(set.unsynced() == " served");
+  set.start();
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  auto reported = [&optional] {
+    std::lock_guard lock(optional.mu);
+    return !optional.errors.empty();
+  };
+  while ((!set.unsynced().empty() || !reported()) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(5ms);
+  }
+  set.stop();
+  BOOST_TEST(set.unsynced().empty());
+  BOOST_TEST(things.get("ns/a") != nullptr);
+  BOOST_REQUIRE(reported());
+  BOOST_TEST(optional.errors.front().find("could not find") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

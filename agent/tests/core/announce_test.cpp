@@ -10,6 +10,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "agent/core/election.h"
+
 using ingot::agent::BgpDecision;
 using ingot::agent::BgpSkip;
 using ingot::agent::bgpSkipReason;
@@ -452,6 +454,47 @@ BOOST_AUTO_TEST_CASE(gate_parses_ips_in_ingress_order) {
   BOOST_TEST(gate.ips.size() == 2u);
   BOOST_TEST(gate.ips[0].toString() == "fd00:10::7");
   BOOST_TEST(gate.pool->name == "pool-a");
+}
+
+// Without a BGP backend the agent decides BGP with no peer and no advertisement (nothing is
+// announced, notOwner) and every Layer 2 decision stays the one the full configuration gives.
+BOOST_AUTO_TEST_CASE(without_bgp_nothing_is_announced_over_bgp_and_layer2_is_unchanged) {
+  World w = baseWorld();
+  config::L2Advertisement l2;
+  l2.name = "l2-all";
+  l2.pools = {"pool-a"};
+  l2.nodes = {"node1", "node2"};
+  w.cfg.l2_advertisements = {l2};
+  w.cfg.bfd_profiles["fast"] = config::BfdProfile{};
+  const config::Config off = ingot::agent::withoutBgp(w.cfg);
+  BOOST_TEST(off.peers.empty());
+  BOOST_TEST(off.bgp_advertisements.empty());
+  BOOST_TEST(off.bfd_profiles.empty());
+  BOOST_TEST((off.pools == w.cfg.pools));
+  BOOST_TEST((off.l2_advertisements == w.cfg.l2_advertisements));
+
+  BOOST_TEST(w.decide().announced());
+  const BgpDecision d = decideBgp(off, w.node_name, &*w.node, w.service, w.slices, w.options);
+  BOOST_TEST(!d.announced());
+  BOOST_TEST(skipText(d.skip) == "notOwner");
+  BOOST_TEST(d.announcements.empty());
+
+  api::Node node2 = *w.node;
+  node2.metadata.name = "node2";
+  node2.metadata.labels = {{"kubernetes.io/hostname", "node2"}};
+  const auto members = ingot::agent::l2Membership({*w.node, node2}, {"node1", "node2"}, false);
+  for (const std::string name : {"node1", "node2"}) {
+    ingot::agent::L2Hasher full_hasher;
+    ingot::agent::L2Hasher off_hasher;
+    const auto full =
+        ingot::agent::decideL2(w.cfg, name, w.service, w.slices, members, w.options, full_hasher);
+    const auto without =
+        ingot::agent::decideL2(off, name, w.service, w.slices, members, w.options, off_hasher);
+    BOOST_TEST(full.l2_pool);
+    BOOST_TEST(full.election.winner.has_value());
+    BOOST_TEST((without.election.winner == full.election.winner));
+    BOOST_TEST(without.announced() == full.announced());
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

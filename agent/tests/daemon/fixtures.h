@@ -93,4 +93,46 @@ inline void firstPass(Harness& h, const std::string& yaml = examples()) {
   h.drain();
 }
 
+/// DesiredProbe is a backend that keeps the Layer 2 part of every Desired it is handed.
+struct DesiredProbe final : Backend {
+  explicit DesiredProbe(std::vector<L2Announcement>& seen) : seen_(seen) {}
+  std::string_view key() const override { return "probe"; }
+  ReconcileKind reconcileKind() const override { return ReconcileKind::Layer2; }
+  std::optional<k8s::Duration> update(const Desired& desired) override {
+    seen_ = desired.l2;
+    return std::nullopt;
+  }
+  ReconcileResult apply() override { return ReconcileResult::done(); }
+  std::vector<L2Announcement>& seen_;
+};
+
+/// startWithL2Service starts h on the examples plus examples/l2's pool with ads (instead of its
+/// own advertisement), its Service with address 192.168.10.1 and a ready endpoint on node1.
+inline void startWithL2Service(Harness& h, const std::string& ads) {
+  const std::string dir = sourceDir() + "/examples/";
+  const std::string pool = readFile(dir + "l2/pool.yaml");
+  firstPass(h, examples() + pool.substr(0, pool.find("---")) + ads + "---\n" +
+                   readFile(dir + "l2/service.yaml") + R"(
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata:
+  name: frontend-a
+  namespace: web
+  labels: {kubernetes.io/service-name: frontend}
+addressType: IPv4
+endpoints:
+  - addresses: [10.244.1.5]
+    conditions: {ready: true}
+    nodeName: node1
+)");
+  auto svc = *h.world.services.get(k8s::objectKey("web", "frontend"));
+  api::LoadBalancerIngress ingress;
+  ingress.ip = "192.168.10.1";
+  svc.status.ingress = {ingress};
+  World::upsert(h.world.services, svc, "2");
+  h.queue.add(std::string(keys::kSync));
+  h.drain();
+}
+
 }  // namespace ingot::agent::testing

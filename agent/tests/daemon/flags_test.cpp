@@ -249,24 +249,46 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
        "",
        nullptr,
        "--node-name or set METALLB_NODE_NAME"},
-      {"native_mode_flag_is_refused",
+      {"none_mode_runs_layer2_only",
+       {"--node-name", "n", "--bgp-mode", "none"},
+       {},
+       "",
+       [](const Flags& f) {
+         BOOST_TEST((f.bgp_mode == BgpMode::None));
+         BOOST_TEST(!f.native_requested);
+         BOOST_TEST(bgpModeName(f.bgp_mode) == "none");
+       },
+       ""},
+      {"native_mode_flag_runs_layer2_only",
        {"--node-name", "n", "--bgp-mode", "native"},
        {},
        "",
-       nullptr,
-       "\"native\" is not supported"},
-      {"native_mode_environment_is_refused",
+       [](const Flags& f) {
+         BOOST_TEST((f.bgp_mode == BgpMode::None));
+         BOOST_TEST(f.native_requested);
+       },
+       ""},
+      {"native_mode_environment_runs_layer2_only",
        {"--node-name", "n"},
        {{"METALLB_BGP_TYPE", "native"}},
        "",
-       nullptr,
-       "METALLB_BGP_TYPE=\"native\""},
+       [](const Flags& f) {
+         BOOST_TEST((f.bgp_mode == BgpMode::None));
+         BOOST_TEST(f.native_requested);
+       },
+       ""},
       {"unknown_mode_is_refused",
        {"--node-name", "n", "--bgp-mode", "gobgp"},
        {},
        "",
        nullptr,
-       "must be frr-k8s or frr"},
+       "must be frr-k8s, frr or none"},
+      {"unknown_mode_environment_names_the_variable",
+       {"--node-name", "n"},
+       {{"METALLB_BGP_TYPE", "gobgp"}},
+       "",
+       nullptr,
+       "METALLB_BGP_TYPE=\"gobgp\""},
       {"bad_debounce_environment_names_the_variable",
        {"--node-name", "n"},
        {{"METALLB_BGP_DEBOUNCE_TIMEOUT", "soon"}},

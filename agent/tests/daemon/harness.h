@@ -223,14 +223,15 @@ class NamingClient final : public k8s::ApiClient {
 };
 
 /// Harness is one reconciler with its fakes: an FrrK8sBackend, or a LocalFrrBackend applying
-/// through frr when frr is given.
+/// through frr when frr is given, or the BGP backend `bgp` builds when given.
 struct Harness {
   /// ExtraBackend builds a backend registered after the BGP one (e.g. to observe Desired).
   using ExtraBackend = std::function<std::unique_ptr<Backend>(const BackendContext&)>;
 
   explicit Harness(ReconcilerOptions options,
                    FrrApply* frr = nullptr,
-                   const ExtraBackend& extra = nullptr)
+                   const ExtraBackend& extra = nullptr,
+                   const ExtraBackend& bgp = nullptr)
       : client(api),
         queue(k8s::WorkQueueOptions{}, clock),
         metrics(options.node),
@@ -242,14 +243,19 @@ struct Harness {
                    metrics,
                    logger,
                    options,
-                   backends(options, frr, extra),
+                   backends(options, frr, extra, bgp),
                    clock) {}
 
-  Backends backends(const ReconcilerOptions& options, FrrApply* frr, const ExtraBackend& extra) {
+  Backends backends(const ReconcilerOptions& options,
+                    FrrApply* frr,
+                    const ExtraBackend& extra,
+                    const ExtraBackend& bgp) {
     const BackendContext context{world.caches(),          client, events, queue, metrics, logger,
                                  backendOptions(options), clock};
     Backends out;
-    if (frr != nullptr) {
+    if (bgp) {
+      out.push_back(bgp(context));
+    } else if (frr != nullptr) {
       out.push_back(std::make_unique<LocalFrrBackend>(context, *frr));
     } else {
       out.push_back(std::make_unique<FrrK8sBackend>(context));

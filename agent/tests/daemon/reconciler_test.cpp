@@ -12,9 +12,11 @@ namespace ingot::agent {
 namespace {
 
 using testing::contains;
+using testing::DesiredProbe;
 using testing::firstPass;
 using testing::Harness;
 using testing::node1;
+using testing::startWithL2Service;
 using testing::TempFile;
 
 /// bgpStatusPatches returns the status patches of ServiceBGPStatus objects (named bgp-…).
@@ -612,53 +614,11 @@ BOOST_AUTO_TEST_CASE(layer2_decision_is_logged_per_service_when_it_changes) {
   BOOST_TEST(!contains(lines[1], "\"winner\":\"\""), lines[1]);
 }
 
-/// DesiredProbe is a backend that keeps the Layer 2 part of every Desired it is handed.
-struct DesiredProbe final : Backend {
-  explicit DesiredProbe(std::vector<L2Announcement>& seen) : seen_(seen) {}
-  std::string_view key() const override { return "probe"; }
-  ReconcileKind reconcileKind() const override { return ReconcileKind::Layer2; }
-  std::optional<k8s::Duration> update(const Desired& desired) override {
-    seen_ = desired.l2;
-    return std::nullopt;
-  }
-  ReconcileResult apply() override { return ReconcileResult::done(); }
-  std::vector<L2Announcement>& seen_;
-};
-
 struct L2Case {
   std::string desc;
   std::string ads;  ///< L2Advertisements (YAML documents)
   std::optional<std::set<std::string>> interfaces;
 };
-
-/// startWithL2Service starts h on the examples plus examples/l2's pool with ads (instead of its
-/// own advertisement), its Service with address 192.168.10.1 and a ready endpoint on node1.
-void startWithL2Service(Harness& h, const std::string& ads) {
-  const std::string dir = testing::sourceDir() + "/examples/";
-  const std::string pool = testing::readFile(dir + "l2/pool.yaml");
-  firstPass(h, testing::examples() + pool.substr(0, pool.find("---")) + ads + "---\n" +
-                   testing::readFile(dir + "l2/service.yaml") + R"(
----
-apiVersion: discovery.k8s.io/v1
-kind: EndpointSlice
-metadata:
-  name: frontend-a
-  namespace: web
-  labels: {kubernetes.io/service-name: frontend}
-addressType: IPv4
-endpoints:
-  - addresses: [10.244.1.5]
-    conditions: {ready: true}
-    nodeName: node1
-)");
-  auto svc = *h.world.services.get(k8s::objectKey("web", "frontend"));
-  api::LoadBalancerIngress ingress;
-  ingress.ip = "192.168.10.1";
-  svc.status.ingress = {ingress};
-  testing::World::upsert(h.world.services, svc, "2");
-  h.queue.add(std::string(keys::kSync));
-  h.drain();
-}
 
 BOOST_AUTO_TEST_CASE(layer2_part_of_desired_carries_the_won_services_and_their_interfaces) {
   const std::string ad = R"(

@@ -104,6 +104,12 @@ BOOST_AUTO_TEST_CASE(configuration_state_reflects_config_and_frr_outcomes) {
        {"configReconcilerValid True Reconciled ", "frrReloadValid True Reconciled ",
         "layer2ResponderValid False ResponderUnavailable no CAP_NET_RAW"},
        ""},
+      {"unserved_bgp_peers_are_reported_not_invalid",
+       {{}, std::nullopt, std::string(), std::string("BGPPeer tor not served: Layer 2 only")},
+       "Valid",
+       {"configReconcilerValid True Reconciled ", "layer2ResponderValid True Reconciled ",
+        "bgpBackendValid False BGPNotAvailable BGPPeer tor not served: Layer 2 only"},
+       ""},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {

@@ -2,98 +2,21 @@
 // ingot-agent answering ARP for a Layer 2 Service: the test creates two network namespaces joined
 // by a veth pair and runs the test API server, kubectl and the agent inside the node's one; a
 // peer namespace arpings the Service address. Skipped unless root with arping installed. It runs in
-// its own test binary: the API client's worker threads are created at its first request and stay
-// in the namespace they were created in, so no request may precede entering the node's namespace.
+// its own test binary (layer2_fixture.h says why).
 #include <algorithm>
-#include <cctype>
 
 #include <boost/test/unit_test.hpp>
 
-#include "agent/tests/l2/netns.h"
-#include "agent/tests/support/agent_process.h"
-#include "agent/tests/support/examples.h"
-#include "api/codec.h"
-#include "controller/tests/integration/fixture.h"
-#include "kube/resources.h"
+#include "agent/tests/integration/layer2_fixture.h"
 
 using namespace ingot;
 using namespace ingot::controller::testing;
+using namespace ingot::agent::testing::layer2;
 using ingot::agent::l2::test::count;
 using ingot::agent::l2::test::InNetns;
 using ingot::agent::l2::test::lower;
 using ingot::agent::l2::test::VethLab;
 using ingot::agent::testing::AgentProcess;
-
-namespace {
-
-namespace res = k8s::resources;
-
-boost::test_tools::assertion_result canRun(boost::unit_test::test_unit_id) {
-  boost::test_tools::assertion_result ok(geteuid() == 0);
-  if (!ok) {
-    ok.message() << "skipped: creating network namespaces needs root";
-    return ok;
-  }
-  ok = boost::test_tools::assertion_result(runCommand("command -v arping").exit_code == 0);
-  ok.message() << "skipped: arping is not installed";
-  return ok;
-}
-
-/// objects: the namespace, node1, the Layer 2 pool and advertisement, one Service and its slice.
-const std::string kObjects = R"(apiVersion: v1
-kind: Namespace
-metadata: {name: web}
----
-apiVersion: v1
-kind: Node
-metadata:
-  name: node1
-  labels: {kubernetes.io/hostname: node1}
----
-)" + std::string(agent::testing::kL2PoolYaml) +
-                             R"(---
-apiVersion: v1
-kind: Service
-metadata: {name: frontend, namespace: web}
-spec:
-  type: LoadBalancer
-  ports: [{name: http, protocol: TCP, port: 80, targetPort: 8080}]
----
-apiVersion: discovery.k8s.io/v1
-kind: EndpointSlice
-metadata:
-  name: frontend-a
-  namespace: web
-  labels: {kubernetes.io/service-name: frontend}
-addressType: IPv4
-endpoints:
-  - addresses: [10.244.1.5]
-    conditions: {ready: true}
-    nodeName: node1
-ports: [{name: http, protocol: TCP, port: 8080}]
-)";
-
-std::vector<api::ServiceL2Status> l2Statuses(k8s::ApiClient& api) {
-  std::vector<api::ServiceL2Status> out;
-  auto page = api.list(res::kServiceL2Statuses, "metallb-system", {});
-  if (!page) {
-    return out;
-  }
-  for (const auto& item : page->items) {
-    if (auto s = api::decodeJson<api::ServiceL2Status>(item)) {
-      out.push_back(*s);
-    }
-  }
-  return out;
-}
-
-/// mac returns an interface's MAC, lower case.
-std::string mac(const VethLab& lab, const std::string& ns, const std::string& link) {
-  const std::string out = lower(lab.in(ns, "cat /sys/class/net/" + link + "/address"));
-  return out.substr(0, out.find('\n'));
-}
-
-}  // namespace
 
 BOOST_AUTO_TEST_SUITE(layer2, *boost::unit_test::precondition(canRun))
 
@@ -107,19 +30,9 @@ BOOST_AUTO_TEST_CASE(agent_answers_arp_for_its_service_and_reports_it) {
   InNetns in(lab.node);
   Cluster cluster;
   auto& api = *cluster.api;
-  const std::string file = cluster.server->dir() + "/l2.yaml";
-  BOOST_REQUIRE(writeWholeFile(file, kObjects).has_value());
-  cluster.kubectlOk("apply -f " + file);
-  auto st = api.patchStatus(res::kServices, "web", "frontend", k8s::PatchType::Merge,
-                            R"({"status":{"loadBalancer":{"ingress":[{"ip":"192.0.2.100"}]}}})");
-  BOOST_REQUIRE_MESSAGE(st.has_value(), why(st));
-
-  auto started = AgentProcess::start(
-      cluster.server->kubeconfig(), cluster.server->dir(),
-      {"--node-name=node1", "--excludel2-path=" + cluster.server->dir() + "/no-excludel2.yaml"});
-  BOOST_REQUIRE_MESSAGE(started.has_value(), why(started));
-  auto& agent = **started;
-  BOOST_REQUIRE_MESSAGE(agent.waitReady(Millis(30000)), agent.log());
+  applyWithAddress(cluster, kObjects);
+  const auto started = startReady(cluster);
+  auto& agent = *started;
   auto arping = [&](int n, int wait_s) {
     return lower(lab.in(
         lab.peer,

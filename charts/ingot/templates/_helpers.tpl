@@ -50,7 +50,9 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- default (printf "%s-memberlist" (include "ingot.fullname" .)) .Values.speaker.secretName | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
-{{/* The agent's BGP mode, after the checks MetalLB's chart makes on the same values. */}}
+{{/* The agent's BGP mode, after the checks MetalLB's chart makes on the same values. With neither
+frr-k8s nor FRR (MetalLB's native flavour) the agents run Layer 2 only: Ingot has no BGP speaker
+of its own, so BGPPeers are reported instead of served. */}}
 {{- define "ingot.bgpMode" -}}
 {{- if and .Values.speaker.frr.enabled (or .Values.frrk8s.enabled .Values.frrk8s.external) }}
 {{- fail "speaker.frr.enabled and frrk8s.enabled/frrk8s.external are mutually exclusive: set frrk8s.enabled=false for frr mode" }}
@@ -58,8 +60,7 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- fail "frrk8s.enabled and frrk8s.external are mutually exclusive" }}
 {{- else if .Values.speaker.frr.enabled }}frr
 {{- else if or .Values.frrk8s.enabled .Values.frrk8s.external }}frr-k8s
-{{- else }}
-{{- fail "Ingot has no native BGP mode: enable frrk8s (the default) or speaker.frr" }}
+{{- else }}none
 {{- end }}
 {{- end }}
 
