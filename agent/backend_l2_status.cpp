@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Layer2Backend's ServiceL2Status objects, as MetalLB's speaker keeps them: one per Service, by
-// the node that answers for it, named l2-<random>, labelled with the node and the Service; the
-// answering node deletes the other nodes' objects for its Services and its own for Services it
-// no longer answers for. Written only when they differ from what is stored.
+// the node that answers for it, labelled with the node and the Service, named l2-<hash of both>
+// (statusObjectName; MetalLB's are l2-<random>); the answering node deletes the other nodes'
+// objects for its Services and its own for Services it no longer answers for. Written only when
+// they differ from what is stored.
 #include "agent/backend_l2.h"
 #include "agent/writes.h"
 #include "common/json/scan.h"
@@ -144,6 +145,16 @@ Result<void> Layer2Backend::createStatus(const api::ServiceL2StatusStatus& statu
   auto created =
       ctx_.api.create(k8s::resources::kServiceL2Statuses, ctx_.options.namespace_,
                       l2StatusObject(ctx_.options.namespace_, status, ctx_.options.owner));
+  if (!created && created.error().code == ErrorCode::AlreadyExists) {
+    // Ours (the name follows from node and Service, statusObjectName), from an earlier create
+    // whose answer was lost or that the cache does not show yet: only its status is left.
+    const std::string name =
+        statusObjectName("l2-", status.node, status.service_namespace, status.service_name);
+    ctx_.log.info(
+        "l2_status", "adopted", "ServiceL2Status already exists",
+        {{"name", name}, {"service", status.service_namespace + "/" + status.service_name}});
+    return patchStatus(name, status);
+  }
   if (!created) {
     ctx_.metrics.countUpdateError();
     return created.error();

@@ -181,6 +181,17 @@ Result<void> Reconciler::createBgpStatus(const api::ServiceBGPStatusStatus& stat
   metrics_.countUpdate();
   auto created = api_.create(k8s::resources::kServiceBgpStatuses, options_.namespace_,
                              bgpStatusObject(options_.namespace_, status, options_.owner));
+  const std::string service = status.service_namespace + "/" + status.service_name;
+  if (!created && created.error().code == ErrorCode::AlreadyExists) {
+    // The name follows from node and Service (statusObjectName): this is our object, made by an
+    // earlier create whose answer was lost (a 504 after the write committed) or not yet in the
+    // cache. Writing its status is all that is left.
+    const std::string name =
+        statusObjectName("bgp-", status.node, status.service_namespace, status.service_name);
+    log_.info("bgp_status", "adopted", "ServiceBGPStatus already exists",
+              {{"name", name}, {"service", service}});
+    return patchBgpStatus(name, status);
+  }
   if (!created) {
     metrics_.countUpdateError();
     return created.error();
@@ -189,7 +200,6 @@ Result<void> Reconciler::createBgpStatus(const api::ServiceBGPStatusStatus& stat
   if (!name) return Error{ErrorCode::Internal, "created ServiceBGPStatus has no name"};
   const auto expires = clock_.now() + options_.overlay_ttl;
   // Until the status write lands the object exists with an empty status.
-  const std::string service = status.service_namespace + "/" + status.service_name;
   notePending(*name,
               Pending{bgpStatus(options_.node, status.service_namespace, status.service_name, {}),
                       k8s::resourceVersionOf(*created), expires, service});

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "agent/core/election.h"
 #include "api/codec.h"
 #include "common/json/json.h"
 #include "common/json/value.h"
@@ -11,6 +12,22 @@ namespace ingot::agent {
 
 std::string stateName(const std::string& node) {
   return "speaker-" + node;
+}
+
+std::string statusObjectName(const std::string& prefix,
+                             const std::string& node,
+                             const std::string& service_namespace,
+                             const std::string& service_name) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  constexpr size_t kDigits = 20;
+  L2Hasher hasher;  // sha256(a + "#" + b)
+  const L2Digest digest = hasher.digest(node, service_namespace + "/" + service_name);
+  std::string name = prefix;
+  for (size_t i = 0; i < kDigits / 2; ++i) {
+    name += kHex[digest[i] >> 4];
+    name += kHex[digest[i] & 0xF];
+  }
+  return name;
 }
 
 api::ServiceBGPStatusStatus bgpStatus(const std::string& node,
@@ -26,7 +43,8 @@ std::string bgpStatusObject(const std::string& ns,
                             const api::ServiceBGPStatusStatus& status,
                             const api::OwnerReference& owner) {
   api::ServiceBGPStatus obj;
-  obj.metadata.generate_name = "bgp-";
+  obj.metadata.name =
+      statusObjectName("bgp-", status.node, status.service_namespace, status.service_name);
   obj.metadata.namespace_ = ns;
   obj.metadata.labels[kNodeLabel] = status.node;
   obj.metadata.labels[kServiceNameLabel] = status.service_name;
@@ -62,7 +80,8 @@ std::string l2StatusObject(const std::string& ns,
                            const api::ServiceL2StatusStatus& status,
                            const api::OwnerReference& owner) {
   api::ServiceL2Status obj;
-  obj.metadata.generate_name = "l2-";
+  obj.metadata.name =
+      statusObjectName("l2-", status.node, status.service_namespace, status.service_name);
   obj.metadata.namespace_ = ns;
   obj.metadata.labels[kNodeLabel] = status.node;
   obj.metadata.labels[kServiceNameLabel] = status.service_name;

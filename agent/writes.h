@@ -32,9 +32,20 @@ inline constexpr const char* kBgpConditionType = "bgpBackendValid";
 /// stateName returns the agent's ConfigurationState name: "speaker-<node>".
 std::string stateName(const std::string& node);
 
-/// bgpStatusObject renders the ServiceBGPStatus to create for (service, node): generateName
-/// "bgp-", the three labels, an ownerReference to owner when its uid is set, and the status
-/// (which the server ignores on create; bgpStatusPatch writes it).
+/// statusObjectName returns the name of this node's status object for a Service: prefix ("bgp-"
+/// or "l2-", MetalLB's generateName prefixes) and 20 hex digits of
+/// sha256(node + "#" + service_namespace + "/" + service_name). MetalLB lets the server pick a
+/// random suffix; a name that follows from the labels makes the create idempotent: a create
+/// repeated after an ambiguous failure (a 504 on a write that did commit) gets AlreadyExists
+/// instead of making a second object. Other agents find the objects by their labels, as before.
+std::string statusObjectName(const std::string& prefix,
+                             const std::string& node,
+                             const std::string& service_namespace,
+                             const std::string& service_name);
+
+/// bgpStatusObject renders the ServiceBGPStatus to create for (service, node): named by
+/// statusObjectName("bgp-", ...), the three labels, an ownerReference to owner when its uid is
+/// set, and the status (which the server ignores on create; bgpStatusPatch writes it).
 std::string bgpStatusObject(const std::string& ns,
                             const api::ServiceBGPStatusStatus& status,
                             const api::OwnerReference& owner);
@@ -55,7 +66,8 @@ api::ServiceL2StatusStatus l2Status(const std::string& node,
                                     const std::string& service_name,
                                     std::vector<std::string> interfaces);
 
-/// l2StatusObject renders the ServiceL2Status to create: generateName "l2-", the labels
+/// l2StatusObject renders the ServiceL2Status to create: named by statusObjectName("l2-", ...),
+/// the labels
 /// metallb.io/node, metallb.io/service-name and metallb.io/service-namespace, an ownerReference
 /// to owner when its uid is set, and the status (which l2StatusPatch writes).
 std::string l2StatusObject(const std::string& ns,

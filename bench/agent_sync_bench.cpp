@@ -62,10 +62,12 @@ class Answering final : public k8s::ApiClient {
                              std::string_view,
                              std::string_view body) override {
     std::string out(body);
-    const std::string gen = R"("generateName":"bgp-")";
-    if (auto at = out.find(gen); at != std::string::npos) {
-      const std::string n = std::to_string(++named_);
-      out.insert(at + gen.size(), R"(,"name":"bgp-)" + n + R"(","resourceVersion":"c)" + n + "\"");
+    // Like the API server, a created ServiceBGPStatus (named by the agent) gets a version.
+    const std::string meta = R"("metadata":{)";
+    if (out.find(R"("kind":"ServiceBGPStatus")") != std::string::npos) {
+      if (auto at = out.find(meta); at != std::string::npos) {
+        out.insert(at + meta.size(), R"("resourceVersion":"c)" + std::to_string(++named_) + "\",");
+      }
     }
     return out;
   }

@@ -17,6 +17,13 @@ DaemonMetrics::DaemonMetrics(std::string prefix, std::vector<std::string_view> r
   for (size_t i = 0; i < kApiVerbCount; ++i) {
     verbs_[i] = apiVerbName(static_cast<ApiVerb>(i));
   }
+  for (size_t i = 0; i < kRetryReasonCount; ++i) {
+    retry_reasons_[i] = retryReasonName(static_cast<RetryReason>(i));
+  }
+}
+
+void DaemonMetrics::countRetry(RetryReason reason) {
+  retries_[static_cast<size_t>(reason)].fetch_add(1, std::memory_order_relaxed);
 }
 
 void DaemonMetrics::countRequest(ApiVerb verb, bool failed) {
@@ -85,6 +92,10 @@ std::vector<MetricFamily> DaemonMetrics::commonFamilies() const {
   out.push_back(labelled(prefixed("api_request_errors_total"),
                          "Kubernetes API requests that failed, by verb.", "verb", verbs_,
                          request_errors_));
+  out.push_back(labelled(prefixed("api_retries_total"),
+                         "Kubernetes API requests the client sent again by itself (429 "
+                         "Too Many Requests, or 5xx on a read), by reason.",
+                         "reason", retry_reasons_, retries_));
   out.push_back(labelled(prefixed("reconciles_total"), "Reconciles run, by kind.", "kind",
                          reconcile_kinds_, reconciles_));
   out.push_back(labelled(prefixed("reconcile_errors_total"), "Reconciles that failed, by kind.",

@@ -29,6 +29,7 @@ class DaemonMetrics : public RequestCounter {
   // ingot::k8s::RequestCounter
   void countRequest(ApiVerb verb, bool failed) override;
   void countRequestError(ApiVerb verb) override;
+  void countRetry(RetryReason reason) override;
 
   /// countUpdate / countUpdateError feed metallb_k8s_client_updates_total and
   /// metallb_k8s_client_update_errors_total: one per processed change, and per failed one.
@@ -41,6 +42,10 @@ class DaemonMetrics : public RequestCounter {
 
   /// requests returns the number of API requests of verb so far.
   uint64_t requests(ApiVerb verb) const { return requests_[static_cast<size_t>(verb)].load(); }
+  /// retries returns how many times the REST clients retried a request for reason.
+  uint64_t retries(RetryReason reason) const {
+    return retries_[static_cast<size_t>(reason)].load();
+  }
   /// totalRequests returns the number of API requests of every verb.
   uint64_t totalRequests() const;
 
@@ -80,6 +85,8 @@ class DaemonMetrics : public RequestCounter {
   std::array<std::string_view, kApiVerbCount> verbs_{};
   std::array<std::atomic<uint64_t>, kApiVerbCount> requests_{};
   std::array<std::atomic<uint64_t>, kApiVerbCount> request_errors_{};
+  std::array<std::string_view, kRetryReasonCount> retry_reasons_{};
+  std::array<std::atomic<uint64_t>, kRetryReasonCount> retries_{};
   std::vector<std::atomic<uint64_t>> reconciles_;
   std::vector<std::atomic<uint64_t>> reconcile_errors_;
   std::atomic<uint64_t> updates_{0};

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "kube/api_client.h"
+#include "kube/retry.h"
 
 namespace ingot::k8s {
 
@@ -37,6 +38,9 @@ class RequestCounter {
   virtual void countRequest(ApiVerb verb, bool failed) = 0;
   /// countRequestError counts a failure of a request counted earlier (a watch that ended badly).
   virtual void countRequestError(ApiVerb verb) = 0;
+  /// countRetry counts one retry the REST client made by itself (RestOptions::on_retry); the
+  /// request is counted once, however often it was retried. Default: not counted.
+  virtual void countRetry(RetryReason /*reason*/) {}
 };
 
 /// InstrumentedClient forwards every call to `inner` and counts it in `counter`: once when the

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <mutex>
+#include <optional>
 #include <pplx/threadpool.h>
+#include <thread>
 
 #include <cpprest/http_client.h>
 #include <cpprest/uri_builder.h>
@@ -106,10 +108,13 @@ std::string describe(std::string_view verb, const std::string& path) {
   return std::string(verb) + " " + path;
 }
 
-/// HttpReply is a completed request: status code and body.
+/// HttpReply is a completed request: status code, body and the Retry-After header's value
+/// (nullopt when absent or not in seconds).
 struct HttpReply {
   int status = 0;
   std::string body;
+  std::optional<Duration> retry_after;
+  int retries = 0;  ///< how many times the client sent the request again before this reply
 };
 
 class RestClient final : public ApiClient {
@@ -120,6 +125,7 @@ class RestClient final : public ApiClient {
         tls_(std::move(tls)),
         tokens_(cfg.token, cfg.token_file, opt.token_refresh, clock_),
         limiter_(opt.qps, opt.burst, clock_, opt.sleep),
+        retry_random_(opt.retry_random ? opt.retry_random : defaultRandom()),
         client_(cfg.server, clientConfig(opt.request_timeout)),
         watch_client_(cfg.server, clientConfig(opt.watch_idle_timeout)) {}
 
@@ -211,6 +217,10 @@ class RestClient final : public ApiClient {
                          const std::string& uri,
                          std::string_view body,
                          const char* content_type);
+  Result<HttpReply> sendAuthorised(const http::method& method,
+                                   const std::string& uri,
+                                   std::string_view body,
+                                   const char* content_type);
   Result<HttpReply> sendOnce(const http::method& method,
                              const std::string& uri,
                              std::string_view body,
@@ -228,6 +238,7 @@ class RestClient final : public ApiClient {
   TlsMaterial tls_;
   TokenSource tokens_;
   RateLimiter limiter_;
+  Backoff::Random retry_random_;
   http_client client_;
   http_client watch_client_;
 };
@@ -256,7 +267,11 @@ Result<HttpReply> RestClient::sendOnce(const http::method& method,
     if (!req) return Error{req.error().code, describe(method, uri) + ": " + req.error().message};
     limiter_.wait();
     http::http_response resp = client_.request(*req).get();
-    return HttpReply{resp.status_code(), resp.extract_utf8string(true).get()};
+    std::optional<Duration> retry_after;
+    if (auto h = resp.headers().find("Retry-After"); h != resp.headers().end()) {
+      retry_after = parseRetryAfter(h->second);
+    }
+    return HttpReply{resp.status_code(), resp.extract_utf8string(true).get(), retry_after};
   } catch (const std::exception& e) {
     return transportError(describe(method, uri), e, tls_);
   }
@@ -266,6 +281,31 @@ Result<HttpReply> RestClient::send(const http::method& method,
                                    const std::string& uri,
                                    std::string_view body,
                                    const char* content_type) {
+  const bool read = method == http::methods::GET;
+  RetryBudget budget(options_.retry, retry_random_);
+  for (;;) {
+    auto reply = sendAuthorised(method, uri, body, content_type);
+    // Connection failures are left to the caller: the request may have been sent, and the
+    // callers (reflector, reconcile queue, start-up check) back off on their own.
+    if (!reply) return reply;
+    reply->retries = budget.retries();
+    const auto reason = retryReasonFor(read, reply->status);
+    if (!reason) return reply;
+    const auto wait = budget.next(reply->retry_after);
+    if (!wait) return reply;
+    if (options_.on_retry) options_.on_retry(*reason);
+    if (options_.retry_sleep) {
+      options_.retry_sleep(*wait);
+    } else {
+      std::this_thread::sleep_for(*wait);
+    }
+  }
+}
+
+Result<HttpReply> RestClient::sendAuthorised(const http::method& method,
+                                             const std::string& uri,
+                                             std::string_view body,
+                                             const char* content_type) {
   auto reply = sendOnce(method, uri, body, content_type);
   if (reply && reply->status == 401 && tokens_.fileBacked()) {
     tokens_.invalidate();  // the kubelet may have rotated the token since we read it
@@ -281,7 +321,9 @@ Result<std::string> RestClient::object(const http::method& method,
   auto reply = send(method, uri, body, content_type);
   if (!reply) return reply.error();
   if (reply->status < 200 || reply->status >= 300) {
-    return httpError(describe(method, uri), reply->status, reply->body);
+    Error e = httpError(describe(method, uri), reply->status, reply->body);
+    if (reply->retries > 0) e.message += " after " + std::to_string(reply->retries) + " retries";
+    return e;
   }
   return std::move(reply->body);
 }

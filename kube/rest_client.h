@@ -3,6 +3,7 @@
 // cost ~8 s per translation unit); this header does not.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "common/util/result.h"
@@ -10,6 +11,7 @@
 #include "kube/client_config.h"
 #include "kube/clock.h"
 #include "kube/rate_limiter.h"
+#include "kube/retry.h"
 #include "kube/watch_decoder.h"
 
 namespace ingot::k8s {
@@ -30,6 +32,14 @@ struct RestOptions {
   int io_threads = 2;
   Clock* clock = nullptr;    ///< for the rate limiter and token refresh; nullptr = steadyClock()
   RateLimiter::Sleep sleep;  ///< for the rate limiter; empty = real sleep
+  /// retry bounds the client's own retries of 429s (every verb) and of 5xx on reads
+  /// (kube/retry.h); retry.max_retries = 0 turns them off.
+  RetryPolicy retry;
+  RateLimiter::Sleep retry_sleep;  ///< waits between retries; empty = real sleep
+  Backoff::Random retry_random;    ///< jitter source; empty = defaultRandom()
+  /// on_retry is called once per retry, before its wait (the daemons count it); optional,
+  /// called from the calling thread, must be thread-safe.
+  std::function<void(RetryReason)> on_retry;
 };
 
 /// makeRestClient builds a client for config. TLS verification is on unless the config says

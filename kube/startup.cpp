@@ -107,9 +107,13 @@ Result<Clients> connect(const std::string& kubeconfig,
   auto cfg = loadClientConfig(loadOptionsFromProcess(kubeconfig, context));
   if (!cfg) return Error{cfg.error().code, "load API client configuration: " + cfg.error().message};
   for (const auto& w : cfg->warnings) logger.warn("startup", "client_config", w);
-  auto main_rest = makeRestClient(*cfg, options);
+  RestOptions counted = options;
+  if (!counted.on_retry) {
+    counted.on_retry = [&counter](RetryReason reason) { counter.countRetry(reason); };
+  }
+  auto main_rest = makeRestClient(*cfg, counted);
   if (!main_rest) return main_rest.error();
-  auto events_rest = makeRestClient(*cfg, options);
+  auto events_rest = makeRestClient(*cfg, counted);
   if (!events_rest) return events_rest.error();
   Clients c;
   c.main_rest = std::move(*main_rest);

@@ -30,7 +30,8 @@ struct Clients {
 };
 
 /// connect loads the client configuration (--kubeconfig / --context, KUBECONFIG, in-cluster),
-/// logs its warnings and source, and builds both clients with `options` (QPS, burst, user agent).
+/// logs its warnings and source, and builds both clients with `options` (QPS, burst, user agent);
+/// their retries are counted in counter.countRetry unless options.on_retry is set.
 /// Errors say which step failed ("load API client configuration: ...").
 Result<Clients> connect(const std::string& kubeconfig,
                         const std::string& context,

@@ -7,6 +7,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "agent/tests/daemon/harness.h"
+#include "agent/writes.h"
 #include "api/codec.h"
 
 namespace ingot::agent {
@@ -339,19 +340,21 @@ BOOST_AUTO_TEST_CASE(service_l2_status_is_created_with_metallb_names_and_not_rew
   BOOST_TEST(writes[0].verb == "create");
   auto obj = api::decodeJson<api::ServiceL2Status>(writes[0].body);
   BOOST_REQUIRE(obj.has_value());
-  BOOST_TEST(obj->metadata.generate_name == "l2-");
+  BOOST_TEST(obj->metadata.name == statusObjectName("l2-", "node1", "web", "a"));
   BOOST_TEST(obj->metadata.namespace_ == "metallb-system");
   BOOST_TEST(obj->metadata.labels == (api::StringMap{{"metallb.io/node", "node1"},
                                                      {"metallb.io/service-name", "a"},
                                                      {"metallb.io/service-namespace", "web"}}));
   BOOST_TEST(writes[1].verb == "patchStatus");
-  BOOST_TEST(writes[1].name == "l2-1");
+  BOOST_TEST(writes[1].name == statusObjectName("l2-", "node1", "web", "a"));
   BOOST_TEST(writes[1].body ==
              R"({"status":{"node":"node1","serviceName":"a","serviceNamespace":"web",)"
              R"("interfaces":[{"name":"eth0"},{"name":"eth1"}]}})");
   // A resync with the same decision writes nothing, before and after the cache shows the object.
   BOOST_TEST(!f.step({svc("a", {"192.0.2.1"}, std::set<std::string>{"eth0", "eth1"})}));
-  World::upsert(f.world.l2_statuses, stored("l2-1", "node1", "a", {"eth0", "eth1"}), "7");
+  World::upsert(
+      f.world.l2_statuses,
+      stored(statusObjectName("l2-", "node1", "web", "a"), "node1", "a", {"eth0", "eth1"}), "7");
   f.clock.advance(std::chrono::seconds(61));
   BOOST_TEST(!f.step({svc("a", {"192.0.2.1"}, std::set<std::string>{"eth0", "eth1"})}));
   BOOST_TEST(f.api.writes().size() == 2u);
@@ -361,6 +364,28 @@ BOOST_AUTO_TEST_CASE(service_l2_status_is_created_with_metallb_names_and_not_rew
   BOOST_TEST(f.api.writes()[2].body ==
              R"({"status":{"node":"node1","serviceName":"a","serviceNamespace":"web",)"
              R"("interfaces":null}})");
+}
+
+// A create answered 504 although it committed, then repeated: AlreadyExists adopts the object
+// (its name follows from node and Service) and writes its status; no second object.
+BOOST_AUTO_TEST_CASE(service_l2_status_create_repeated_after_a_timeout_adopts_the_object) {
+  Fixture f;
+  f.client.status_create_errors.push_back(
+      Error{ErrorCode::Unavailable, "POST servicel2statuses: Timeout (HTTP 504 Timeout)"});
+  BOOST_TEST(f.step({svc("a", {"192.0.2.1"})}));
+  BOOST_TEST(!f.last.ok());
+  f.client.status_create_errors.push_back(
+      Error{ErrorCode::AlreadyExists, "servicel2statuses already exists (HTTP 409)"});
+  BOOST_TEST(f.step({svc("a", {"192.0.2.1"})}));
+  BOOST_TEST(f.last.ok());
+  const std::string mine = statusObjectName("l2-", "node1", "web", "a");
+  std::vector<std::string> got;
+  for (const auto& w : f.api.writes()) {
+    auto obj = api::decodeJson<api::ServiceL2Status>(w.body);
+    got.push_back(w.verb + " " + (w.verb == "create" && obj ? obj->metadata.name : w.name));
+  }
+  const std::vector<std::string> want = {"create " + mine, "create " + mine, "patchStatus " + mine};
+  BOOST_TEST(got == want, boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(service_l2_status_of_other_nodes_and_lost_services_is_deleted) {
@@ -373,14 +398,15 @@ BOOST_AUTO_TEST_CASE(service_l2_status_of_other_nodes_and_lost_services_is_delet
   for (const auto& w : f.api.writes()) {
     got.push_back(w.verb + " " + w.name);
   }
-  const std::vector<std::string> want = {"remove l2-old", "create ", "patchStatus l2-1",
+  const std::string mine = statusObjectName("l2-", "node1", "web", "a");
+  const std::vector<std::string> want = {"remove l2-old", "create ", "patchStatus " + mine,
                                          "remove l2-mine"};
   BOOST_TEST(got == want, boost::test_tools::per_element());
   // Losing a: its object is deleted; nothing is written again for the deleted ones.
   f.step({});
   BOOST_REQUIRE_EQUAL(f.api.writes().size(), 5u);
   BOOST_TEST(f.api.writes()[4].verb == "remove");
-  BOOST_TEST(f.api.writes()[4].name == "l2-1");
+  BOOST_TEST(f.api.writes()[4].name == mine);
   BOOST_TEST(!f.step({}));
 }
 

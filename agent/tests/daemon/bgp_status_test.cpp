@@ -10,6 +10,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include "agent/tests/daemon/fixtures.h"
+#include "agent/writes.h"
+#include "api/codec.h"
 
 namespace ingot::agent {
 namespace {
@@ -62,7 +64,8 @@ void echoLandsMidPass(const std::string& key) {
   Harness h(node1());
   firstPass(h);
   BOOST_REQUIRE_EQUAL(statusWrites(h, "create"), 1u);
-  const api::ServiceBGPStatus echo = echoOf(h, "bgp-1");
+  const api::ServiceBGPStatus echo =
+      echoOf(h, statusObjectName("bgp-", "node1", "shop", "checkout"));
   h.queue.add(key);
   drainLandingMidPass(h, [&] {
     testing::World::upsert(h.world.bgp_statuses, echo, echo.metadata.resource_version);
@@ -74,6 +77,39 @@ void echoLandsMidPass(const std::string& key) {
   h.queue.add(std::string(keys::kSync));
   h.drain();
   BOOST_TEST(h.api.writes().size() == writes);
+}
+
+// A create answered 504 although it committed: the server holds the object, the cache does not
+// show it yet. The next pass creates the same name again, meets AlreadyExists and only writes
+// the status: one object, never a second (MetalLB's generateName would make a duplicate).
+BOOST_AUTO_TEST_CASE(a_create_repeated_after_a_timeout_adopts_the_object_it_made) {
+  Harness h(node1());
+  h.client.status_create_errors.push_back(
+      Error{ErrorCode::Unavailable, "POST servicebgpstatuses: Timeout (HTTP 504 Timeout)"});
+  firstPass(h);
+  BOOST_REQUIRE_EQUAL(statusWrites(h, "create"), 1u);
+  BOOST_TEST(statusWrites(h, "patchStatus") == 0u);
+  h.client.status_create_errors.push_back(
+      Error{ErrorCode::AlreadyExists, "servicebgpstatuses already exists (HTTP 409)"});
+  h.queue.add(std::string(keys::kStatus));
+  h.drain();
+  const std::string name = statusObjectName("bgp-", "node1", "shop", "checkout");
+  std::vector<std::string> created;
+  for (const auto& w : h.writes("create")) {
+    if (testing::contains(w.body, "\"ServiceBGPStatus\"")) {
+      auto obj = api::decodeJson<api::ServiceBGPStatus>(w.body);
+      BOOST_REQUIRE(obj.has_value());
+      created.push_back(obj->metadata.name);
+    }
+  }
+  BOOST_TEST(created == (std::vector<std::string>{name, name}), boost::test_tools::per_element());
+  const auto patches = h.writes("patchStatus");
+  BOOST_REQUIRE_EQUAL(statusWrites(h, "patchStatus"), 1u);
+  BOOST_TEST(std::any_of(patches.begin(), patches.end(), [&](const auto& w) {
+    return w.name == name && testing::contains(w.body, "\"peers\":[\"tor1\"]");
+  }));
+  BOOST_TEST(statusWrites(h, "remove") == 0u);
+  BOOST_TEST(h.results.at(std::string(keys::kStatus)).ok());
 }
 
 BOOST_AUTO_TEST_CASE(echo_landing_mid_full_pass_makes_no_second_status) {

@@ -3,6 +3,7 @@
 // by hand (drain), so the debounce is observed by advancing the clock, never by sleeping.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -138,8 +139,9 @@ class HookClock final : public k8s::Clock {
   k8s::testing::FakeClock inner_;
 };
 
-/// NamingClient forwards to the fake and, like the API server, names objects created with a
-/// generateName ("bgp-" → "bgp-1", "bgp-2", ...) and gives created objects a resourceVersion.
+/// NamingClient forwards to the fake and, like the API server, gives created status objects
+/// (ServiceBGPStatus, ServiceL2Status) a resourceVersion ("c1", "c2", ...) and answers their
+/// status patches with a new one.
 class NamingClient final : public k8s::ApiClient {
  public:
   explicit NamingClient(k8s::testing::FakeApiClient& inner) : inner_(inner) {}
@@ -165,12 +167,16 @@ class NamingClient final : public k8s::ApiClient {
                              std::string_view body) override {
     auto out = inner_.create(r, ns, body);
     if (!out) return out;
-    for (const std::string prefix : {"bgp-", "l2-"}) {
-      const std::string gen = R"("generateName":")" + prefix + "\"";
-      if (auto at = out->find(gen); at != std::string::npos) {
+    if (out->find(R"("kind":"ServiceBGPStatus")") != std::string::npos ||
+        out->find(R"("kind":"ServiceL2Status")") != std::string::npos) {
+      if (!status_create_errors.empty()) {
+        Error e = std::move(status_create_errors.front());  // the write is recorded all the same
+        status_create_errors.pop_front();
+        return e;
+      }
+      if (auto at = out->find(R"("metadata":{)"); at != std::string::npos) {
         const std::string n = std::to_string(++named_);
-        out->insert(at + gen.size(),
-                    R"(,"name":")" + prefix + n + R"(","resourceVersion":"c)" + n + "\"");
+        out->insert(at + 12, R"("resourceVersion":"c)" + n + "\",");
       }
     }
     return out;
@@ -213,6 +219,9 @@ class NamingClient final : public k8s::ApiClient {
     return inner_.remove(r, ns, n);
   }
 
+  /// status_create_errors answer the next creates of status objects, one each, after the fake
+  /// recorded them (e.g. a 504 on a create that committed, then AlreadyExists).
+  std::deque<Error> status_create_errors;
   /// rvs holds the resourceVersion the last status patch of each ServiceBGPStatus answered.
   std::map<std::string, std::string> rvs;
 

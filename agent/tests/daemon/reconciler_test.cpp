@@ -5,6 +5,7 @@
 
 #include "agent/backend_l2.h"
 #include "agent/tests/daemon/fixtures.h"
+#include "agent/writes.h"
 #include "api/codec.h"
 #include "frrgen/served.h"
 
@@ -223,13 +224,14 @@ BOOST_AUTO_TEST_CASE(announced_service_gets_one_service_bgp_status_and_one_event
     return contains(w.body, "\"ServiceBGPStatus\"");
   });
   BOOST_REQUIRE(status_create != creates.end());
-  BOOST_TEST(contains(status_create->body, "\"generateName\":\"bgp-\""));
+  const std::string name = statusObjectName("bgp-", "node1", "shop", "checkout");
+  BOOST_TEST(contains(status_create->body, "\"name\":\"" + name + "\""));
   BOOST_TEST(contains(status_create->body, "\"metallb.io/node\":\"node1\""));
   BOOST_TEST(contains(status_create->body, "\"metallb.io/service-name\":\"checkout\""));
   BOOST_TEST(contains(status_create->body, "\"metallb.io/service-namespace\":\"shop\""));
   const auto patches = bgpStatusPatches(h);
   BOOST_REQUIRE(!patches.empty());
-  BOOST_TEST(patches[0].name == "bgp-1");
+  BOOST_TEST(patches[0].name == name);
   BOOST_TEST(
       patches[0].body ==
       R"({"status":{"node":"node1","serviceName":"checkout","serviceNamespace":"shop","peers":["tor1"]}})");

@@ -16,8 +16,8 @@ BOOST_AUTO_TEST_CASE(service_bgp_status_object_carries_labels_owner_and_sorted_p
   auto obj =
       api::decodeJson<api::ServiceBGPStatus>(bgpStatusObject("metallb-system", status, owner));
   BOOST_REQUIRE(obj);
-  BOOST_TEST(obj->metadata.generate_name == "bgp-");
-  BOOST_TEST(obj->metadata.name.empty());
+  BOOST_TEST(obj->metadata.generate_name.empty());
+  BOOST_TEST(obj->metadata.name == "bgp-b09a3f409425c10eb8b2");  // sha256("node1#shop/checkout")
   BOOST_TEST(obj->metadata.namespace_ == "metallb-system");
   BOOST_TEST(obj->metadata.labels.at("metallb.io/node") == "node1");
   BOOST_TEST(obj->metadata.labels.at("metallb.io/service-name") == "checkout");
@@ -28,6 +28,29 @@ BOOST_AUTO_TEST_CASE(service_bgp_status_object_carries_labels_owner_and_sorted_p
   auto no_owner = api::decodeJson<api::ServiceBGPStatus>(bgpStatusObject("ns", status, {}));
   BOOST_REQUIRE(no_owner);
   BOOST_TEST(no_owner->metadata.owner_references.empty());
+}
+
+// One name per (node, Service): the same inputs always give it, any other input another one, so
+// a repeated create meets AlreadyExists and two nodes never share an object.
+BOOST_AUTO_TEST_CASE(status_object_names_follow_from_node_and_service_only) {
+  struct Case {
+    const char* desc;
+    std::string prefix, node, ns, name;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {"bgp", "bgp-", "node1", "shop", "checkout", "bgp-b09a3f409425c10eb8b2"},
+      {"another node", "bgp-", "node2", "shop", "checkout", "bgp-86f915bbc72c9c903c45"},
+      {"another service", "bgp-", "node1", "shop", "cart", "bgp-59d132e3e96a9c2b7f4f"},
+      {"l2", "l2-", "node1", "web", "a", "l2-8922f16a6fe2389978d1"},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      BOOST_TEST(statusObjectName(c.prefix, c.node, c.ns, c.name) == c.want);
+    }
+  }
+  // "/" separates namespace and name, which cannot contain it: no two Services collide.
+  BOOST_TEST(statusObjectName("l2-", "n", "a-b", "c") != statusObjectName("l2-", "n", "a", "b-c"));
 }
 
 BOOST_AUTO_TEST_CASE(service_bgp_status_patch_is_the_whole_status) {
@@ -45,8 +68,8 @@ BOOST_AUTO_TEST_CASE(service_l2_status_object_carries_labels_owner_and_sorted_in
   api::OwnerReference owner{"v1", "Pod", "speaker-abc", "uid-1", true, std::nullopt};
   auto obj = api::decodeJson<api::ServiceL2Status>(l2StatusObject("metallb-system", status, owner));
   BOOST_REQUIRE(obj);
-  BOOST_TEST(obj->metadata.generate_name == "l2-");
-  BOOST_TEST(obj->metadata.name.empty());
+  BOOST_TEST(obj->metadata.generate_name.empty());
+  BOOST_TEST(obj->metadata.name == "l2-dda5e359419f15fd7784");  // sha256("node1#shop/web")
   BOOST_TEST(obj->metadata.labels.at("metallb.io/node") == "node1");
   BOOST_TEST(obj->metadata.labels.at("metallb.io/service-name") == "web");
   BOOST_TEST(obj->metadata.labels.at("metallb.io/service-namespace") == "shop");

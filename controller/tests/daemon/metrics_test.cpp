@@ -39,6 +39,20 @@ BOOST_AUTO_TEST_CASE(metallb_names_and_request_counters_are_exposed) {
   BOOST_TEST(m.requests(ApiVerb::PatchStatus) == 2u);
 }
 
+BOOST_AUTO_TEST_CASE(client_retries_are_counted_by_reason) {
+  Metrics m;
+  m.countRetry(ingot::k8s::RetryReason::Throttled);
+  m.countRetry(ingot::k8s::RetryReason::Throttled);
+  m.countRetry(ingot::k8s::RetryReason::ServerError);
+  const std::string text = m.render();
+  BOOST_TEST(text.find("ingot_controller_api_retries_total{reason=\"throttled\"} 2\n") !=
+             std::string::npos);
+  BOOST_TEST(text.find("ingot_controller_api_retries_total{reason=\"server_error\"} 1\n") !=
+             std::string::npos);
+  BOOST_TEST(m.retries(ingot::k8s::RetryReason::Throttled) == 2u);
+  BOOST_TEST(m.totalRequests() == 0u);  // a retry is not another request
+}
+
 BOOST_AUTO_TEST_CASE(reconciles_are_counted_by_kind_and_the_queue_depth_is_a_gauge) {
   Metrics m;
   m.countReconcile(ReconcileKind::FullPass, false);

@@ -16,6 +16,7 @@ from .authn import TokenIssuer
 from .authz import RbacAuthorizer
 from .certs import CertPaths, generate_certs, kubeconfig_text, write_file_atomically
 from .cluster import Cluster
+from .faults import EventReaper, FaultPlan, Faults
 from .handler import Handler
 from .registry import BUILTIN_CRDS, BUILTIN_RESOURCES, Registry, load_crds
 from .services import ServiceAllocator
@@ -32,7 +33,9 @@ class KubeApiServer:
     The fault-injection knobs are plain attributes that may be changed while it runs:
     `latency_ms`, `fail_writes` (fraction of writes answered 500, drawn from a RNG seeded with
     `seed`; call `reseed()` to restart the sequence), `close_watches_after` (seconds, or None)
-    and `bookmark_interval` (seconds)."""
+    and `bookmark_interval` (seconds). The overload faults (429 with Retry-After, 504 after a
+    committed write, Event expiry) are `faults.plan` (faults.py), also changeable through the
+    admin endpoint; `faults` passed here is the initial plan."""
 
     def __init__(self, *, address: str = "127.0.0.1", port: int = 0, tokens=(),
                  tls: bool = True, cert_dir=None, namespaces=(), history: int = 1000,
@@ -40,7 +43,8 @@ class KubeApiServer:
                  fail_writes: float = 0.0, seed: Optional[int] = None, latency_ms: float = 0.0,
                  service_cidrs=("10.96.0.0/12",), builtin_crds: bool = True,
                  crd_dirs=None, schema_validation: bool = True, conversion_webhooks: bool = False,
-                 rbac: bool = True, authz_log: Optional[str] = None, verbose: bool = False):
+                 rbac: bool = True, authz_log: Optional[str] = None, verbose: bool = False,
+                 faults: Optional[FaultPlan] = None):
         try:
             address = str(ipaddress.ip_address(address))
         except ValueError:
@@ -75,6 +79,12 @@ class KubeApiServer:
         self._httpd: Optional[HttpServer] = None
         self._thread: Optional[threading.Thread] = None
         self._scratch: Optional[tempfile.TemporaryDirectory] = None
+        self.faults = Faults(faults or FaultPlan(), self._draw)
+        event_keys = tuple(r.key for r in (self.cluster.registry.lookup("", "v1", "events"),
+                                           self.cluster.registry.lookup("events.k8s.io", "v1",
+                                                                        "events")) if r)
+        self.event_reaper = EventReaper(self.cluster.store, event_keys, self.faults,
+                                        self.stopping)
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -88,6 +98,7 @@ class KubeApiServer:
         self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.01},
                                         name=f"kubeapi-{self.port}", daemon=True)
         self._thread.start()
+        self.event_reaper.start()
         return self
 
     def stop(self) -> None:
@@ -101,6 +112,7 @@ class KubeApiServer:
         self._httpd.close_connections()
         self._httpd.server_close()
         self._thread.join(timeout=10)
+        self.event_reaper.join()
         self._httpd = None
         if self._scratch is not None:
             self._scratch.cleanup()
@@ -176,6 +188,10 @@ class KubeApiServer:
             return False
         with self._rng_lock:
             return self._rng.random() < self.fail_writes
+
+    def _draw(self) -> float:
+        with self._rng_lock:
+            return self._rng.random()
 
     def apply_latency(self) -> None:
         if self.latency_ms > 0:

@@ -10,6 +10,7 @@ import threading
 
 from .apiserver import KubeApiServer
 from .certs import write_file_atomically
+from .faults import ALL_VERBS, FaultPlan
 
 
 def _ip_literal(text: str) -> str:
@@ -45,6 +46,23 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="fault: fraction of writes answered 500 InternalError")
     add("--seed", type=int, help="seed of the --fail-writes random sequence")
     add("--latency", type=float, default=0.0, help="fault: milliseconds added to every request")
+    add("--throttle-next", type=int, default=0,
+        help="fault: answer the next N requests 429 Too Many Requests with Retry-After")
+    add("--throttle-fraction", type=float, default=0.0,
+        help="fault: fraction of requests answered 429 with Retry-After (seeded by --seed)")
+    add("--throttle-verbs", default=",".join(ALL_VERBS),
+        help="comma-separated verbs the 429 faults apply to (default: every verb)")
+    add("--retry-after", type=int, default=1,
+        help="seconds sent in the Retry-After header of a 429 (default 1)")
+    add("--timeout-next", type=int, default=0,
+        help="fault: the next N creates commit and are then answered 504 Timeout")
+    add("--timeout-fraction", type=float, default=0.0,
+        help="fault: fraction of creates that commit and are then answered 504 Timeout")
+    add("--timeout-verbs", default="create",
+        help="comma-separated write verbs the 504 faults apply to (default create)")
+    add("--event-ttl", type=float,
+        help="seconds an Event lives after its last write, as kube-apiserver's --event-ttl "
+             "(default: Events never expire)")
     add("--service-cidr", action="append",
         help="service cluster IP range, one per family (default 10.96.0.0/12)")
     add("--no-builtin-crds", action="store_true",
@@ -68,6 +86,24 @@ def parse_args(argv=None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _verbs(flag: str, text: str) -> tuple:
+    verbs = tuple(v for v in text.split(",") if v)
+    unknown = [v for v in verbs if v not in ALL_VERBS]
+    if unknown:
+        raise SystemExit(f"{flag}: unknown verb(s) {', '.join(unknown)}; known: "
+                         f"{', '.join(ALL_VERBS)}")
+    return verbs
+
+
+def fault_plan(args: argparse.Namespace) -> FaultPlan:
+    return FaultPlan(throttle_next=args.throttle_next, throttle_fraction=args.throttle_fraction,
+                     retry_after=args.retry_after,
+                     throttle_verbs=_verbs("--throttle-verbs", args.throttle_verbs),
+                     timeout_next=args.timeout_next, timeout_fraction=args.timeout_fraction,
+                     timeout_verbs=_verbs("--timeout-verbs", args.timeout_verbs),
+                     event_ttl=args.event_ttl)
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     server = KubeApiServer(
@@ -79,7 +115,7 @@ def main(argv=None) -> int:
         builtin_crds=not args.no_builtin_crds, crd_dirs=args.crd_dir or None,
         schema_validation=not args.no_schema_validation,
         conversion_webhooks=args.conversion_webhooks, rbac=not args.no_rbac,
-        authz_log=args.authz_log, verbose=args.verbose).start()
+        authz_log=args.authz_log, verbose=args.verbose, faults=fault_plan(args)).start()
     done = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: done.set())

@@ -20,6 +20,7 @@ from .discovery import (
 from .errors import (
     ApiError, error_details, bad_request, internal_error, method_not_allowed,
     resource_not_found, unauthorized)
+from .faults import ADMIN_PATH, THROTTLE_BODY, timeout_after_commit
 from .meta import canonical, meta_of, parse_bool, parse_int
 from .patch import PATCH_TYPES
 from .registry import Resource, with_version
@@ -77,6 +78,7 @@ class Handler(RequestHandler):
 
     def _handle(self, method: str) -> None:
         self._responded = False
+        self._discard = False
         self._warnings: list = []
         begin_request()
         try:
@@ -87,6 +89,8 @@ class Handler(RequestHandler):
             begin_request(self.query)
             self.api.apply_latency()
             self._authenticate(url.path)
+            if url.path == ADMIN_PATH:
+                return self._faults_admin(method, body)
             self._dispatch(method, url.path, body)
         except ApiError as err:
             self._send_error(err)
@@ -133,21 +137,28 @@ class Handler(RequestHandler):
         if self._responded:
             self.close_connection = True  # a stream already started; it cannot carry a Status
             return
-        self._send_json(err.code, err.status())
+        # As responsewriters.ErrorNegotiated: a Status asking for a retry after some seconds
+        # carries them in a Retry-After header too (what clients read).
+        retry_after = (err.details or {}).get("retryAfterSeconds", 0)
+        extra = [f"Retry-After: {retry_after}"] if retry_after > 0 else []
+        self._send_bytes(err.code, (json.dumps(err.status(), separators=(",", ":")) + "\n")
+                         .encode(), "application/json", extra)
 
     def _send_json(self, code: int, obj: Any) -> None:
         self._send_bytes(code, (json.dumps(obj, separators=(",", ":")) + "\n").encode(),
                          "application/json")
 
-    def _send_bytes(self, code: int, data, content_type: str) -> None:
+    def _send_bytes(self, code: int, data, content_type: str, extra=()) -> None:
         """Sends a response whose body is data (bytes, or a list of bytes to concatenate)."""
+        if self._discard:
+            return  # the write committed, but the client is answered 504 (faults.py)
         self._responded = True
         # warn-text is an HTTP quoted-string: backslashes and quotes are escaped, as client-go
         # expects when it parses the header.
         warnings = [w.replace("\\", "\\\\").replace('"', '\\"')
                     for w in self._warnings + take_warnings()]
         self.write_response(code, data, content_type,
-                            [f'Warning: 299 - "{w}"' for w in warnings])
+                            [f'Warning: 299 - "{w}"' for w in warnings] + list(extra))
 
     def _param(self, name: str, default: str = "") -> str:
         return self.query.get(name, default)
@@ -277,6 +288,11 @@ class Handler(RequestHandler):
 
     def _resource_verb(self, method: str, t: Target, body: bytes) -> None:
         verb = self._verb(method, t)
+        # API Priority and Fairness runs after authentication and before authorisation.
+        retry_after = self.api.faults.throttle(verb)
+        if retry_after is not None:
+            return self._send_bytes(429, THROTTLE_BODY, "text/plain; charset=utf-8",
+                                    [f"Retry-After: {retry_after}"])
         token = (self.headers.get("Authorization") or "").partition(" ")[2].strip()
         self.api.authorizer.authorize(Attributes(token, verb, t.res, t.namespace, t.name, t.sub,
                                                  self._user))
@@ -285,7 +301,7 @@ class Handler(RequestHandler):
             return reads[verb](t)
         writes = {"create": self._create, "update": self._update, "patch": self._patch,
                   "delete": self._delete, "deletecollection": self._delete_collection}
-        return self._write(writes[verb], t, body)
+        return self._write(verb, writes[verb], t, body)
 
     def _verb(self, method: str, t: Target) -> str:
         """The Kubernetes verb of a request (what authorisation and admission see)."""
@@ -301,10 +317,29 @@ class Handler(RequestHandler):
             raise method_not_allowed()
         return verb
 
-    def _write(self, verb: Callable, t: Target, body: bytes) -> None:
+    def _write(self, name: str, verb: Callable, t: Target, body: bytes) -> None:
         if self.api.should_fail_write():
             raise internal_error("injected fault: write failed (--fail-writes)")
-        verb(t, body)
+        if not self.api.faults.time_out(name):
+            return verb(t, body)
+        self._discard = True
+        try:
+            verb(t, body)  # commits (or fails as it would have: that answer is sent instead)
+        finally:
+            self._discard = False
+        raise timeout_after_commit()
+
+    def _faults_admin(self, method: str, body: bytes) -> None:
+        """GET shows the fault plan and counters, PUT changes the fields it names. Only the
+        all-powerful tokens may (faults.py)."""
+        if self.api.tokens and self._user is not None:
+            raise ApiError(403, "Forbidden", f'forbidden: User "{self._user.name}" cannot '
+                           f'{method.lower()} path "{ADMIN_PATH}"', {})
+        if method == "PUT":
+            self.api.faults.configure(self._json_body(body))
+        elif method != "GET":
+            raise method_not_allowed()
+        self._send_json(200, self.api.faults.describe())
 
     # -- verbs --------------------------------------------------------------------------------
 

@@ -4,12 +4,14 @@
 
 #include <map>
 #include <string>
+#include <thread>
 
 #include <boost/test/unit_test.hpp>
 
 #include "common/json/scan.h"
 #include "kube/resources.h"
 #include "kube/tests/integration/api_server.h"
+#include "kube/tests/test_util.h"
 
 using namespace ingot::k8s;
 namespace json = ingot::json;
@@ -82,6 +84,45 @@ BOOST_AUTO_TEST_CASE(a_deleted_event_is_recreated_with_its_count) {
   auto again = api->get(resources::kEvents, "metallb-system", name);
   BOOST_REQUIRE(again.has_value());
   BOOST_TEST(*json::intAt(*again, {"count"}) == 2);
+}
+
+// kube-apiserver deletes Events --event-ttl after their last write (1 h by default); the
+// recorder's next PATCH of a repeated Event then gets 404 and creates the Event again, keeping
+// the count it had reached. The server here expires them after 1 s.
+BOOST_AUTO_TEST_CASE(an_expired_event_is_recreated_with_its_count) {
+  TestApiServer server(ApiServerOptions{{"--event-ttl", "1"}});
+  auto api = server.client();
+  const ObjectReference pool{
+      "metallb.io/v1beta1", "IPAddressPool", "metallb-system", "p1", "u1", ""};
+  EventRecorder recorder(*api, EventSource{"ingot-controller", ""});
+  recorder.record(pool, EventType::Warning, "AllocationFailed", "no addresses left");
+  recorder.record(pool, EventType::Warning, "AllocationFailed", "no addresses left");
+  BOOST_REQUIRE(recorder.flush(10s));
+  auto list = api->list(resources::kEvents, "metallb-system", {});
+  BOOST_REQUIRE(list.has_value());
+  BOOST_REQUIRE(list->items.size() == 1u);
+  const std::string name = fieldOf(list->items[0], {"metadata", "name"});
+  BOOST_TEST(*json::intAt(list->items[0], {"count"}) == 2);
+
+  // Expired: gone from the server, still known to the recorder.
+  bool expired = false;
+  for (int i = 0; i < 200 && !expired; ++i) {
+    auto got = api->get(resources::kEvents, "metallb-system", name);
+    expired = !got.has_value() && got.error().code == ingot::ErrorCode::NotFound;
+    if (!expired) std::this_thread::sleep_for(50ms);
+  }
+  BOOST_REQUIRE_MESSAGE(expired, "the Event never expired:\n" + server.log());
+
+  recorder.record(pool, EventType::Warning, "AllocationFailed", "no addresses left");
+  BOOST_REQUIRE(recorder.flush(10s));
+  const auto stats = recorder.stats();
+  BOOST_TEST(stats.failed == 0u);
+  BOOST_TEST(stats.created == 1u);  // the first; the recreation is a patch that fell back
+  BOOST_TEST(stats.patched == 2u);
+  auto again = api->get(resources::kEvents, "metallb-system", name);
+  BOOST_REQUIRE_MESSAGE(again.has_value(), why(again));
+  BOOST_TEST(*json::intAt(*again, {"count"}) == 3);
+  BOOST_TEST(fieldOf(*again, {"message"}) == "no addresses left");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
