@@ -243,7 +243,7 @@ std::string LocalFrrBackend::noteRejected(const std::vector<bgp::RejectedSession
     if (!r.vrf.empty()) who += " in VRF " + r.vrf;
     report += (report.empty() ? "" : "\n") + std::string("FRR refused ") + who +
               (r.kept_previous ? ", which keeps its previous settings" : ", which is left out") +
-              "; every other change applied. FRR said: " + frrSays(r.error);
+              "; every other change applied. FRR said: " + frrSays(bgp::retractPasswords(r.error));
     if (!r.kept_previous) absent.insert(names.begin(), names.end());
   }
   if (report != rejected_report_ && !report.empty()) {

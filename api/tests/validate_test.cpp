@@ -413,24 +413,24 @@ BOOST_AUTO_TEST_CASE(bgp_peer_values_frr_refuses) {
   using P = api::BGPPeer;
   constexpr int64_t kS = 1000000000;
   const std::string who = R"(peer "metallb-system"/"tor-a")";
-  auto withPassword = [](std::string password) {
+  auto with_password = [](std::string password) {
     return with<P>(fx::bgpPeer(), [&](P& p) {
       p.spec.password_secret.reset();
       p.spec.password = password;
     });
   };
   const std::vector<Case> cases = {
-      {"password of 80 bytes", withPassword(std::string(80, 'k')), "", ""},
-      {"password of 81 bytes", withPassword(std::string(81, 'k')), "spec.password",
+      {"password of 80 bytes", with_password(std::string(80, 'k')), "", ""},
+      {"password of 81 bytes", with_password(std::string(81, 'k')), "spec.password",
        "password for " + who +
            " is 81 bytes long; TCP-MD5 keys are at most 80 bytes (Linux TCP_MD5SIG_MAXKEYLEN, FRR "
            "refuses longer ones)"},
-      {"password of 65536 bytes", withPassword(std::string(65536, 'k')), "spec.password",
+      {"password of 65536 bytes", with_password(std::string(65536, 'k')), "spec.password",
        "password for " + who + " is 65536 bytes long..."},
-      {"password with a space", withPassword("two words"), "spec.password",
+      {"password with a space", with_password("two words"), "spec.password",
        "password for " + who +
            " contains whitespace, which FRR's `neighbor X password` does not accept"},
-      {"password with DEL", withPassword("a\x7f"), "spec.password",
+      {"password with DEL", with_password("a\x7f"), "spec.password",
        "password for " + who + " contains control characters"},
       {"hold time 65535s",
        with<P>(fx::bgpPeer(),
