@@ -41,6 +41,8 @@ RESOURCES = {
     "BGPAdvertisement": ("/apis/metallb.io/v1beta1", "bgpadvertisements", True),
     "L2Advertisement": ("/apis/metallb.io/v1beta1", "l2advertisements", True),
     "ServiceL2Status": ("/apis/metallb.io/v1beta1", "servicel2statuses", True),
+    "ServiceBGPStatus": ("/apis/metallb.io/v1beta1", "servicebgpstatuses", True),
+    "ConfigurationState": ("/apis/metallb.io/v1beta1", "configurationstates", True),
     "BFDProfile": ("/apis/metallb.io/v1beta1", "bfdprofiles", True),
     "Community": ("/apis/metallb.io/v1beta1", "communities", True),
     "BGPPeer": ("/apis/metallb.io/v1beta2", "bgppeers", True),
