@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -191,6 +192,17 @@ class Backend {
   /// it, e.g. its resource's informer got a 404.
   virtual void recheck() {}
 
+  /// stateErrorIsConfig tells that stateError() is a configuration FRR refused (reported as a
+  /// ConfigurationError), not a failure to reach FRR.
+  virtual bool stateErrorIsConfig() const { return false; }
+
+  /// refusedPeers returns the BGPPeers (by name) for which FRR holds no session because it
+  /// refused theirs: nothing is announced to them, whatever the decisions say.
+  virtual const std::set<std::string>& refusedPeers() const {
+    static const std::set<std::string> kNone;
+    return kNone;
+  }
+
   /// stop is called once at shutdown, after the last apply(): the backend stops acting on the
   /// world (what it wrote through the API stays).
   virtual void stop() {}
@@ -301,7 +313,10 @@ class FrrApply;
 /// (bgp::FailureReason: log, Event FRRReloadFailed on the Node, ConfigurationState frrReloadValid
 /// False with the message, ingot_agent_frr_apply_failures_total{reason}) and retried after a
 /// growing delay (bgp::retryDelay), never given up; FRR keeps the last configuration that
-/// applied. ingot_agent_frr_last_success_timestamp_seconds says when FRR last took it.
+/// applied. ingot_agent_frr_last_success_timestamp_seconds says when FRR last took it. When FRR
+/// refuses a BGP session, the engine leaves it out and applies the rest; the backend then reports
+/// the BGPPeer (ConfigurationState frrReloadValid False/ConfigurationError, Warning Event
+/// FRRPeerRejected) and refusedPeers() names it, so that no status claims announcing to it.
 class LocalFrrBackend final : public BgpBackend {
  public:
   /// LocalFrrBackend applies through frr, which must outlive it.
@@ -313,8 +328,14 @@ class LocalFrrBackend final : public BgpBackend {
   std::optional<k8s::Duration> update(const Desired& desired) override;
   ReconcileResult apply() override;
   std::optional<std::string> stateError() const override { return error_; }
+  bool stateErrorIsConfig() const override { return config_error_; }
+  const std::set<std::string>& refusedPeers() const override { return refused_peers_; }
 
  private:
+  /// noteRejected records the sessions FRR refused in the last apply (by BGPPeer) and reports a
+  /// change of them (log, Warning Event FRRPeerRejected on the Node); rejected_report_ then
+  /// describes them ("" when none) and is returned.
+  std::string noteRejected(const std::vector<bgp::RejectedSession>& rejected);
   /// addSessionMetrics exports FRR's BGP and BFD sessions on /metrics (MetalLB's names).
   void addSessionMetrics();
   ReconcileResult applyDesired();
@@ -335,6 +356,9 @@ class LocalFrrBackend final : public BgpBackend {
   /// health_ is shared with the /metrics collector, which may run after the backend is gone.
   std::shared_ptr<bgp::ApplyHealth> health_ = std::make_shared<bgp::ApplyHealth>();
   std::optional<std::string> error_;
+  bool config_error_ = false;  ///< error_ describes sessions FRR refused
+  std::set<std::string> refused_peers_;
+  std::string rejected_report_;  ///< the last reported refusals ("" = none)
 };
 
 }  // namespace ingot::agent

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // LocalFrrBackend: this node's FRRConfiguration merged into a model here and converged into the
 // node's FRR through FrrApply. This is the only place that knows FrrApply.
+#include <algorithm>
+
 #include "agent/backend.h"
 #include "agent/frr_apply.h"
 #include "frrgen/merge.h"
@@ -146,6 +148,7 @@ ReconcileResult LocalFrrBackend::applyDesired() {
     return failed(report.error());
   }
   dirty_ = false;
+  noteRejected(report->rejected);
   if (report->path == bgp::ApplyPath::Delta) {
     // Read the delta back once changes go quiet; every further delta pushes it out.
     quiet_verify_ = ctx_.clock.now() + ctx_.options.frr_verify_quiet;
@@ -173,17 +176,83 @@ ReconcileResult LocalFrrBackend::failed(const Error& e) {
   const bgp::FailureReason reason = bgp::classifyFailure(e);
   const auto delay = health_->failed(reason);
   const int failures = health_->consecutiveFailures();
+  // The retry count and delay go to the log and metrics only: the same failure then makes the
+  // same Event message, which the recorder folds into one Event with a count.
   const std::string message = std::string("applying to FRR failed (") +
                               bgp::failureReasonName(reason) + "), FRR keeps the last " +
-                              "configuration that applied; retry " + std::to_string(failures) +
-                              " in " + std::to_string(millis(delay)) + " ms: " + e.message;
+                              "configuration that applied; retrying: " + e.message;
   ctx_.log.error("bgp", "frr_apply_failed", message,
                  {{"reason", bgp::failureReasonName(reason)},
                   log::num("failures", failures),
                   log::num("retry_ms", millis(delay))});
   ctx_.events.record(nodeRef(), k8s::EventType::Warning, "FRRReloadFailed", message);
   error_ = message;
+  config_error_ = false;
   return ReconcileResult::requeueAfter(delay, e);
+}
+
+namespace {
+
+/// frrSays returns the lines of an apply error where FRR gives its reason ("% ...", "Failure to
+/// communicate ..."), at most three, or the error's start when it has none.
+std::string frrSays(const std::string& error) {
+  std::vector<std::string> said;
+  size_t start = 0;
+  while (start <= error.size()) {
+    size_t end = error.find_first_of("|\n", start);
+    if (end == std::string::npos) end = error.size();
+    std::string part = error.substr(start, end - start);
+    part.erase(0, part.find_first_not_of(' '));
+    const bool reason = (part.find("% ") != std::string::npos &&
+                         part.find("Can't open configuration file") == std::string::npos) ||
+                        part.find("Failure to communicate") != std::string::npos;
+    if (reason && std::find(said.begin(), said.end(), part) == said.end() && said.size() < 3) {
+      said.push_back(std::move(part));
+    }
+    start = end + 1;
+  }
+  constexpr size_t kShort = 300;
+  if (said.empty()) return error.size() > kShort ? error.substr(0, kShort) + "…" : error;
+  std::string out;
+  for (const auto& s : said) out += (out.empty() ? "" : "; ") + s;
+  return out;
+}
+
+/// peersFor returns the BGPPeers of config whose session is the refused one.
+std::vector<std::string> peersFor(const config::Config* config, const bgp::RejectedSession& r) {
+  std::vector<std::string> out;
+  if (config == nullptr) return out;
+  for (const auto& [name, p] : config->peers) {
+    const std::string peer = p.address ? p.address->toString() : p.interface;
+    const std::string id = p.vrf.empty() ? peer : peer + "-" + p.vrf;
+    if (p.vrf == r.vrf && id == r.peer) out.push_back(name);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string LocalFrrBackend::noteRejected(const std::vector<bgp::RejectedSession>& rejected) {
+  std::set<std::string> absent;
+  std::string report;
+  for (const auto& r : rejected) {
+    const auto names = peersFor(desired_config_.get(), r);
+    std::string who;
+    for (const auto& n : names) who += (who.empty() ? "BGPPeer " : ", ") + n;
+    who += who.empty() ? "session " + r.peer : " (session " + r.peer + ")";
+    if (!r.vrf.empty()) who += " in VRF " + r.vrf;
+    report += (report.empty() ? "" : "\n") + std::string("FRR refused ") + who +
+              (r.kept_previous ? ", which keeps its previous settings" : ", which is left out") +
+              "; every other change applied. FRR said: " + frrSays(bgp::retractPasswords(r.error));
+    if (!r.kept_previous) absent.insert(names.begin(), names.end());
+  }
+  if (report != rejected_report_ && !report.empty()) {
+    ctx_.log.warn("bgp", "frr_peer_rejected", report);
+    ctx_.events.record(nodeRef(), k8s::EventType::Warning, "FRRPeerRejected", report);
+  }
+  rejected_report_ = report;
+  refused_peers_ = std::move(absent);
+  return report;
 }
 
 void LocalFrrBackend::applied(const bgp::FastApplyReport& report) {
@@ -194,7 +263,9 @@ void LocalFrrBackend::applied(const bgp::FastApplyReport& report) {
     ctx_.log.info("bgp", "frr_apply_recovered", "FRR took the desired configuration again",
                   {{"path", bgp::applyPathName(report.path)}});
   }
-  error_ = "";
+  // The sessions FRR refused, as the last apply found them (a read-back keeps them left out).
+  error_ = rejected_report_;
+  config_error_ = !rejected_report_.empty();
   ctx_.metrics.countFrrApply(bgp::applyPathName(report.path));
   if (!report.drift.empty()) {
     ctx_.metrics.countFrrDrift();

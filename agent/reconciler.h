@@ -183,6 +183,12 @@ class Reconciler {
   /// setAnnouncedGaugeFor sets the samples of the Service key alone (after its own pass).
   void setAnnouncedGaugeFor(const std::string& key);
   ReconcileResult applyBackend(Backend& backend);
+  /// noteRefusedPeers takes the backends' refused BGPPeers (Backend::refusedPeers) after an
+  /// apply; when they changed, the announcement reports and every ServiceBGPStatus follow.
+  void noteRefusedPeers();
+  /// announcedHere tells whether the decision reaches a BGP session FRR holds: announced, and
+  /// not only to BGPPeers FRR refused.
+  bool announcedHere(const BgpDecision& d) const;
   StateInputs stateInputs() const;
   ReconcileResult writeState();
   ReconcileResult ensureState();
@@ -253,6 +259,9 @@ class Reconciler {
   bool config_parsed_ = false;
   std::atomic<bool> ready_{false};
   std::map<std::string, std::string> announced_;  ///< service key → announcement signature
+  /// refused_peers_: BGPPeers FRR holds no session for (it refused theirs); no report claims
+  /// announcing to them.
+  std::set<std::string> refused_peers_;
   L2Elector l2_elector_;       ///< the incremental election; cleared when the Config is replaced
   HoldDownTracker hold_down_;  ///< who is held down (memberlist metadata)
   std::map<std::string, L2Decision> l2_decisions_;  ///< service key → last L2 decision

@@ -17,14 +17,17 @@ k8s::ObjectReference serviceRef(const api::Service& svc) {
   return k8s::referenceTo("Service", svc);
 }
 
-/// signature identifies an announcement: its prefixes with their attributes and peers.
-std::string signature(const BgpDecision& d) {
+/// signature identifies an announcement: its prefixes with their attributes and the peers FRR
+/// holds a session for (refused left out).
+std::string signature(const BgpDecision& d, const std::set<std::string>& refused) {
   std::vector<std::string> parts;
   for (const auto& a : d.announcements) {
     std::string p = a.prefix.toString() + "|" + std::to_string(a.local_pref) + "|";
     for (const auto& c : a.communities) p += frrgen::communityText(c) + ",";
     p += "|";
-    for (const auto& peer : a.peers) p += peer + ",";
+    for (const auto& peer : a.peers) {
+      if (!refused.contains(peer)) p += peer + ",";
+    }
     parts.push_back(std::move(p));
   }
   std::sort(parts.begin(), parts.end());
@@ -141,17 +144,19 @@ void Reconciler::handBackends() {
 
 void Reconciler::reportAnnouncement(const std::string& key, const Decided* d) {
   auto prev = announced_.find(key);
-  if (d == nullptr || !d->decision.announced()) {
+  if (d == nullptr || !announcedHere(d->decision)) {
     if (prev != announced_.end()) {
-      const std::string reason =
-          d == nullptr ? "serviceDeleted" : std::string(bgpSkipReason(*d->decision.skip));
+      const std::string reason = d == nullptr ? "serviceDeleted"
+                                 : d->decision.announced()
+                                     ? "peersRefusedByFrr"
+                                     : std::string(bgpSkipReason(*d->decision.skip));
       log_.info("announce", "serviceWithdrawn", "withdrawn",
                 {{"service", key}, {"protocol", "bgp"}, {"reason", reason}});
       announced_.erase(prev);
     }
     return;
   }
-  std::string sig = signature(d->decision);
+  std::string sig = signature(d->decision, refused_peers_);
   if (prev == announced_.end() || prev->second != sig) {
     log_.info("announce", "serviceAnnounced", "service has IP, announcing",
               {{"service", key}, {"protocol", "bgp"}, {"ips", ingressIps(*d->service)}});
@@ -178,7 +183,7 @@ void Reconciler::reportAnnouncements() {
 void Reconciler::setAnnouncedGauge() {
   std::vector<AnnouncedIp> gauge;
   for (const auto& [key, d] : decided_) {
-    if (!d.decision.announced()) {
+    if (!announcedHere(d.decision)) {
       continue;
     }
     for (const auto& i : d.service->status.ingress) {
@@ -190,7 +195,7 @@ void Reconciler::setAnnouncedGauge() {
 
 void Reconciler::setAnnouncedGaugeFor(const std::string& key) {
   std::vector<std::string> ips;
-  if (auto d = decided_.find(key); d != decided_.end() && d->second.decision.announced()) {
+  if (auto d = decided_.find(key); d != decided_.end() && announcedHere(d->second.decision)) {
     for (const auto& i : d->second.service->status.ingress) {
       ips.push_back(i.ip);
     }

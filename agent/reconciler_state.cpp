@@ -14,7 +14,31 @@ ReconcileResult Reconciler::applyBackend(Backend& backend) {
   if (backend.stateError() != before) {
     queue_.add(std::string(keys::kState));
   }
+  noteRefusedPeers();
   return r;
+}
+
+void Reconciler::noteRefusedPeers() {
+  std::set<std::string> refused;
+  for (const auto& backend : backends_) {
+    refused.insert(backend->refusedPeers().begin(), backend->refusedPeers().end());
+  }
+  if (refused == refused_peers_) {
+    return;
+  }
+  refused_peers_ = std::move(refused);
+  // What every Service reaches changed: Events, the gauge and the statuses follow FRR.
+  reportAnnouncements();
+  status_all_ = true;
+  queue_.add(std::string(keys::kStatus));
+}
+
+bool Reconciler::announcedHere(const BgpDecision& d) const {
+  if (!d.announced() || refused_peers_.empty() || d.peers.empty()) {
+    return d.announced();
+  }
+  return std::any_of(d.peers.begin(), d.peers.end(),
+                     [this](const std::string& p) { return !refused_peers_.contains(p); });
 }
 
 StateInputs Reconciler::stateInputs() const {
@@ -24,8 +48,12 @@ StateInputs Reconciler::stateInputs() const {
     if (!e) {
       continue;
     }
-    auto& slot = backend->stateCondition() == kLayer2ConditionType ? in.layer2_error : in.frr_error;
+    const bool layer2 = backend->stateCondition() == kLayer2ConditionType;
+    auto& slot = layer2 ? in.layer2_error : in.frr_error;
     if (!slot || slot->empty()) {
+      if (!layer2) {
+        in.frr_config_error = backend->stateErrorIsConfig();
+      }
       slot = std::move(e);
     }
   }

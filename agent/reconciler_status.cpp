@@ -97,8 +97,16 @@ std::optional<api::ServiceBGPStatusStatus> Reconciler::wantedBgpStatus(
   if (d == decided_.end() || !d->second.decision.announced() || d->second.decision.peers.empty()) {
     return std::nullopt;
   }
+  // Only the peers FRR holds a session for: a BGPPeer whose session FRR refused gets nothing.
+  std::vector<std::string> peers;
+  std::copy_if(d->second.decision.peers.begin(), d->second.decision.peers.end(),
+               std::back_inserter(peers),
+               [this](const std::string& p) { return !refused_peers_.contains(p); });
+  if (peers.empty()) {
+    return std::nullopt;
+  }
   const auto& meta = d->second.service->metadata;
-  return bgpStatus(options_.node, meta.namespace_, meta.name, d->second.decision.peers);
+  return bgpStatus(options_.node, meta.namespace_, meta.name, std::move(peers));
 }
 
 void Reconciler::markStatusesDirty() {

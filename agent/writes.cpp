@@ -132,9 +132,17 @@ api::ConfigurationStateStatus configurationStateStatus(const StateInputs& inputs
   status.conditions.push_back(std::move(c));
   if (inputs.frr_error) {
     const bool ok = inputs.frr_error->empty();
-    status.conditions.push_back(api::Condition{kFrrConditionType, ok ? "True" : "False",
-                                               ok ? "Reconciled" : "UnknownError",
-                                               *inputs.frr_error, now, 0});
+    const bool refused = !ok && inputs.frr_config_error;
+    status.conditions.push_back(
+        api::Condition{kFrrConditionType, ok ? "True" : "False",
+                       ok ? "Reconciled" : (refused ? "ConfigurationError" : "UnknownError"),
+                       *inputs.frr_error, now, 0});
+    if (!ok) {
+      status.error_summary += (status.error_summary.empty() ? "" : "\n") + *inputs.frr_error;
+    }
+    if (refused) {
+      status.result = "Invalid";
+    }
   }
   if (inputs.layer2_error) {
     const bool ok = inputs.layer2_error->empty();

@@ -85,18 +85,23 @@ struct StateInputs {
   std::optional<std::string> frr_error;
   /// layer2_error: nullopt = the responder was never needed, "" = it runs, else why not.
   std::optional<std::string> layer2_error;
+  /// frr_config_error: frr_error describes configuration FRR refused (not FRR unreachable).
+  bool frr_config_error = false;
   /// bgp_error: which BGPPeers of this node are not served and why (nullopt: none is left so).
   std::optional<std::string> bgp_error = std::nullopt;
 };
 
 /// configurationStateStatus builds speaker-<node>'s status: condition configReconcilerValid
 /// True/Reconciled, or False/ConfigurationError "configuration error: <errors joined by \n>";
-/// in frr mode also frrReloadValid True/Reconciled or False/UnknownError <message>; once the
-/// Layer 2 responder was needed also layer2ResponderValid True/Reconciled or
-/// False/ResponderUnavailable <message>; while BGPPeers are not served, bgpBackendValid
-/// False/BGPNotAvailable <message> (not a configuration error). result is
-/// Invalid when any condition is False with ConfigurationError, else Valid; errorSummary is the
-/// ConfigurationError messages joined by "\n". now is the lastTransitionTime.
+/// in frr mode also frrReloadValid True/Reconciled or False with <message>, reason
+/// ConfigurationError when FRR refused part of the configuration (frr_config_error), else
+/// UnknownError; once the Layer 2 responder was needed also layer2ResponderValid
+/// True/Reconciled or False/ResponderUnavailable <message>; while BGPPeers are not served,
+/// bgpBackendValid False/BGPNotAvailable <message> (not a configuration error). result is Invalid
+/// when any condition is False with ConfigurationError, else Valid; errorSummary is the messages
+/// of the False configReconcilerValid and frrReloadValid conditions joined by "\n" (an FRR apply
+/// failure is shown where `kubectl get configurationstates` shows it). now is the
+/// lastTransitionTime.
 api::ConfigurationStateStatus configurationStateStatus(const StateInputs& inputs,
                                                        const std::string& now);
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "api/duration.h"
+#include "api/frr_limits.h"
 #include "api/secret.h"
 #include "api/selector.h"
 #include "api/validate_internal.h"
@@ -125,6 +126,9 @@ void checkBfdValue(const std::optional<uint32_t>& value,
 
 void validateBfd(const BFDProfile& p, Errors& errors) {
   checkName(p.metadata, errors);
+  if (auto problem = frr::bfdProfileNameProblem(p.metadata.name); !problem.empty()) {
+    add(errors, "metadata.name", problem);
+  }
   const auto& s = p.spec;
   checkBfdValue(s.detect_multiplier, 2, 255, "spec.detectMultiplier", "detect multiplier", errors);
   checkBfdValue(s.receive_interval, 10, 60000, "spec.receiveInterval", "receive interval", errors);

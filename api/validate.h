@@ -26,6 +26,10 @@ struct FieldError {
 /// validateObject returns every field-level violation of object, in field order; empty = valid.
 std::vector<FieldError> validateObject(const AnyObject& object);
 
+/// frrLimitErrors returns the values of peer FRR 8.4 or the kernel would refuse once rendered
+/// (part of validateObject; also checked where MetalLB admits a BGPPeer without validating it).
+std::vector<FieldError> frrLimitErrors(const BGPPeer& peer);
+
 /// goQuote (common/util/quote.h) quotes values in messages as Go's %q does.
 using ingot::goQuote;
 

@@ -5,11 +5,13 @@
 
 #include "api/convert.h"
 #include "api/duration.h"
+#include "api/frr_limits.h"
 #include "api/selector.h"
 #include "api/validate_internal.h"
 #include "common/net/ip.h"
 
-namespace ingot::api::validation {
+namespace ingot::api {
+namespace validation {
 namespace {
 
 constexpr int64_t kSecond = 1000000000;
@@ -135,6 +137,22 @@ void checkTimers(const std::optional<Duration>& hold,
   }
 }
 
+void checkFrrHoldTime(const std::optional<Duration>& hold,
+                      const std::optional<Duration>& keepalive,
+                      const std::string& field_prefix,
+                      const std::string& message_prefix,
+                      Errors& errors) {
+  if (!hold && !keepalive) {
+    return;
+  }
+  // FRR takes whole seconds up to 65535 (the keepalive, at most the hold time, then fits too).
+  const __int128 hold_ns = hold ? hold->nanoseconds : __int128{keepalive->nanoseconds} * 3;
+  const auto hold_seconds = static_cast<int64_t>(hold_ns / kSecond);  // fits: at most 3 x int64
+  if (auto p = frr::timerProblem(hold_seconds, "hold time"); !p.empty()) {
+    add(errors, field_prefix + (hold ? "holdTime" : "keepaliveTime"), message_prefix + p);
+  }
+}
+
 void checkConnectTime(const std::optional<Duration>& connect,
                       const std::string& field,
                       Errors& errors) {
@@ -251,11 +269,38 @@ void checkEndpoints(const BGPPeer& peer, Errors& errors) {
 
 }  // namespace
 
+void checkFrrLimits(const BGPPeer& peer, Errors& errors) {
+  const auto& s = peer.spec;
+  checkFrrHoldTime(s.hold_time, s.keepalive_time, "spec.", "invalid BGPPeer timers: ", errors);
+  const std::string who = goQuote(peer.metadata.namespace_) + "/" + goQuote(peer.metadata.name);
+  if (auto p = frr::passwordProblem(s.password); !s.password.empty() && !p.empty()) {
+    add(errors, "spec.password", "password for peer " + who + " " + p);
+  }
+  if (auto p = frr::deviceNameProblem(s.vrf, "VRF"); !s.vrf.empty() && !p.empty()) {
+    add(errors, "spec.vrf", "peer " + who + ": " + p);
+  }
+  if (auto p = frr::deviceNameProblem(s.interface, "interface");
+      !s.interface.empty() && !p.empty()) {
+    add(errors, "spec.interface", "peer " + who + ": " + p);
+  }
+  if (net::IpAddress::parse(s.router_id)) {
+    if (auto p = frr::routerIdProblem(s.router_id); !p.empty()) {
+      add(errors, "spec.routerID", "peer " + who + ": " + p);
+    }
+  }
+  if (s.local_asn && *s.local_asn != 0) {
+    if (auto p = frr::localAsnProblem(s.my_asn, s.peer_asn, *s.local_asn); !p.empty()) {
+      add(errors, "spec.localASN", "peer " + who + ": " + p);
+    }
+  }
+}
+
 void validateBgpPeer(const BGPPeer& peer, Errors& errors) {
   checkName(peer.metadata, errors);
   const auto& s = peer.spec;
   checkAsns(s, errors);
   checkEndpoints(peer, errors);
+  checkFrrLimits(peer, errors);
   if (s.peer_port) {
     checkRange(*s.peer_port, 1, 16384, "spec.peerPort", errors);
   }
@@ -273,4 +318,12 @@ void validateBgpPeerV1beta1(const BGPPeerV1beta1& peer, Errors& errors) {
   validateBgpPeer(converted, errors);
 }
 
-}  // namespace ingot::api::validation
+}  // namespace validation
+
+std::vector<FieldError> frrLimitErrors(const BGPPeer& peer) {
+  validation::Errors errors;
+  validation::checkFrrLimits(peer, errors);
+  return errors;
+}
+
+}  // namespace ingot::api

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "api/frr_limits.h"
 #include "api/validate_internal.h"
 #include "common/net/ip.h"
 
@@ -87,6 +88,9 @@ void checkIdentity(const FrrNeighbor& n,
   if (!n.password.empty() && n.password_secret && !n.password_secret->name.empty()) {
     add(errors, at + ".passwordSecret", "password and passwordSecret are mutually exclusive");
   }
+  if (auto p = frr::passwordProblem(n.password); !n.password.empty() && !p.empty()) {
+    add(errors, at + ".password", "password " + p);
+  }
 }
 
 void checkSessionTimers(const FrrNeighbor& n, const std::string& at, Errors& errors) {
@@ -95,6 +99,7 @@ void checkSessionTimers(const FrrNeighbor& n, const std::string& at, Errors& err
         "holdTime and keepaliveTime must be set together");
   } else {
     checkTimers(n.hold_time, n.keepalive_time, at + ".", "", errors);
+    checkFrrHoldTime(n.hold_time, n.keepalive_time, at + ".", "", errors);
   }
   checkConnectTime(n.connect_time, at + ".connectTime", errors);
 }

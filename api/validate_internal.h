@@ -48,6 +48,18 @@ void checkTimers(const std::optional<Duration>& hold,
                  const std::string& message_prefix,
                  Errors& errors);
 
+/// checkFrrHoldTime refuses a hold time (derived from the keepalive when only that is given)
+/// above FRR's 65535 s.
+void checkFrrHoldTime(const std::optional<Duration>& hold,
+                      const std::optional<Duration>& keepalive,
+                      const std::string& field_prefix,
+                      const std::string& message_prefix,
+                      Errors& errors);
+
+/// checkFrrLimits refuses BGPPeer values FRR 8.4 or the kernel would refuse once rendered
+/// (api/frr_limits.h): password, hold time, VRF and interface names, router ID, local ASN.
+void checkFrrLimits(const BGPPeer& peer, Errors& errors);
+
 /// checkConnectTime applies the CEL rules: 1..65535 whole seconds.
 void checkConnectTime(const std::optional<Duration>& connect,
                       const std::string& field,

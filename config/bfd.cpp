@@ -2,6 +2,7 @@
 // BFD profiles and the config parser's BFD echo / IPv6 rule.
 #include <optional>
 
+#include "api/frr_limits.h"
 #include "config/internal.h"
 
 namespace ingot::config::detail {
@@ -76,6 +77,10 @@ void parseBfdProfiles(State& s) {
     }
     if (!seen.insert(cr->metadata.name).second) {
       errs.fail("metadata.name", "found duplicate bfd profile name " + cr->metadata.name);
+      continue;
+    }
+    if (auto problem = api::frr::bfdProfileNameProblem(cr->metadata.name); !problem.empty()) {
+      errs.fail("metadata.name", problem);
       continue;
     }
     BfdProfile p = profileFromCr(*cr, errs);

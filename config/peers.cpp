@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // BGPPeer v1beta2: ASNs, addresses, timers, password, BFD profile, nodes.
+#include "api/frr_limits.h"
 #include "config/internal.h"
 
 namespace ingot::config::detail {
@@ -85,12 +86,19 @@ void parsePeerAddresses(const api::BGPPeerSpec& spec, Peer& p, ObjectErrors& err
   }
 }
 
+/// frrTimerProblem returns why FRR refuses a timer of d (whole seconds, at most 65535), or "".
+std::string frrTimerProblem(const std::optional<nanoseconds>& d, std::string_view what) {
+  return d ? api::frr::timerProblem(std::chrono::duration_cast<seconds>(*d).count(), what) : "";
+}
+
 void parseTimers(const api::BGPPeerSpec& spec, Peer& p, ObjectErrors& errs) {
   auto timers = deriveTimers(spec.hold_time, spec.keepalive_time);
+  const char* hold_field = spec.hold_time ? "spec.holdTime" : "spec.keepaliveTime";
   if (!timers) {
-    const char* field = spec.hold_time ? "spec.holdTime" : "spec.keepaliveTime";
-    errs.fail(field, "invalid BGPPeer timers: " + timers.error().message);
-  } else {
+    errs.fail(hold_field, "invalid BGPPeer timers: " + timers.error().message);
+  } else if (auto hold = frrTimerProblem(timers->hold, "hold time"); !hold.empty()) {
+    errs.fail(hold_field, "invalid BGPPeer timers: " + hold);
+  } else {  // the keepalive is at most the hold time: within FRR's range too
     p.hold_time = timers->hold;
     p.keepalive_time = timers->keepalive;
   }
@@ -132,14 +140,25 @@ Result<std::string> secretPassword(const api::Secret& secret, const std::string&
   return decoded;
 }
 
+/// checkKey reports a password (given or read from the Secret) FRR or the kernel would refuse.
+void checkKey(const std::string& password,
+              const char* field,
+              const std::string& peer_ref,
+              ObjectErrors& errs) {
+  if (auto problem = api::frr::passwordProblem(password); !problem.empty()) {
+    errs.fail(field, "password for peer " + peer_ref + " " + problem);
+  }
+}
+
 void parsePassword(const api::BGPPeer& cr, const State& s, Peer& p, ObjectErrors& errs) {
   const auto& spec = cr.spec;
   p.password = spec.password;
   p.password_secret = spec.password_secret;
+  const std::string peer_ref = goQuote(cr.metadata.namespace_) + "/" + goQuote(cr.metadata.name);
+  checkKey(spec.password, "spec.password", peer_ref, errs);
   if (!spec.password_secret || spec.password_secret->name.empty()) {
     return;
   }
-  const std::string peer_ref = goQuote(cr.metadata.namespace_) + "/" + goQuote(cr.metadata.name);
   if (!spec.password.empty()) {
     errs.fail("spec.password",
               "can not have both password and secret ref set in peer config " + peer_ref);
@@ -161,6 +180,7 @@ void parsePassword(const api::BGPPeer& cr, const State& s, Peer& p, ObjectErrors
     errs.fail("spec.passwordSecret", password.error().message);
     return;
   }
+  checkKey(*password, "spec.passwordSecret", peer_ref, errs);
   p.secret_password = std::move(*password);
 }
 
@@ -180,6 +200,32 @@ void parseReferences(const api::BGPPeer& cr, const State& s, Peer& p, ObjectErro
   }
 }
 
+/// checkFrrValues refuses what FRR 8.4 or the kernel would refuse once the peer is rendered
+/// (api/frr_limits.h); the password is checked with the Secret it may come from.
+void checkFrrValues(const api::BGPPeerSpec& spec, ObjectErrors& errs) {
+  if (!spec.vrf.empty()) {
+    if (auto problem = api::frr::deviceNameProblem(spec.vrf, "VRF"); !problem.empty()) {
+      errs.fail("spec.vrf", problem);
+    }
+  }
+  if (!spec.interface.empty()) {
+    if (auto problem = api::frr::deviceNameProblem(spec.interface, "interface"); !problem.empty()) {
+      errs.fail("spec.interface", problem);
+    }
+  }
+  if (net::IpAddress::parse(spec.router_id)) {
+    if (auto problem = api::frr::routerIdProblem(spec.router_id); !problem.empty()) {
+      errs.fail("spec.routerID", problem);
+    }
+  }
+  if (spec.local_asn && *spec.local_asn != 0) {
+    if (auto problem = api::frr::localAsnProblem(spec.my_asn, spec.peer_asn, *spec.local_asn);
+        !problem.empty()) {
+      errs.fail("spec.localASN", problem);
+    }
+  }
+}
+
 Peer peerFromCr(const api::BGPPeer& cr, const State& s, ObjectErrors& errs) {
   Peer p;
   p.name = cr.metadata.name;
@@ -187,6 +233,7 @@ Peer peerFromCr(const api::BGPPeer& cr, const State& s, ObjectErrors& errs) {
   parseAsns(spec, p, errs);
   parsePeerAddresses(spec, p, errs);
   parseTimers(spec, p, errs);
+  checkFrrValues(spec, errs);
   if (checkSelectors(spec.node_selectors, "spec.nodeSelectors", errs)) {
     p.nodes = selectNodes(s.in.nodes, spec.node_selectors);
   }

@@ -137,6 +137,10 @@ Verdict admitWrite(const AdmissionRequest& request,
   const bool create = request.operation == "CREATE";
   if constexpr (std::is_same_v<T, api::BGPPeer>) {
     if (create && candidate->spec.disable_mp) {  // MetalLB admits it unchecked, with a warning
+      // ... but not with a value FRR would refuse: that would stop every change on every node.
+      if (auto errors = api::frrLimitErrors(*candidate); !errors.empty()) {
+        return denied(errors.front().message);
+      }
       Verdict v = allowed();
       v.warnings.emplace_back(api::kDisableMpWarning);
       return v;

@@ -109,6 +109,7 @@ k8s::ReconcileResult Worker::applyDesired() {
              log::num("networks_removed", static_cast<long long>(report->networks_removed)),
              log::num("send_ms", report->send_elapsed.count()),
              log::num("verify_ms", report->verify_elapsed.count())});
+  noteRejected(report->rejected);
   applied(*report);  // after the log line: its time marks the end of the apply (bench/e2e_bgp.py)
   if (report->path == bgp::ApplyPath::Delta && options_.verify_interval > k8s::Duration::zero()) {
     // The applier no longer reads a delta back on its path: check it a moment later.
@@ -139,9 +140,24 @@ void Worker::applied(const agent::bgp::FastApplyReport& report) {
   metrics_.countApply(outcomeOf(report.path));
   metrics_.setLoaded();
   metrics_.setStale(false);
-  status_.last_reload_result = "success";
+  status_.last_reload_result =
+      rejected_.empty() ? "success" : "failed: " + rejected_ + "; every other change applied";
   refreshRunningConfig();
   scheduleVerify();
+}
+
+void Worker::noteRejected(const std::vector<agent::bgp::RejectedSession>& rejected) {
+  std::string text;
+  for (const auto& r : rejected) {
+    text += (text.empty() ? "" : "; ") + std::string("FRR refused the session ") + r.peer +
+            (r.vrf.empty() ? "" : " in VRF " + r.vrf) +
+            (r.kept_previous ? " (kept as it was)" : " (left out)") + ": " +
+            agent::bgp::retractPasswords(r.error);
+  }
+  if (!text.empty() && text != rejected_) {
+    warn("ReloadFailed", text + "; every other change applied");
+  }
+  rejected_ = std::move(text);
 }
 
 k8s::ReconcileResult Worker::conversionFailed(const Error& e) {
@@ -167,7 +183,9 @@ k8s::ReconcileResult Worker::applyFailed(const Error& e, const char* reason) {
   frr_.forget();
   const std::string message = agent::bgp::retractPasswords(e.message);
   status_.last_reload_result = "failed: " + message;
-  warn(reason, message + " (retry in " + std::to_string(delay.count()) + " ms)");
+  // The delay goes to the log only: retries of one failure then fold into one Event.
+  log_.info("apply", "retry", "retrying the apply", {log::num("retry_ms", delay.count())});
+  warn(reason, message);
   refreshRunningConfig();
   (void)writeStatus();
   // The retry is an "apply": it re-applies the desired model even if unchanged.

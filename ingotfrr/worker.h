@@ -81,6 +81,9 @@ class Worker {
   k8s::ReconcileResult conversionFailed(const Error& e);
   k8s::ReconcileResult applyFailed(const Error& e, const char* reason);
   void applied(const agent::bgp::FastApplyReport& report);
+  /// noteRejected records the sessions FRR refused in an apply (the engine left them out and
+  /// applied the rest): lastReloadResult says so, and a change of them is a Warning Event.
+  void noteRejected(const std::vector<agent::bgp::RejectedSession>& rejected);
   void refreshRunningConfig();
   void warn(const char* reason, const std::string& message);
   void scheduleVerify();
@@ -98,6 +101,7 @@ class Worker {
   NodeStatus status_;
   std::optional<frrgen::CompactModel> applied_;
   int apply_failures_ = 0;
+  std::string rejected_;  ///< the sessions FRR refused in the last apply ("" = none)
   int transient_failures_ = 0;
   int status_failures_ = 0;
   mutable std::mutex cooldown_mu_;

@@ -23,6 +23,9 @@ constexpr size_t kMessageChars = 2000;
 constexpr std::string_view kNoOutput = "(no output)";
 /// frr-reload.py prints this when vtysh rejects the file (a syntax error).
 constexpr std::string_view kRejectedMarker = "failed to process new configuration";
+/// kRefusedLineMarker is what vtysh prints when a daemon refuses a line it parsed (a value out of
+/// the daemon's range, e.g. an 81-byte TCP-MD5 key): `--test` cannot see it, only the reload.
+constexpr std::string_view kRefusedLineMarker = "Failure to communicate[13]";
 
 /// fail builds an error whose message cannot leak a password.
 Error fail(ErrorCode code, const std::string& message) {
@@ -178,11 +181,16 @@ Error notConverged(const FrrDriverOptions& o,
   }
   std::string msg = configPath(o) + ": FRR did not converge after " + std::to_string(passes) +
                     " reload pass(es); still to " + describeDelta(shown);
+  // A daemon that refused a line refuses it on every pass: the configuration is rejected (the
+  // caller may isolate what it refuses), not FRR unavailable.
+  const bool refused = passes > 0 && (last_reload.out + last_reload.err).find(kRefusedLineMarker) !=
+                                         std::string::npos;
   if (passes > 0) {
     msg += "; last `frr-reload.py --reload` exited " + std::to_string(last_reload.exit_status) +
-           ": " + toolMessage(last_reload.out + "\n" + last_reload.err);
+           (refused ? " (FRR refused a line)" : "") + ": " +
+           toolMessage(last_reload.out + "\n" + last_reload.err);
   }
-  return fail(ErrorCode::Unavailable, msg);
+  return fail(refused ? ErrorCode::InvalidArgument : ErrorCode::Unavailable, msg);
 }
 
 }  // namespace

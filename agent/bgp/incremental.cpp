@@ -2,6 +2,7 @@
 #include "agent/bgp/incremental.h"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -65,6 +66,66 @@ size_t prefixCount(const frrgen::CompactModel& model) {
     n += r.networks_v4.size() + r.networks_v6.size();
   }
   return n;
+}
+
+/// findNeighbor returns the session id of the router of vrf in model, or null.
+template <typename Model>
+auto* findNeighbor(Model& model, const std::string& vrf, const std::string& id) {
+  decltype(&model.routers.front().neighbors.front()) found = nullptr;
+  for (auto& r : model.routers) {
+    if (r.vrf != vrf) {
+      continue;
+    }
+    for (auto& n : r.neighbors) {
+      if (n.session.id() == id) {
+        found = &n;
+      }
+    }
+  }
+  return found;
+}
+
+/// sameSession: equal session settings and inbound policy (what is not Service policy).
+bool sameSession(const frrgen::CompactNeighbor& a, const frrgen::CompactNeighbor& b) {
+  return a.session == b.session && a.inbound == b.inbound;
+}
+
+/// dropNeighbor removes the session id from the router of vrf.
+void dropNeighbor(frrgen::CompactModel& model, const std::string& vrf, const std::string& id) {
+  for (auto& r : model.routers) {
+    if (r.vrf == vrf) {
+      std::erase_if(r.neighbors,
+                    [&](const frrgen::CompactNeighbor& n) { return n.session.id() == id; });
+    }
+  }
+}
+
+/// compose returns model with each candidate session not in take as FRR held it in before (its
+/// settings and inbound policy, with the new outbound entries), or left out when FRR had none.
+frrgen::CompactModel compose(const frrgen::CompactModel& model,
+                             const std::optional<frrgen::CompactModel>& before,
+                             const std::set<std::pair<std::string, std::string>>& candidates,
+                             const std::set<std::pair<std::string, std::string>>& take) {
+  frrgen::CompactModel out = model;
+  for (auto& r : out.routers) {
+    std::vector<frrgen::CompactNeighbor> kept;
+    for (auto& n : r.neighbors) {
+      const std::pair<std::string, std::string> key{r.vrf, n.session.id()};
+      if (!candidates.contains(key) || take.contains(key)) {
+        kept.push_back(std::move(n));
+        continue;
+      }
+      const frrgen::CompactNeighbor* old =
+          before ? findNeighbor(*before, r.vrf, key.second) : nullptr;
+      if (old != nullptr) {
+        n.session = old->session;
+        n.inbound = old->inbound;
+        kept.push_back(std::move(n));
+      }
+    }
+    r.neighbors = std::move(kept);
+  }
+  return out;
 }
 
 }  // namespace
@@ -175,6 +236,114 @@ Result<FastApplyReport> IncrementalApplier::fullReload(const frrgen::CompactMode
 }
 
 Result<FastApplyReport> IncrementalApplier::apply(const frrgen::CompactModel& model) {
+  std::vector<RejectedSession> skipped;
+  std::optional<frrgen::CompactModel> filtered;
+  if (!refused_.empty()) {
+    filtered = withoutRefused(model, skipped);
+  }
+  const frrgen::CompactModel& wanted = filtered ? *filtered : model;
+  auto r = applyOnce(wanted);
+  if (!r && classifyFailure(r.error()) == FailureReason::Rejected) {
+    r = isolate(wanted, r.error());
+  }
+  if (r) {
+    r->rejected.insert(r->rejected.begin(), skipped.begin(), skipped.end());
+  }
+  return r;
+}
+
+frrgen::CompactModel IncrementalApplier::withoutRefused(const frrgen::CompactModel& model,
+                                                        std::vector<RejectedSession>& skipped) {
+  frrgen::CompactModel out = model;
+  for (auto it = refused_.begin(); it != refused_.end();) {
+    const auto& [key, refused] = *it;
+    frrgen::CompactNeighbor* n = findNeighbor(out, key.first, key.second);
+    if (n == nullptr || !sameSession(*n, refused.tried)) {
+      it = refused_.erase(it);  // changed or gone: the new version is tried
+      continue;
+    }
+    skipped.push_back({key.first, key.second, refused.error, refused.kept.has_value()});
+    if (refused.kept) {
+      n->session = refused.kept->session;
+      n->inbound = refused.kept->inbound;
+    } else {
+      dropNeighbor(out, key.first, key.second);
+    }
+    ++it;
+  }
+  return out;
+}
+
+Result<FastApplyReport> IncrementalApplier::isolate(const frrgen::CompactModel& model,
+                                                    const Error& error) {
+  const std::optional<frrgen::CompactModel> before = last_;
+  std::vector<SessionKey> candidates;
+  for (const auto& r : model.routers) {
+    for (const auto& n : r.neighbors) {
+      const auto* old = before ? findNeighbor(*before, r.vrf, n.session.id()) : nullptr;
+      if (old == nullptr || !sameSession(*old, n)) {
+        candidates.emplace_back(r.vrf, n.session.id());
+      }
+    }
+  }
+  if (candidates.empty()) {
+    return error;
+  }
+  const std::set<SessionKey> all(candidates.begin(), candidates.end());
+  std::set<SessionKey> taken;
+  const std::string reason = "isolating the BGP sessions FRR refuses";
+  // Every new or changed session as FRR held it: if FRR refuses that too, they are not the cause.
+  auto base = fullReload(compose(model, before, all, taken), reason, false);
+  if (!base) {
+    return error;
+  }
+  FastApplyReport report = *base;
+  auto refuse = [&](const SessionKey& key, const std::string& why) {
+    const auto* tried = findNeighbor(model, key.first, key.second);
+    const auto* old = before ? findNeighbor(*before, key.first, key.second) : nullptr;
+    Refused r{*tried, old ? std::optional<frrgen::CompactNeighbor>(*old) : std::nullopt, why};
+    report.rejected.push_back({key.first, key.second, why, r.kept.has_value()});
+    refused_.insert_or_assign(key, std::move(r));
+  };
+  // Parts to try, last first. The whole set is known to be refused (error): split it at once.
+  std::vector<std::vector<SessionKey>> parts;
+  auto split = [&parts](const std::vector<SessionKey>& part) {
+    const auto mid = part.begin() + static_cast<std::ptrdiff_t>(part.size() / 2);
+    parts.emplace_back(mid, part.end());
+    parts.emplace_back(part.begin(), mid);
+  };
+  if (candidates.size() == 1) {
+    refuse(candidates.front(), error.message);
+  } else {
+    split(candidates);
+  }
+  while (!parts.empty()) {
+    const std::vector<SessionKey> part = std::move(parts.back());
+    parts.pop_back();
+    std::set<SessionKey> trial = taken;
+    trial.insert(part.begin(), part.end());
+    auto r = fullReload(compose(model, before, all, trial), reason, false);
+    if (r) {
+      taken = std::move(trial);
+      std::vector<RejectedSession> found = std::move(report.rejected);
+      report = std::move(*r);
+      report.rejected = std::move(found);
+      continue;
+    }
+    if (classifyFailure(r.error()) != FailureReason::Rejected) {
+      return r.error();  // FRR stopped answering: the retry starts over
+    }
+    if (part.size() == 1) {
+      refuse(part.front(), r.error().message);
+    } else {
+      split(part);
+    }
+  }
+  report.reload_reason = reason;
+  return report;
+}
+
+Result<FastApplyReport> IncrementalApplier::applyOnce(const frrgen::CompactModel& model) {
   if (auto size = checkSize(render_.hostname.empty() ? "(this node)" : render_.hostname,
                             prefixCount(model));
       !size) {

@@ -13,8 +13,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "agent/bgp/apply_health.h"
 #include "agent/bgp/compact_delta.h"
@@ -40,6 +43,16 @@ enum class ApplyPath { Unchanged, Delta, FullReload };
 /// applyPathName is path as logs and metric labels spell it: "unchanged", "delta", "full_reload".
 const char* applyPathName(ApplyPath path);
 
+/// RejectedSession is a BGP session FRR refused. FRR got everything else of the model; the
+/// session was left out, or kept as FRR held it before the refused change (kept_previous).
+struct RejectedSession {
+  std::string vrf;             ///< the router's VRF ("" = default)
+  std::string peer;            ///< frrgen::Neighbor::id()
+  std::string error;           ///< what FRR said when it was tried
+  bool kept_previous = false;  ///< FRR keeps the session as it was before the refused change
+  friend bool operator==(const RejectedSession&, const RejectedSession&) = default;
+};
+
 /// FastApplyReport describes one apply or verify.
 struct FastApplyReport {
   ApplyPath path = ApplyPath::Unchanged;
@@ -51,6 +64,9 @@ struct FastApplyReport {
   size_t networks_changed = 0;
   std::chrono::milliseconds send_elapsed{0};    ///< the delta, or the full reload
   std::chrono::milliseconds verify_elapsed{0};  ///< the read-back
+  /// rejected are the sessions FRR refused (found now, or refused before and unchanged since):
+  /// the apply succeeded for everything else.
+  std::vector<RejectedSession> rejected;
 };
 
 /// IncrementalApplier is not thread-safe: one caller (the agent's BGP worker).
@@ -60,9 +76,12 @@ class IncrementalApplier {
   IncrementalApplier(VtyshPort& vtysh, FullReload& full, frrgen::RenderOptions render);
 
   /// apply converges FRR to model. A model announcing more than kMaxPrefixes is refused before
-  /// anything is sent (Exhausted). Other errors leave the applier unsynced, so that the next
-  /// apply or verify does a full reload (the caller retries with backoff); FRR is put back on the
-  /// last model that applied when the new one cannot be. A delta is not read back here: see
+  /// anything is sent (Exhausted). When FRR refuses the model and new or changed BGP sessions
+  /// are the cause, those sessions are isolated (isolate()): FRR gets the rest, and the report
+  /// lists each refused session; an unchanged refused session is left out of later applies
+  /// without trying it again. Other errors leave the applier unsynced, so that the next apply or
+  /// verify does a full reload (the caller retries with backoff); FRR is put back on the last
+  /// model that applied when the new one cannot be. A delta is not read back here: see
   /// verifyPending().
   Result<FastApplyReport> apply(const frrgen::CompactModel& model);
 
@@ -87,6 +106,26 @@ class IncrementalApplier {
                                      bool prime = true);
   /// sendDelta sends delta and handles what vtysh reported (see apply()).
   Result<FastApplyReport> sendDelta(const frrgen::CompactModel& model, const CompactDelta& delta);
+  /// SessionKey is (router VRF, Neighbor::id()).
+  using SessionKey = std::pair<std::string, std::string>;
+  /// Refused is a session FRR refused: the version refused, the one FRR kept (if any), why.
+  struct Refused {
+    frrgen::CompactNeighbor tried;
+    std::optional<frrgen::CompactNeighbor> kept;
+    std::string error;
+  };
+  /// applyOnce is apply() without the isolation of refused sessions.
+  Result<FastApplyReport> applyOnce(const frrgen::CompactModel& model);
+  /// withoutRefused returns model with each session refused before (and unchanged since) put
+  /// back to what FRR kept, adding it to skipped; refusals of changed or gone sessions are
+  /// forgotten, so that they are tried again.
+  frrgen::CompactModel withoutRefused(const frrgen::CompactModel& model,
+                                      std::vector<RejectedSession>& skipped);
+  /// isolate finds the sessions FRR refuses after it refused model (error): the new or changed
+  /// sessions are tried in halves (full reloads) from the model where each of them is as FRR
+  /// held it, until every one is either in FRR or refused on its own. Returns error when the
+  /// model without any of them is refused too (the cause is elsewhere).
+  Result<FastApplyReport> isolate(const frrgen::CompactModel& model, const Error& error);
   /// checkDaemons returns an error naming each daemon model needs that is not running, or the
   /// probe's error when bgpd does not answer.
   Result<void> checkDaemons(const frrgen::CompactModel& model);
@@ -101,6 +140,7 @@ class IncrementalApplier {
   bool unverified_ = false;                   ///< a delta went out since the last read-back
   uint64_t drift_count_ = 0;
   uint64_t fallback_count_ = 0;
+  std::map<SessionKey, Refused> refused_;
 };
 
 /// DriverReload is the production FullReload over FrrDriver.

@@ -42,7 +42,6 @@ spec:
   holdTime: 90s
   vrf: >-
     red
-    blue
 ...
 ---
 apiVersion: v1

@@ -407,6 +407,81 @@ BOOST_AUTO_TEST_CASE(bgp_peer_v1beta1_is_validated_as_converted_with_port_0_allo
   runCases(cases);
 }
 
+// What FRR 8.4 or the kernel refuses once rendered is refused at admission, naming the field and
+// the reason; the boundary values FRR takes are admitted.
+BOOST_AUTO_TEST_CASE(bgp_peer_values_frr_refuses) {
+  using P = api::BGPPeer;
+  constexpr int64_t kS = 1000000000;
+  const std::string who = R"(peer "metallb-system"/"tor-a")";
+  auto with_password = [](std::string password) {
+    return with<P>(fx::bgpPeer(), [&](P& p) {
+      p.spec.password_secret.reset();
+      p.spec.password = password;
+    });
+  };
+  const std::vector<Case> cases = {
+      {"password of 80 bytes", with_password(std::string(80, 'k')), "", ""},
+      {"password of 81 bytes", with_password(std::string(81, 'k')), "spec.password",
+       "password for " + who +
+           " is 81 bytes long; TCP-MD5 keys are at most 80 bytes (Linux TCP_MD5SIG_MAXKEYLEN, FRR "
+           "refuses longer ones)"},
+      {"password of 65536 bytes", with_password(std::string(65536, 'k')), "spec.password",
+       "password for " + who + " is 65536 bytes long..."},
+      {"password with a space", with_password("two words"), "spec.password",
+       "password for " + who +
+           " contains whitespace, which FRR's `neighbor X password` does not accept"},
+      {"password with DEL", with_password("a\x7f"), "spec.password",
+       "password for " + who + " contains control characters"},
+      {"hold time 65535s",
+       with<P>(fx::bgpPeer(),
+               [&](P& p) {
+                 p.spec.hold_time = api::Duration{65535 * kS, ""};
+               }),
+       "", ""},
+      {"hold time 65536s",
+       with<P>(fx::bgpPeer(),
+               [&](P& p) {
+                 p.spec.hold_time = api::Duration{65536 * kS, ""};
+               }),
+       "spec.holdTime", "invalid BGPPeer timers: hold time 65536s is above FRR's limit of 65535s"},
+      {"VRF of 16 bytes", with<P>(fx::bgpPeer(), [](P& p) { p.spec.vrf = "vrf-0123456789ab"; }),
+       "spec.vrf",
+       who + ": VRF name vrf-0123456789ab is 16 bytes long; Linux device names are at most 15 "
+             "bytes"},
+      {"VRF with a tab", with<P>(fx::bgpPeer(), [](P& p) { p.spec.vrf = "a\tb"; }), "spec.vrf",
+       who + ": VRF name a\tb is not a valid device name..."},
+      {"interface of 16 bytes",
+       with<P>(fx::bgpPeer(),
+               [](P& p) {
+                 p.spec.peer_address.clear();
+                 p.spec.interface = "enp0s31f6xxxxxxx";
+               }),
+       "spec.interface", who + ": interface name enp0s31f6xxxxxxx is 16 bytes long..."},
+      {"IPv6 router ID", with<P>(fx::bgpPeer(), [](P& p) { p.spec.router_id = "fd00::1"; }),
+       "spec.routerID",
+       who + ": router ID fd00::1 is an IPv6 address; FRR's bgp router-id takes an IPv4 address"},
+      {"local ASN equal to my ASN",
+       with<P>(fx::bgpPeer(), [](P& p) { p.spec.local_asn = p.spec.my_asn; }), "spec.localASN",
+       who + ": localASN 4200000000 equals myASN; FRR refuses a local-as equal to the router's "
+             "ASN"},
+      {"local ASN equal to peer ASN",
+       with<P>(fx::bgpPeer(), [](P& p) { p.spec.local_asn = p.spec.peer_asn; }), "spec.localASN",
+       who + ": localASN 4294967295 equals peerASN; FRR refuses a local-as equal to the peer's "
+             "ASN"},
+  };
+  runCases(cases);
+}
+
+BOOST_AUTO_TEST_CASE(bfd_profile_name_frr_refuses) {
+  using B = api::BFDProfile;
+  runCases({
+      {"64 bytes", with<B>(fx::bfdProfile(), [](B& b) { b.metadata.name = std::string(64, 'f'); }),
+       "", ""},
+      {"65 bytes", with<B>(fx::bfdProfile(), [](B& b) { b.metadata.name = std::string(65, 'f'); }),
+       "metadata.name", "BFD profile name is 65 bytes long; FRR takes at most 64"},
+  });
+}
+
 BOOST_AUTO_TEST_CASE(bfd_profile_rules) {
   using B = api::BFDProfile;
   struct Range {

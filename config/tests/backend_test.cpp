@@ -314,6 +314,17 @@ BOOST_AUTO_TEST_CASE(bfd_profile_ranges_are_rechecked) {
     }
     checkErrors({{c.desc, in, want}});
   }
+  for (const auto& [name, want] : std::vector<std::pair<std::string, std::string>>{
+           {std::string(64, 'b'), ""},
+           {std::string(65, 'b'), "BFD profile name is 65 bytes long; FRR takes at most 64"}}) {
+    Inputs in;
+    in.bfd_profiles = {bfd(name)};
+    std::vector<Want> wants;
+    if (!want.empty()) {
+      wants.push_back({"BFDProfile", name, "metadata.name", want});
+    }
+    checkErrors({{"profile name of " + std::to_string(name.size()) + " bytes", in, wants}});
+  }
   Inputs dup;
   dup.bfd_profiles = {bfd("x"), bfd("x")};
   checkErrors({{"duplicate profile name",

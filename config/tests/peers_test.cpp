@@ -278,6 +278,109 @@ BOOST_AUTO_TEST_CASE(peer_rules_reject_with_metallb_messages) {
   checkErrors(cases);
 }
 
+// Every value FRR 8.4 or the kernel refuses once rendered is refused by the parser, at its field,
+// with the reason; the boundary values FRR takes still parse.
+BOOST_AUTO_TEST_CASE(values_frr_refuses_are_refused_at_their_field) {
+  auto one = [](auto f) { return peersIn({with(base(), f)}); };
+  const std::string who = R"("metallb-system"/"p")";
+  const std::string p80(80, 'a');
+  const std::string p81(81, 'a');
+  const std::string tcp_md5 =
+      "; TCP-MD5 keys are at most 80 bytes (Linux TCP_MD5SIG_MAXKEYLEN, FRR refuses longer ones)";
+  const std::vector<ErrorCase> cases = {
+      {"password of 80 bytes", one([&](auto& p) { p.spec.password = p80; }), {}},
+      {"password of 81 bytes",
+       one([&](auto& p) { p.spec.password = p81; }),
+       {{kPeer, "p", "spec.password", "password for peer " + who + " is 81 bytes long" + tcp_md5}}},
+      {"password of 65536 bytes",
+       one([](auto& p) { p.spec.password = std::string(65536, 'x'); }),
+       {{kPeer, "p", "spec.password",
+         "password for peer " + who + " is 65536 bytes long" + tcp_md5}}},
+      {"password with a space",
+       one([](auto& p) { p.spec.password = "a b"; }),
+       {{kPeer, "p", "spec.password",
+         "password for peer " + who +
+             " contains whitespace, which FRR's `neighbor X password` does not accept"}}},
+      {"password with a tab",
+       one([](auto& p) { p.spec.password = "a\tb"; }),
+       {{kPeer, "p", "spec.password",
+         "password for peer " + who +
+             " contains whitespace, which FRR's `neighbor X password` does not accept"}}},
+      {"password with a control character",
+       one([](auto& p) { p.spec.password = "a\x01z"; }),
+       {{kPeer, "p", "spec.password",
+         "password for peer " + who + " contains control characters"}}},
+      {"password with punctuation and UTF-8",
+       one([](auto& p) { p.spec.password = "a!b#\"?ä"; }),
+       {}},
+      {"hold time 65535s", one([](auto& p) { p.spec.hold_time = dur("65535s", 65535000); }), {}},
+      {"hold time 65536s",
+       one([](auto& p) { p.spec.hold_time = dur("65536s", 65536000); }),
+       {{kPeer, "p", "spec.holdTime",
+         "invalid BGPPeer timers: hold time 65536s is above FRR's limit of 65535s"}}},
+      {"hold time derived from keepalive above 65535s",
+       one([](auto& p) { p.spec.keepalive_time = dur("30000s", 30000000); }),
+       {{kPeer, "p", "spec.keepaliveTime",
+         "invalid BGPPeer timers: hold time 90000s is above FRR's limit of 65535s"}}},
+      {"VRF of 15 bytes", one([](auto& p) { p.spec.vrf = std::string(15, 'v'); }), {}},
+      {"VRF of 16 bytes",
+       one([](auto& p) { p.spec.vrf = std::string(16, 'v'); }),
+       {{kPeer, "p", "spec.vrf",
+         "VRF name vvvvvvvvvvvvvvvv is 16 bytes long; Linux device names are at most 15 bytes"}}},
+      {"VRF with a space",
+       one([](auto& p) { p.spec.vrf = "red blue"; }),
+       {{kPeer, "p", "spec.vrf",
+         "VRF name red blue is not a valid device name (no whitespace, control characters, '/' "
+         "or ':', not . or ..)"}}},
+      {"interface of 16 bytes",
+       one([](auto& p) {
+         p.spec.peer_address.clear();
+         p.spec.interface = "eth0123456789012";
+       }),
+       {{kPeer, "p", "spec.interface",
+         "interface name eth0123456789012 is 16 bytes long; Linux device names are at most 15 "
+         "bytes"}}},
+      {"interface with a slash",
+       one([](auto& p) {
+         p.spec.peer_address.clear();
+         p.spec.interface = "eth0/1";
+       }),
+       {{kPeer, "p", "spec.interface",
+         "interface name eth0/1 is not a valid device name (no whitespace, control characters, "
+         "'/' or ':', not . or ..)"}}},
+      {"IPv6 router ID",
+       one([](auto& p) { p.spec.router_id = "fd00::1"; }),
+       {{kPeer, "p", "spec.routerID",
+         "router ID fd00::1 is an IPv6 address; FRR's bgp router-id takes an IPv4 address"}}},
+      {"local ASN equal to my ASN",
+       one([](auto& p) { p.spec.local_asn = p.spec.my_asn; }),
+       {{kPeer, "p", "spec.localASN",
+         "localASN 64500 equals myASN; FRR refuses a local-as equal to the router's ASN"}}},
+      {"local ASN equal to peer ASN",
+       one([](auto& p) { p.spec.local_asn = p.spec.peer_asn; }),
+       {{kPeer, "p", "spec.localASN",
+         "localASN 64501 equals peerASN; FRR refuses a local-as equal to the peer's ASN"}}},
+      {"another local ASN", one([](auto& p) { p.spec.local_asn = 65010; }), {}},
+  };
+  checkErrors(cases);
+}
+
+BOOST_AUTO_TEST_CASE(a_secret_password_frr_refuses_is_refused) {
+  Inputs in = peersIn({with(base(), [](auto& p) {
+    p.spec.password_secret = api::SecretReference{"bgp-auth", kNs};
+  })});
+  std::string encoded;  // base64 of 81 × 'a': "aaa" is "YWFh"
+  for (int i = 0; i < 27; ++i) {
+    encoded += "YWFh";
+  }
+  in.secrets = {secret("bgp-auth", kBasicAuth, {{"password", encoded}})};
+  checkErrors({{"81-byte password in the Secret",
+                in,
+                {{kPeer, "p", "spec.passwordSecret",
+                  R"(password for peer "metallb-system"/"p" is 81 bytes long; TCP-MD5 keys are )"
+                  "at most 80 bytes (Linux TCP_MD5SIG_MAXKEYLEN, FRR refuses longer ones)"}}}});
+}
+
 BOOST_AUTO_TEST_CASE(password_secret_must_exist_be_basic_auth_and_hold_password) {
   auto with_secret = [](std::vector<api::Secret> secrets) {
     Inputs in = peersIn({with(base(), [](auto& p) {

@@ -18,7 +18,8 @@ class FakeFrr final : public FrrPort {
  public:
   std::vector<frrgen::CompactModel> applied;
   std::optional<Error> fail_next;
-  k8s::testing::FakeClock* clock = nullptr;  ///< advanced by `cost` in each apply
+  std::vector<bgp::RejectedSession> rejected;  ///< what every apply reports FRR refused
+  k8s::testing::FakeClock* clock = nullptr;    ///< advanced by `cost` in each apply
   k8s::Duration cost{};
   Result<bgp::FastApplyReport> apply(const frrgen::CompactModel& model) override {
     if (clock) {
@@ -32,6 +33,7 @@ class FakeFrr final : public FrrPort {
     applied.push_back(model);
     bgp::FastApplyReport r;
     r.path = bgp::ApplyPath::Delta;
+    r.rejected = rejected;
     return r;
   }
   Result<bgp::FastApplyReport> verify() override { return bgp::FastApplyReport{}; }
@@ -130,6 +132,31 @@ BOOST_AUTO_TEST_CASE(applies_and_reports_success_with_passwords_retracted) {
   // An unrelated event with the same inputs does not touch FRR again.
   h.worker.reconcile(kApplyKey);
   BOOST_TEST(h.frr.applied.size() == 1u);
+}
+
+// A session FRR refused (the engine applied everything else) shows in lastReloadResult and as
+// one Warning Event; once FRR takes it, the status says success again.
+BOOST_AUTO_TEST_CASE(a_session_frr_refused_is_reported_in_the_status) {
+  Harness h;
+  h.frr.rejected = {{"", "10.0.0.9", "% Invalid value password hunter2", false}};
+  h.put("a", object("a", 64512));
+  h.worker.reconcile(kApplyKey);
+  const std::string status = h.lastStatus();
+  BOOST_TEST(contains(status, R"("lastReloadResult":"failed: FRR refused the session 10.0.0.9 )"
+                              R"((left out): % Invalid value password <retracted>; every other )"
+                              R"(change applied")"),
+             status);
+  h.put("a", object("a", 64515));
+  h.worker.reconcile(kApplyKey);
+  size_t warnings = 0;
+  for (const auto& [reason, message] : h.events.events) {
+    warnings += contains(message, "FRR refused the session 10.0.0.9");
+  }
+  BOOST_TEST(warnings == 1u);  // the same refusal again: no second Event
+  h.frr.rejected.clear();
+  h.put("a", object("a", 64516));
+  h.worker.reconcile(kApplyKey);
+  BOOST_TEST(contains(h.lastStatus(), R"("lastReloadResult":"success")"), h.lastStatus());
 }
 
 BOOST_AUTO_TEST_CASE(a_conflict_keeps_the_last_good_configuration) {

@@ -149,6 +149,60 @@ BOOST_AUTO_TEST_CASE(a_rejected_delta_keeps_the_last_good_configuration) {
   BOOST_TEST(within(60s, [] { return torHas("10.2.0.3/32"); }));
 }
 
+/// withSecondSession is nodeModel(prefixes) plus a session to 192.168.77.9 (no such router) with
+/// the TCP-MD5 key password, sent the same prefixes.
+frrgen::CompactModel withSecondSession(const std::vector<std::string>& prefixes,
+                                       const std::string& password) {
+  frrgen::Router r = nodeRouter();
+  frrgen::Neighbor second = r.neighbors[0];
+  second.address = "192.168.77.9";
+  second.bfd_profile.clear();
+  second.password = password;
+  r.neighbors.push_back(second);
+  for (const auto& p : prefixes) {
+    r.prefixes_v4.push_back(p);
+    for (auto& n : r.neighbors) {
+      n.outgoing_v4.append(frrgen::OutgoingPrefix{p, 0, {}, {}});
+    }
+  }
+  frrgen::Model m;
+  m.routers = {r};
+  m.bfd_profiles = {labBfd()};
+  auto c = frrgen::compact(m);
+  BOOST_TEST_REQUIRE(c.has_value(), (c ? "" : c.error().message));
+  return *c;
+}
+
+BOOST_AUTO_TEST_CASE(a_session_frr_refuses_is_left_out_and_every_other_change_applies) {
+  lab();
+  converge();
+  // A new session whose TCP-MD5 key FRR refuses (81 bytes: validation stops it, this bypasses
+  // validation), added with a new prefix: the ToR gets the prefix, the session is reported.
+  auto prefixes = kBase;
+  prefixes.push_back("10.2.0.4/32");
+  auto r = apply(withSecondSession(prefixes, std::string(81, 'k')));
+  BOOST_TEST_REQUIRE(r.rejected.size() == 1u);
+  BOOST_TEST(r.rejected[0].peer == "192.168.77.9");
+  BOOST_TEST(!r.rejected[0].kept_previous);
+  BOOST_TEST(has(r.rejected[0].error, "password"), r.rejected[0].error);
+  BOOST_TEST(within(60s, [] { return torHas("10.2.0.4/32"); }), diagnostics());
+  BOOST_TEST(!nodeHas("neighbor 192.168.77.9"), nodeRunning());
+  BOOST_TEST(nodeHas("neighbor 192.168.77.1 remote-as"), nodeRunning());
+  // Unchanged, it is not tried again: the next Service change is a delta, and still reports it.
+  prefixes.push_back("10.2.0.5/32");
+  r = apply(withSecondSession(prefixes, std::string(81, 'k')));
+  BOOST_TEST((r.path == ApplyPath::Delta), applyPathName(r.path));
+  BOOST_TEST(r.rejected.size() == 1u);
+  BOOST_TEST(within(60s, [] { return torHas("10.2.0.5/32"); }), diagnostics());
+  // Given a key FRR takes, the session is configured and nothing is reported.
+  r = apply(withSecondSession(prefixes, std::string(80, 'k')));
+  BOOST_TEST(r.rejected.empty());
+  BOOST_TEST(nodeHas("neighbor 192.168.77.9 password " + std::string(80, 'k')), nodeRunning());
+  BOOST_TEST(torHas("10.2.0.4/32"));
+  apply(nodeModel(kBase));
+  BOOST_TEST(!nodeHas("neighbor 192.168.77.9"), nodeRunning());
+}
+
 BOOST_AUTO_TEST_CASE(bgpd_stopped_then_back_is_named_and_fully_reloaded) {
   lab();
   converge();

@@ -176,6 +176,9 @@ BOOST_FIXTURE_TEST_CASE(a_failed_reload_reapplies_the_last_good_config_and_retur
   BOOST_TEST(has(m, "did not converge after 3 reload pass(es)"), m);
   BOOST_TEST(has(m, "network 10.9.9.9/32"), m);
   BOOST_TEST(has(m, "Failure to communicate[13] to bgpd"), m);
+  // A daemon refused a line: the configuration is rejected, FRR is not unavailable.
+  BOOST_TEST((r.error().code == ErrorCode::InvalidArgument));
+  BOOST_TEST(has(m, "(FRR refused a line)"), m);
   BOOST_TEST(!has(m, "re-applying"), m);
   // The partial change (the prefix-list) was rolled back: FRR and the file hold A again.
   BOOST_TEST(running() == kConfigA);
@@ -252,6 +255,7 @@ BOOST_FIXTURE_TEST_CASE(a_config_that_never_converges_is_an_error_naming_the_lin
   BOOST_TEST(has(m, path("frr.conf") + ": FRR did not converge after 2 reload pass(es)"), m);
   BOOST_TEST(has(m, "router bgp 64512 / address-family ipv4 unicast / network 10.1.1.1/32"), m);
   BOOST_TEST(has(m, "last `frr-reload.py --reload` exited 0"), m);
+  BOOST_TEST((r.error().code == ErrorCode::Unavailable));  // nothing refused: not a rejection
   BOOST_TEST(calls() ==
              "--test igtest\n--reload igtest\n--test igtest\n--reload igtest\n"
              "--test igtest\n");

@@ -66,6 +66,11 @@ class FakeFrr final : public VtyshPort, public FullReload {
     if (reload_fails) {
       return Error{ErrorCode::Unavailable, "frr-reload.py exited 1"};
     }
+    for (const auto& marker : refuse) {
+      if (file.find(marker) != std::string::npos) {
+        return Error{ErrorCode::InvalidArgument, "% Invalid value: " + marker};
+      }
+    }
     running = file;
     return ApplyReport{};
   }
@@ -75,6 +80,7 @@ class FakeFrr final : public VtyshPort, public FullReload {
   bool takes_delta = true;
   std::string reject;
   bool reload_fails = false;
+  std::vector<std::string> refuse;  ///< a full reload of a file holding one of these is refused
   std::string daemons = " zebra bgpd bfdd\n";
   bool hung = false;             ///< bgpd does not answer the probe
   std::optional<Error> trouble;  ///< what the next delta reports instead of applying
@@ -261,6 +267,104 @@ BOOST_FIXTURE_TEST_CASE(a_model_above_the_limit_sends_nothing, Fixture) {
   BOOST_TEST(frr.reloads.size() == reloads);
   // FRR still holds the last model, and the applier knows it: the next change is a delta.
   BOOST_TEST((apply(model(4)).path == ApplyPath::Delta));
+}
+
+/// sessions is a router with one session per password (10.0.0.1, 10.0.0.2, ...), each sent the
+/// prefix 10.1.0.1/32.
+frrgen::CompactModel sessions(const std::vector<std::string>& passwords) {
+  frrgen::Router r;
+  r.asn = 64512;
+  r.prefixes_v4 = {"10.1.0.1/32"};
+  for (size_t i = 0; i < passwords.size(); ++i) {
+    frrgen::Neighbor n;
+    n.address = "10.0.0." + std::to_string(i + 1);
+    n.remote_as = "64513";
+    n.password = passwords[i];
+    n.outgoing_v4.append(frrgen::OutgoingPrefix{"10.1.0.1/32", 0, {}, {}});
+    r.neighbors.push_back(n);
+  }
+  frrgen::Model m;
+  m.routers = {r};
+  auto c = frrgen::compact(m);
+  BOOST_TEST_REQUIRE(c.has_value());
+  return *c;
+}
+
+// The sessions FRR refuses are found (in halves) and left out; FRR gets everything else, and each
+// refused session is reported once per apply with why.
+BOOST_AUTO_TEST_CASE(refused_sessions_are_isolated_and_the_rest_applies) {
+  struct Case {
+    std::string desc;
+    std::vector<std::string> before;  ///< applied first (empty = none)
+    std::vector<std::string> after;
+    std::vector<std::string> refused;  ///< markers FRR refuses
+    std::vector<std::string> want_rejected;
+    bool kept_previous = false;
+  };
+  const std::vector<Case> cases = {
+      {"all taken", {}, {"a", "b", "c"}, {"password BAD"}, {}},
+      {"one new session of one", {}, {"BAD1"}, {"password BAD"}, {"10.0.0.1"}},
+      {"two of five at start-up",
+       {},
+       {"a", "BAD2", "c", "BAD4", "e"},
+       {"password BAD"},
+       {"10.0.0.2", "10.0.0.4"}},
+      {"a new session next to working ones",
+       {"a", "b"},
+       {"a", "b", "BAD3"},
+       {"password BAD"},
+       {"10.0.0.3"}},
+      {"a changed session keeps what FRR had",
+       {"a", "b", "c"},
+       {"a", "BAD2", "c2"},
+       {"password BAD"},
+       {"10.0.0.2"},
+       true},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      Fixture f;
+      f.frr.refuse = c.refused;
+      if (!c.before.empty()) {
+        f.apply(sessions(c.before));
+      }
+      const auto m = sessions(c.after);
+      auto r = f.apply(m);
+      std::vector<std::string> rejected;
+      for (const auto& s : r.rejected) {
+        rejected.push_back(s.peer);
+        BOOST_TEST(s.kept_previous == c.kept_previous);
+        BOOST_TEST(s.error.find("Invalid value") != std::string::npos, s.error);
+      }
+      BOOST_TEST(rejected == c.want_rejected, boost::test_tools::per_element());
+      // FRR holds every other session as wanted, and none it refuses.
+      for (size_t i = 0; i < c.after.size(); ++i) {
+        const std::string line =
+            "neighbor 10.0.0." + std::to_string(i + 1) + " password " + c.after[i];
+        const bool refused = c.after[i].find("BAD") != std::string::npos;
+        BOOST_TEST((f.frr.running.find(line) != std::string::npos) == !refused, line);
+      }
+      if (c.kept_previous) {
+        BOOST_TEST(f.frr.running.find("neighbor 10.0.0.2 password b") != std::string::npos);
+      }
+      // Unchanged, a refused session is not tried again: nothing is sent, it is still reported.
+      const size_t reloads = f.frr.reloads.size();
+      auto again = f.apply(m);
+      BOOST_TEST((again.path == ApplyPath::Unchanged));
+      BOOST_TEST(f.frr.reloads.size() == reloads);
+      BOOST_TEST(again.rejected.size() == c.want_rejected.size());
+    }
+  }
+}
+
+// When FRR refuses the model even without the new sessions, the cause is elsewhere: the apply
+// fails as before, naming what FRR said.
+BOOST_FIXTURE_TEST_CASE(a_refusal_sessions_do_not_explain_is_an_error, Fixture) {
+  frr.refuse = {"10.1.0.1/32"};
+  auto r = applier.apply(sessions({"a", "b"}));
+  BOOST_TEST_REQUIRE(!r.has_value());
+  BOOST_TEST((classifyFailure(r.error()) == FailureReason::Rejected));
+  BOOST_TEST(r.error().message.find("10.1.0.1/32") != std::string::npos, r.error().message);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -366,6 +366,9 @@ class FakeApply final : public FrrApply {
     if (r && as_delta) {
       r->path = bgp::ApplyPath::Delta;
     }
+    if (r) {
+      r->rejected = rejected;
+    }
     return r;
   }
   Result<bgp::ApplyReport> apply(const std::string& text) override {
@@ -384,6 +387,7 @@ class FakeApply final : public FrrApply {
   int verifies = 0;
   std::string drift;
   bool as_delta = false;  ///< report applies as deltas (read back once changes go quiet)
+  std::vector<bgp::RejectedSession> rejected;  ///< sessions every apply reports FRR refused
   testing::HookClock* clock = nullptr;
   k8s::Duration cost{};
 };
@@ -421,6 +425,10 @@ BOOST_AUTO_TEST_CASE(frr_mode_reports_a_failed_reload_and_retries_with_backoff) 
   BOOST_TEST(contains(h.metrics.render(), "ingot_agent_frr_last_success_timestamp_seconds 0"));
   BOOST_TEST(contains(h.writes("patchStatus").back().body, "boom"));
   BOOST_TEST(contains(ev.message, "applying to FRR failed (other)"), ev.message);
+  // No retry counter or delay in the message: the same failure makes the same message, which
+  // the Event recorder folds into one Event (kube/events.cpp).
+  BOOST_TEST(!contains(ev.message, "retry 1"), ev.message);
+  BOOST_TEST(!contains(ev.message, " ms"), ev.message);
   // The retry (the manager re-adds the key after the delay) succeeds and clears the condition.
   h.queue.add(std::string(keys::kBgp));
   h.drain();
@@ -429,6 +437,94 @@ BOOST_AUTO_TEST_CASE(frr_mode_reports_a_failed_reload_and_retries_with_backoff) 
       contains(h.writes("patchStatus").back().body, "\"frrReloadValid\",\"status\":\"True\""));
   BOOST_TEST(contains(h.metrics.render(), "ingot_agent_frr_apply_consecutive_failures 0"));
   BOOST_TEST(!contains(h.metrics.render(), "ingot_agent_frr_last_success_timestamp_seconds 0\n"));
+}
+
+size_t bgpStatusCount(const Harness& h, const std::string& verb) {
+  size_t n = 0;
+  for (const auto& w : h.writes(verb)) {
+    n += verb == "create" ? contains(w.body, "\"ServiceBGPStatus\"") : w.name.rfind("bgp-", 0) == 0;
+  }
+  return n;
+}
+
+// FRR refused the only session (tor1's): everything else applied, and nothing claims a route to
+// tor1: no ServiceBGPStatus stays, metallb_speaker_announced has no BGP sample, the
+// ConfigurationState is Invalid with the reason in errorSummary, one Warning Event on the Node.
+// Once the peer changes and FRR takes it, every status comes back.
+// Retries of one failure record the same Event message, so the recorder folds them.
+BOOST_AUTO_TEST_CASE(frr_mode_retries_of_one_failure_record_one_message) {
+  FakeApply frr;
+  frr.failures = 3;
+  Harness h(frrMode(), &frr);
+  firstPass(h);
+  for (int i = 0; i < 2; ++i) {
+    h.queue.add(std::string(keys::kBgp));
+    h.drain();
+  }
+  std::vector<std::string> messages;
+  for (const auto& ev : h.events.events) {
+    if (ev.reason == "FRRReloadFailed") messages.push_back(ev.message);
+  }
+  BOOST_TEST_REQUIRE(messages.size() == 3u);
+  BOOST_TEST(messages[0] == messages[1]);
+  BOOST_TEST(messages[1] == messages[2]);
+}
+
+BOOST_AUTO_TEST_CASE(frr_mode_statuses_follow_the_sessions_frr_refused) {
+  FakeApply frr;
+  frr.rejected = {{"", "10.99.0.1", "% Invalid value", false}};
+  Harness h(frrMode(), &frr);
+  firstPass(h);
+  h.drain();
+  BOOST_TEST(bgpStatusCount(h, "create") == bgpStatusCount(h, "remove"));
+  BOOST_TEST(!contains(h.metrics.render(), "protocol=\"bgp\""), h.metrics.render());
+  std::string state;
+  for (const auto& w : h.writes("patchStatus")) {
+    if (w.name == "speaker-node1") state = w.body;
+  }
+  BOOST_TEST(contains(state, "\"result\":\"Invalid\""), state);
+  BOOST_TEST(contains(state,
+                      "\"errorSummary\":\"FRR refused BGPPeer tor1 (session 10.99.0.1), "
+                      "which is left out; every other change applied. FRR said: % "
+                      "Invalid value\""),
+             state);
+  BOOST_TEST(contains(state, "\"reason\":\"ConfigurationError\""), state);
+  size_t refusals = 0;
+  for (const auto& ev : h.events.events) {
+    refusals += ev.reason == "FRRPeerRejected";
+  }
+  BOOST_TEST(refusals == 1u);
+  // A new Service while tor1 stays refused: no nodeAssigned, no status object.
+  const size_t assigned = std::count_if(h.events.events.begin(), h.events.events.end(),
+                                        [](const auto& ev) { return ev.reason == "nodeAssigned"; });
+  const size_t created = bgpStatusCount(h, "create");
+  auto svc = *h.world.services.list().front();
+  svc.metadata.name = "another";
+  svc.metadata.uid = "another-uid";
+  h.world.put(svc);
+  h.queue.add(keys::service(svc.metadata.namespace_ + "/another"));
+  h.drain();
+  BOOST_TEST(std::count_if(h.events.events.begin(), h.events.events.end(), [](const auto& ev) {
+               return ev.reason == "nodeAssigned";
+             }) == static_cast<long>(assigned));
+  BOOST_TEST(bgpStatusCount(h, "create") == created);
+  // The peer changes and FRR takes it: statuses, the gauge and a clean state come back.
+  frr.rejected.clear();
+  auto peer = *h.world.peers.list().front();
+  peer.spec.hold_time = api::Duration{30000000000, "30s"};
+  h.world.put(peer);
+  h.queue.add(std::string(keys::kConfig));
+  h.drain();
+  h.clock.advance(std::chrono::seconds(1));
+  h.drain();
+  BOOST_TEST(bgpStatusCount(h, "create") > created);
+  BOOST_TEST(contains(h.metrics.render(), "protocol=\"bgp\""));
+  std::string last_state;
+  for (const auto& w : h.writes("patchStatus")) {
+    if (w.name == "speaker-node1") last_state = w.body;
+  }
+  BOOST_TEST(contains(last_state, "\"result\":\"Valid\""), last_state);
+  BOOST_TEST(contains(last_state, "\"errorSummary\":\"\""), last_state);
 }
 
 BOOST_AUTO_TEST_CASE(frr_mode_reads_a_delta_back_once_changes_go_quiet) {

@@ -177,6 +177,13 @@ std::vector<VerdictCase> verdictCases() {
       R"({"apiVersion":"metallb.io/v1beta2","kind":"BGPPeer","metadata":{"name":"p2",)"
       R"("namespace":"metallb-system"},"spec":{"myASN":64500,"peerASN":2,"peerAddress":"10.1.1.2",)"
       R"("bfdProfile":"not-yet"}})";
+  const std::string long_password =
+      R"({"apiVersion":"metallb.io/v1beta2","kind":"BGPPeer","metadata":{"name":"p3",)"
+      R"("namespace":"metallb-system"},"spec":{"myASN":64500,"peerASN":2,"peerAddress":"10.1.1.3",)"
+      R"("password":")" +
+      std::string(65536, 'x') + R"("}})";
+  std::string long_password_mp = long_password;
+  long_password_mp.insert(long_password_mp.size() - 2, R"(,"disableMP":true)");
   const std::string aggregation =
       R"({"apiVersion":"metallb.io/v1beta1","kind":"BGPAdvertisement","metadata":{"name":"ad",)"
       R"("namespace":"metallb-system"},"spec":{"ipAddressPools":["a"],"aggregationLength":8}})";
@@ -305,6 +312,21 @@ std::vector<VerdictCase> verdictCases() {
        true,
        200,
        "",
+       {}},
+      {"a password longer than a TCP-MD5 key",
+       "BGPPeer",
+       review("BGPPeer", "v1beta2", "CREATE", kNs, long_password),
+       false,
+       403,
+       R"(password for peer "metallb-system"/"p3" is 65536 bytes long; TCP-MD5 keys are at most )"
+       "80 bytes",
+       {}},
+      {"disableMP does not let a value FRR refuses through",
+       "BGPPeer",
+       review("BGPPeer", "v1beta2", "CREATE", kNs, long_password_mp),
+       false,
+       403,
+       "is 65536 bytes long",
        {}},
       {"aggregation shorter than the pool's prefix",
        "BGPAdvertisement",
