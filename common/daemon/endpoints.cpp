@@ -71,6 +71,10 @@ Result<std::unique_ptr<http::Server>> listen(const std::string& address,
   o.address = address;
   o.port = port;
   o.workers = workers;
+  // One request per connection, as these endpoints always answered: scrapers and probes open a
+  // connection per request anyway, and clients that read a response to the end of the stream
+  // keep working.
+  o.max_requests_per_connection = 1;
   return http::Server::start(std::move(o), std::move(handler));
 }
 

@@ -141,4 +141,36 @@ BOOST_AUTO_TEST_CASE(only_get_and_head_are_served) {
   BOOST_TEST(std::string(buf, static_cast<size_t>(n)).rfind("HTTP/1.1 405", 0) == 0u);
 }
 
+// Clients that read a response to the end of the stream (as the endpoints always closed after
+// one answer) get it without waiting for a keep-alive timeout.
+BOOST_AUTO_TEST_CASE(every_answer_closes_the_connection) {
+  TempFile ports;
+  EndpointOptions o{0, "", 1, "", "", ports.path};
+  auto served = serveEndpoints(
+      o, [] { return std::string(); }, [] { return true; });
+  BOOST_REQUIRE(served.has_value());
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(served->health->port()));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  BOOST_REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  const std::string req = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+  (void)!send(fd, req.data(), req.size(), MSG_NOSIGNAL);
+  std::string got;
+  bool eof = false;
+  char buf[512];
+  for (int i = 0; i < 20 && !eof; ++i) {  // 2 s, well below the 5 s idle timeout
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 100) <= 0) continue;
+    const ssize_t n = recv(fd, buf, sizeof buf, 0);
+    eof = n <= 0;
+    if (n > 0) got.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  BOOST_TEST(eof);
+  BOOST_TEST(got.find("Connection: close\r\n") != std::string::npos, got);
+  BOOST_TEST(got.find("\r\n\r\nok\n") != std::string::npos, got);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
