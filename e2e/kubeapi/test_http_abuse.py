@@ -30,15 +30,14 @@ from typing import Optional
 import pytest
 
 from conftest import POOLS, ApiClient, pool
-from test_ingot_webhooks import (HOST, NS, POOL_PATH, REPO, SECRET, bundles_set,
+from test_ingot_webhooks import (CONFIGS, HOST, NS, POOL_PATH, REPO, SECRET, bundles_set,
                                  chart_webhook_configuration, controller_binary, expose,
-                                 free_port, review, wait_for)
+                                 free_port, wait_for)
 
 SCALE = int(os.environ.get("INGOT_HTTP_PROBE_SCALE", "1"))
 CLIENT_TIMEOUT = 1.0  # the normal request's own timeout: the pass criterion
 ROUNDS = 3            # normal requests per probe (one slow answer on a loaded machine is not luck)
 TRICKLE_INTERVAL = 0.5
-CONFIGS_PATH = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations"
 
 
 def agent_binary() -> Path:
@@ -85,17 +84,20 @@ def http_get(port: int, path: str, head: str = "", timeout: float = CLIENT_TIMEO
     return response.status, body
 
 
-def webhook_post(port: int, context: ssl.SSLContext, timeout: float = CLIENT_TIMEOUT):
-    """One AdmissionReview over TLS from 127.0.0.1, verified against the controller's CA;
-    returns the parsed review answer."""
+def webhook_post(port: int, context: ssl.SSLContext, timeout: float = CLIENT_TIMEOUT) -> dict:
+    """One ConversionReview (a v1beta1 BGPPeer to v1beta2) over TLS from 127.0.0.1, verified
+    against the controller's CA; returns the converted object. Conversion needs no API call, so
+    the time is the webhook server's alone (an admission review lists objects from the API)."""
     started = time.monotonic()
     raw = connect_from(port, "127.0.0.1", timeout)
     with context.wrap_socket(raw, server_hostname=HOST) as tls:
-        body = review("IPAddressPool", {
-            "apiVersion": "metallb.io/v1beta1", "kind": "IPAddressPool",
-            "metadata": {"name": "probe", "namespace": NS},
-            "spec": {"addresses": ["10.77.0.0/24"]}})
-        tls.sendall(f"POST {POOL_PATH} HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: "
+        body = json.dumps({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+            "request": {"uid": "u-1", "desiredAPIVersion": "metallb.io/v1beta2", "objects": [{
+                "apiVersion": "metallb.io/v1beta1", "kind": "BGPPeer",
+                "metadata": {"name": "probe", "namespace": NS},
+                "spec": {"myASN": 64500, "peerASN": 64501, "peerAddress": "10.0.0.1"}}]}}).encode()
+        tls.sendall(f"POST /convert HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: "
                     f"application/json\r\nContent-Length: {len(body)}\r\nConnection: close"
                     "\r\n\r\n".encode() + body)
         response = http.client.HTTPResponse(tls)
@@ -104,7 +106,10 @@ def webhook_post(port: int, context: ssl.SSLContext, timeout: float = CLIENT_TIM
     elapsed = time.monotonic() - started
     assert elapsed <= timeout, f"the webhook answered after {elapsed:.2f} s"
     assert response.status == 200
-    return answer["response"]
+    assert answer["response"]["uid"] == "u-1"
+    assert answer["response"]["result"]["status"] == "Success"
+    (converted,) = answer["response"]["convertedObjects"]
+    return converted
 
 
 # Probes ---------------------------------------------------------------------------------------
@@ -200,7 +205,7 @@ def running_daemons(server, directory: Path, controller_path: Path, agent_path: 
     client = ApiClient(server)
     webhook_port = free_port()
     expose(client, webhook_port)
-    assert client.post(CONFIGS_PATH, chart_webhook_configuration()).status == 201
+    assert client.post(CONFIGS, chart_webhook_configuration()).status == 201
     kubeconfig = directory / "kubeconfig"
     server.write_kubeconfig(kubeconfig)
     procs = []
@@ -240,7 +245,9 @@ def daemons(start_server, tmp_path):
 
 def expect_webhook_served(d: Daemons, context: ssl.SSLContext) -> None:
     for _ in range(ROUNDS):
-        assert webhook_post(d.webhook_port, context)["allowed"] is True
+        converted = webhook_post(d.webhook_port, context)
+        assert converted["apiVersion"] == "metallb.io/v1beta2"
+        assert converted["spec"]["peerAddress"] == "10.0.0.1"
     d.alive()
 
 

@@ -20,9 +20,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// get sends a GET to 127.0.0.1:port and returns the response, or "" when none came within
-/// timeout (the pass criterion of a probe).
-std::string get(int port, const std::string& path, std::chrono::milliseconds timeout) {
+/// connectLoopback connects to 127.0.0.1:port; -1 on failure.
+int connectLoopback(int port) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
@@ -30,8 +29,16 @@ std::string get(int port, const std::string& path, std::chrono::milliseconds tim
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
     close(fd);
-    return "";
+    return -1;
   }
+  return fd;
+}
+
+/// get sends a GET to 127.0.0.1:port and returns the response, or "" when none came within
+/// timeout (the pass criterion of a probe).
+std::string get(int port, const std::string& path, std::chrono::milliseconds timeout) {
+  const int fd = connectLoopback(port);
+  if (fd < 0) return "";
   const std::string req = "GET " + path + " HTTP/1.1\r\nConnection: close\r\n\r\n";
   (void)!send(fd, req.data(), req.size(), MSG_NOSIGNAL);
   std::string out;
@@ -126,12 +133,8 @@ BOOST_AUTO_TEST_CASE(only_get_and_head_are_served) {
       o, [] { return std::string("m 1\n"); }, [] { return true; });
   BOOST_REQUIRE(served.has_value());
   BOOST_TEST(!served->health);
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(served->metrics->port()));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  BOOST_REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  const int fd = connectLoopback(served->metrics->port());
+  BOOST_REQUIRE(fd >= 0);
   const std::string req = "DELETE /metrics HTTP/1.1\r\n\r\n";
   (void)!send(fd, req.data(), req.size(), MSG_NOSIGNAL);
   char buf[512];
@@ -149,12 +152,8 @@ BOOST_AUTO_TEST_CASE(every_answer_closes_the_connection) {
   auto served = serveEndpoints(
       o, [] { return std::string(); }, [] { return true; });
   BOOST_REQUIRE(served.has_value());
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(served->health->port()));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  BOOST_REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  const int fd = connectLoopback(served->health->port());
+  BOOST_REQUIRE(fd >= 0);
   const std::string req = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
   (void)!send(fd, req.data(), req.size(), MSG_NOSIGNAL);
   std::string got;

@@ -19,9 +19,6 @@ using namespace ingot::http::testing;
 
 namespace {
 
-/// kScale multiplies the probe counts (raise it to stress a fast machine).
-constexpr int kScale = 1;
-constexpr milliseconds kClientTimeout{3000};
 constexpr int kRounds = 3;
 const std::string kGet = "GET /ok HTTP/1.1\r\nConnection: close\r\n\r\n";
 
@@ -33,14 +30,6 @@ std::unique_ptr<Server> serve(ServerOptions o) {
   BOOST_REQUIRE_MESSAGE(s.has_value(), (s.has_value() ? std::string() : s.error().message));
   return std::move(*s);
 }
-
-/// Sockets closes every descriptor it holds.
-struct Sockets {
-  std::vector<int> fds;
-  ~Sockets() {
-    for (const int fd : fds) close(fd);
-  }
-};
 
 /// attackerAddress spreads probes over 127.0.0.2-127.0.0.11 (the normal client is 127.0.0.1).
 std::string attackerAddress(int i) {
@@ -67,9 +56,9 @@ BOOST_AUTO_TEST_CASE(trickled_heads_do_not_delay_others_and_hit_the_head_deadlin
   ServerOptions o;
   o.head_timeout = milliseconds(1500);
   auto server = serve(o);
-  const int kTricklers = 20 * kScale;
+  const int tricklers = 20 * kScale;
   Sockets s;
-  for (int i = 0; i < kTricklers; ++i) {
+  for (int i = 0; i < tricklers; ++i) {
     const int fd = connectTo(server->port(), attackerAddress(i));
     BOOST_REQUIRE(fd >= 0);
     s.fds.push_back(fd);
@@ -94,7 +83,7 @@ BOOST_AUTO_TEST_CASE(trickled_heads_do_not_delay_others_and_hit_the_head_deadlin
   for (const int fd : s.fds) BOOST_TEST(closedByServer(fd, milliseconds(15000)));
   done.store(true);
   trickle.join();
-  BOOST_TEST(server->stats().timed_out >= static_cast<uint64_t>(kTricklers));
+  BOOST_TEST(server->stats().timed_out >= static_cast<uint64_t>(tricklers));
 }
 
 // A body sent slowly after a prompt head is bounded by the whole-request deadline.
@@ -120,9 +109,9 @@ BOOST_AUTO_TEST_CASE(trickled_bodies_hit_the_request_deadline) {
 // each, and a normal request is answered at once.
 BOOST_AUTO_TEST_CASE(idle_connections_do_not_delay_others) {
   auto server = serve({});
-  const int kIdle = 500 * kScale;
+  const int idle_count = 500 * kScale;
   Sockets s;
-  for (int i = 0; i < kIdle; ++i) {
+  for (int i = 0; i < idle_count; ++i) {
     const int fd = connectTo(server->port(), attackerAddress(i));
     BOOST_REQUIRE(fd >= 0);
     s.fds.push_back(fd);

@@ -95,6 +95,10 @@ int useCurrent(SSL* ssl, void* arg) {
 
 }  // namespace
 
+Sockets::~Sockets() {
+  for (const int fd : fds) close(fd);
+}
+
 int Reply::status() const {
   if (text.size() < 12 || text.rfind("HTTP/1.", 0) != 0) return 0;
   return std::stoi(text.substr(9, 3));

@@ -7,12 +7,27 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 struct ssl_ctx_st;
 
 namespace ingot::http::testing {
 
 using std::chrono::milliseconds;
+
+/// kScale multiplies the abuse tests' probe counts (raise it to stress a fast machine).
+inline constexpr int kScale = 1;
+/// kClientTimeout is a normal request's own timeout: the pass criterion under abuse.
+inline constexpr milliseconds kClientTimeout{3000};
+
+/// Sockets closes every descriptor it holds.
+struct Sockets {
+  std::vector<int> fds;
+  Sockets() = default;
+  Sockets(const Sockets&) = delete;
+  Sockets& operator=(const Sockets&) = delete;
+  ~Sockets();
+};
 
 /// Reply is one exchange's outcome: the bytes answered, or why there are none.
 struct Reply {

@@ -19,8 +19,6 @@ using namespace ingot::http::testing;
 
 namespace {
 
-constexpr int kScale = 1;
-constexpr milliseconds kClientTimeout{3000};
 const std::string kPost = "POST /hook HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}";
 
 struct TlsServer {
@@ -46,14 +44,6 @@ void expectTlsRequestsServed(int port) {
     BOOST_TEST(r.body() == "POST /hook {}");
   }
 }
-
-/// Sockets closes every descriptor it holds.
-struct Sockets {
-  std::vector<int> fds;
-  ~Sockets() {
-    for (const int fd : fds) close(fd);
-  }
-};
 
 }  // namespace
 
