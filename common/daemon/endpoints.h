@@ -36,8 +36,9 @@ struct Endpoints {
 };
 
 /// serveEndpoints starts the enabled endpoints: /metrics answers render(), /readyz 200 when
-/// ready() and 503 with the not-ready message otherwise. Errors name the flag of the endpoint that
-/// could not listen, or the ports file that could not be written.
+/// ready() and 503 with the not-ready message otherwise. render() may run on two threads at once
+/// (two scrapes); ready() runs on the health server's loop thread and must not block. Errors name
+/// the flag of the endpoint that could not listen, or the ports file that could not be written.
 Result<Endpoints> serveEndpoints(const EndpointOptions& options,
                                  std::function<std::string()> render,
                                  std::function<bool()> ready);
