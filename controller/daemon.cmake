@@ -1,8 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # ingot-controller: the daemon around controller/core (included by controller/CMakeLists.txt).
 # ingot_controller holds everything but main.cpp so that tests drive the same code.
-# The webhook server is Debian's cpp-httplib (libcpp-httplib-dev, built with OpenSSL).
-pkg_check_modules(CPP_HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 ingot_add_library(ingot_controller
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/announce_watch.cpp
@@ -25,8 +23,8 @@ ingot_add_library(ingot_controller
     ${CMAKE_CURRENT_LIST_DIR}/webhook_service.cpp
     ${CMAKE_CURRENT_LIST_DIR}/webhook_tls.cpp
     ${CMAKE_CURRENT_LIST_DIR}/webhooks.cpp
-  LIBRARIES ingot_controller_core ingot_controller_unannounced ingot_config ingot_api ingot_json ingot_kube_daemon ingot_kube ingot_daemon ingot_util
-            OpenSSL::Crypto OpenSSL::SSL PkgConfig::CPP_HTTPLIB)
+  LIBRARIES ingot_controller_core ingot_controller_unannounced ingot_config ingot_api ingot_json ingot_kube_daemon ingot_kube ingot_daemon ingot_http ingot_util
+            OpenSSL::Crypto OpenSSL::SSL)
 
 add_executable(ingot-controller ${CMAKE_CURRENT_LIST_DIR}/main.cpp)
 target_link_libraries(ingot-controller PRIVATE ingot_controller)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "controller/webhook_server.h"
 
-#include <httplib.h>
+#include <algorithm>
 
+#include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 
+#include "common/http/server.h"
 #include "controller/webhook_convert.h"
 
 namespace ingot::controller::webhook {
@@ -25,10 +27,14 @@ struct CertificateHolder::Parsed {
 
 namespace {
 
-constexpr int kReadTimeoutSeconds = 10;
+// An AdmissionReview of the largest allowed body arrives well within these on any link the API
+// server uses; a client slower than that only ever holds its own connection.
+constexpr std::chrono::milliseconds kHandshakeTimeout{10000};
+constexpr std::chrono::milliseconds kHeadTimeout{10000};
+constexpr std::chrono::milliseconds kRequestTimeout{30000};
+constexpr std::chrono::milliseconds kWriteTimeout{30000};
+constexpr size_t kMaxHeadBytes = 64 * 1024;
 constexpr size_t kKeepAliveMax = 100;
-constexpr int kStartWaitSteps = 500;
-constexpr int kStartWaitStepMs = 10;
 
 /// useCurrentCertificate is OpenSSL's certificate callback: each handshake takes the holder's
 /// current pair, so a rotation applies to the next connection. No pair: the handshake fails.
@@ -40,6 +46,40 @@ int useCurrentCertificate(SSL* ssl, void* arg) {
   }
   return SSL_use_certificate(ssl, pair->cert) == 1 && SSL_use_PrivateKey(ssl, pair->key) == 1 ? 1
                                                                                               : 0;
+}
+
+/// tlsContext builds the server's SSL_CTX from the settings, with the holder's certificate.
+std::shared_ptr<SSL_CTX> tlsContext(const TlsSettings& tls, CertificateHolder* holder) {
+  std::shared_ptr<SSL_CTX> ctx(SSL_CTX_new(TLS_server_method()), SSL_CTX_free);
+  if (!ctx) return nullptr;
+  SSL_CTX_set_options(ctx.get(), SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION);
+  if (SSL_CTX_set_min_proto_version(ctx.get(), tls.min_version) != 1) return nullptr;
+  if (!tls.cipher_list.empty() &&
+      SSL_CTX_set_cipher_list(ctx.get(), tls.cipher_list.c_str()) != 1) {
+    return nullptr;
+  }
+  SSL_CTX_set_cert_cb(ctx.get(), useCurrentCertificate, holder);
+  return ctx;
+}
+
+/// route answers POSTs to the served paths through handler: 404 for other paths, 405 for other
+/// methods, and a failure Status (500) when the handler throws.
+http::Handler route(std::vector<std::string> paths, WebhookHandler handler) {
+  return [paths = std::move(paths), handler = std::move(handler)](const http::Request& r) {
+    if (std::find(paths.begin(), paths.end(), r.path) == paths.end()) {
+      return http::Response{404, "text/plain; charset=utf-8", "not found\n"};
+    }
+    if (r.method != "POST") {
+      return http::Response{405, "text/plain; charset=utf-8", "only POST is supported\n"};
+    }
+    try {
+      HttpAnswer a = handler(r.path, r.body);
+      return http::Response{a.status, "application/json", std::move(a.body)};
+    } catch (const std::exception&) {
+      return http::Response{500, "application/json",
+                            failureStatus("internal error while handling the request")};
+    }
+  };
 }
 
 }  // namespace
@@ -92,49 +132,28 @@ Result<std::unique_ptr<WebhookServer>> WebhookServer::start(
       "webhook server " + options.address + ":" + std::to_string(options.port);
   std::unique_ptr<WebhookServer> s(new WebhookServer());
   s->certs_ = std::move(certs);
-  CertificateHolder* holder = s->certs_.get();
-  const TlsSettings tls = options.tls;
-  s->server_ = std::make_unique<httplib::SSLServer>([holder, tls](SSL_CTX& ctx) {
-    SSL_CTX_set_options(&ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION);
-    if (SSL_CTX_set_min_proto_version(&ctx, tls.min_version) != 1) return false;
-    if (!tls.cipher_list.empty() && SSL_CTX_set_cipher_list(&ctx, tls.cipher_list.c_str()) != 1) {
-      return false;
-    }
-    SSL_CTX_set_cert_cb(&ctx, useCurrentCertificate, holder);
-    return true;
-  });
-  if (!s->server_->is_valid()) {
+  http::ServerOptions o;
+  o.address = options.address;
+  o.port = options.port;
+  o.tls = tlsContext(options.tls, s->certs_.get());
+  if (!o.tls) {
     ERR_clear_error();
     return Error{ErrorCode::InvalidArgument, where + ": OpenSSL refused the TLS settings"};
   }
-  auto& srv = *s->server_;
-  srv.set_payload_max_length(options.max_body_bytes);
-  srv.set_read_timeout(kReadTimeoutSeconds, 0);
-  srv.set_keep_alive_max_count(kKeepAliveMax);
-  srv.set_exception_handler([](const httplib::Request&, httplib::Response& res,
-                               const std::exception_ptr&) {
-    res.status = 500;
-    res.set_content(failureStatus("internal error while handling the request"), "application/json");
-  });
-  for (const auto& path : paths) {
-    srv.Post(path, [handler, path](const httplib::Request& req, httplib::Response& res) {
-      HttpAnswer a = handler(path, req.body);
-      res.status = a.status;
-      res.set_content(a.body, "application/json");
-    });
+  o.max_head_bytes = kMaxHeadBytes;
+  o.max_body_bytes = options.max_body_bytes;
+  o.handshake_timeout = kHandshakeTimeout;
+  o.head_timeout = kHeadTimeout;
+  o.request_timeout = kRequestTimeout;
+  o.write_timeout = kWriteTimeout;
+  o.max_requests_per_connection = kKeepAliveMax;
+  o.workers = options.workers;
+  auto server = http::Server::start(std::move(o), route(paths, handler));
+  if (!server) {
+    return Error{server.error().code, where + ": " + server.error().message};
   }
-  const int port = options.port == 0
-                       ? srv.bind_to_any_port(options.address)
-                       : (srv.bind_to_port(options.address, options.port) ? options.port : -1);
-  if (port <= 0) {
-    return Error{ErrorCode::Unavailable, where + ": cannot listen (address in use or invalid)"};
-  }
-  s->port_ = port;
-  s->thread_ = std::thread([&srv] { srv.listen_after_bind(); });
-  // stop() before the loop runs would not wake it: wait (bounded) until it does.
-  for (int i = 0; i < kStartWaitSteps && !srv.is_running(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(kStartWaitStepMs));
-  }
+  s->server_ = std::move(*server);
+  s->port_ = s->server_->port();
   return s;
 }
 
@@ -145,9 +164,6 @@ WebhookServer::~WebhookServer() {
 void WebhookServer::stop() {
   if (server_) {
     server_->stop();
-  }
-  if (thread_.joinable()) {
-    thread_.join();
   }
 }
 

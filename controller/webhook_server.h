@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
-// The webhook HTTPS server: cpp-httplib's SSLServer (Debian's libcpp-httplib, built with OpenSSL)
-// configured with the --tls-* settings, serving the certificate a CertificateHolder holds at each
-// handshake (so a rotated certificate is used by the next connection without a restart), with a
-// cap on request bodies and read timeouts. Which paths exist and what they answer is the
-// caller's (a WebhookHandler); this file only does HTTP and TLS.
+// The webhook HTTPS server: common/http's server with a TLS context built from the --tls-*
+// settings, serving the certificate a CertificateHolder holds at each handshake (so a rotated
+// certificate is used by the next connection without a restart), with a cap on request bodies
+// and deadlines on every phase of a request. Which paths exist and what they answer is the
+// caller's (a WebhookHandler); this file only routes POSTs and sets up TLS.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
+#include <vector>
 
 #include "common/util/result.h"
 #include "controller/webhook_certs.h"
 #include "controller/webhook_tls.h"
 
-namespace httplib {
-class SSLServer;
+namespace ingot::http {
+class Server;
 }
 
 namespace ingot::controller::webhook {
@@ -66,6 +66,7 @@ struct ServerOptions {
   int port = 9443;             ///< 0 = any free port
   TlsSettings tls;
   size_t max_body_bytes = kMaxBodyBytes;
+  int workers = 4;  ///< handler threads (a handler may wait on the API server)
 };
 
 /// WebhookServer serves handler for POSTs to paths on its own threads until stopped.
@@ -88,8 +89,7 @@ class WebhookServer {
  private:
   WebhookServer() = default;
   std::shared_ptr<CertificateHolder> certs_;
-  std::unique_ptr<httplib::SSLServer> server_;
-  std::thread thread_;
+  std::unique_ptr<http::Server> server_;
   int port_ = 0;
 };
 

@@ -9,6 +9,10 @@ namespace ingot::daemon {
 namespace {
 
 constexpr const char* kLoopback = "127.0.0.1";
+constexpr int kMetricsWorkers = 2;
+
+using http::Request;
+using http::Response;
 
 Result<void> writePorts(const std::string& path, int metrics, int health) {
   const std::string tmp = path + ".tmp";
@@ -25,28 +29,53 @@ Result<void> writePorts(const std::string& path, int metrics, int health) {
   return {};
 }
 
-HttpHandler metricsHandler(std::function<std::string()> render) {
-  return [render = std::move(render)](const HttpRequest& r) {
-    if (r.path != "/metrics") {
-      return HttpResponse{404, "text/plain; charset=utf-8", "not found\n"};
+/// readOnly answers methods other than GET and HEAD with 405 before the handler.
+http::Handler readOnly(http::Handler handler) {
+  return [handler = std::move(handler)](const Request& r) {
+    if (r.method != "GET" && r.method != "HEAD") {
+      return Response{405, "text/plain; charset=utf-8", "only GET and HEAD are supported\n"};
     }
-    return HttpResponse{200, "text/plain; version=0.0.4; charset=utf-8", render()};
+    return handler(r);
   };
 }
 
-HttpHandler healthHandler(std::function<bool()> ready, std::string not_ready) {
-  return [ready = std::move(ready), not_ready = std::move(not_ready)](const HttpRequest& r) {
+http::Handler metricsHandler(std::function<std::string()> render) {
+  return readOnly([render = std::move(render)](const Request& r) {
+    if (r.path != "/metrics") {
+      return Response{404, "text/plain; charset=utf-8", "not found\n"};
+    }
+    return Response{200, "text/plain; version=0.0.4; charset=utf-8", render()};
+  });
+}
+
+http::Handler healthHandler(std::function<bool()> ready, std::string not_ready) {
+  return readOnly([ready = std::move(ready), not_ready = std::move(not_ready)](const Request& r) {
     if (r.path == "/healthz" || r.path == "/livez") {
-      return HttpResponse{200, "text/plain", "ok\n"};
+      return Response{200, "text/plain", "ok\n"};
     }
     if (r.path != "/readyz") {
-      return HttpResponse{404, "text/plain", "not found\n"};
+      return Response{404, "text/plain", "not found\n"};
     }
     if (ready()) {
-      return HttpResponse{200, "text/plain", "ok\n"};
+      return Response{200, "text/plain", "ok\n"};
     }
-    return HttpResponse{503, "text/plain", not_ready};
-  };
+    return Response{503, "text/plain", not_ready};
+  });
+}
+
+Result<std::unique_ptr<http::Server>> listen(const std::string& address,
+                                             int port,
+                                             int workers,
+                                             http::Handler handler) {
+  http::ServerOptions o;
+  o.address = address;
+  o.port = port;
+  o.workers = workers;
+  // One request per connection, as these endpoints always answered: scrapers and probes open a
+  // connection per request anyway, and clients that read a response to the end of the stream
+  // keep working.
+  o.max_requests_per_connection = 1;
+  return http::Server::start(std::move(o), std::move(handler));
 }
 
 }  // namespace
@@ -57,17 +86,18 @@ Result<Endpoints> serveEndpoints(const EndpointOptions& options,
   const bool pick = !options.ports_file.empty();
   Endpoints s;
   if (options.metrics_port != 0) {
-    auto m = HttpServer::start(pick ? kLoopback : options.metrics_address,
-                               pick ? 0 : options.metrics_port, metricsHandler(std::move(render)));
+    auto m = listen(pick ? kLoopback : options.metrics_address, pick ? 0 : options.metrics_port,
+                    kMetricsWorkers, metricsHandler(std::move(render)));
     if (!m) {
       return Error{m.error().code, "metrics endpoint (--port): " + m.error().message};
     }
     s.metrics = std::move(*m);
   }
   if (options.health_port != 0) {
-    auto h =
-        HttpServer::start(pick ? kLoopback : options.health_address, pick ? 0 : options.health_port,
-                          healthHandler(std::move(ready), options.not_ready_message));
+    // Health answers on the loop thread: ready() only reads a flag, and no worker queue can
+    // hold a liveness probe behind anything else.
+    auto h = listen(pick ? kLoopback : options.health_address, pick ? 0 : options.health_port, 0,
+                    healthHandler(std::move(ready), options.not_ready_message));
     if (!h) {
       return Error{h.error().code, "health endpoint (--health-probe-port): " + h.error().message};
     }

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // A daemon's HTTP endpoints: plain-HTTP /metrics (--port) and /healthz, /livez, /readyz
-// (--health-probe-port). Port 0 disables an endpoint, as in MetalLB. For tests, a ports file makes
-// the enabled endpoints listen on 127.0.0.1 on ports the system picks and reports them, so a test
-// never has to guess a free port for a child process.
+// (--health-probe-port), on common/http's server, GET and HEAD only. Port 0 disables an endpoint,
+// as in MetalLB. For tests, a ports file makes the enabled endpoints listen on 127.0.0.1 on ports
+// the system picks and reports them, so a test never has to guess a free port for a child process.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
 
-#include "common/daemon/http_server.h"
+#include "common/http/server.h"
 #include "common/util/result.h"
 
 namespace ingot::daemon {
@@ -27,15 +27,18 @@ struct EndpointOptions {
   std::string ports_file;
 };
 
-/// Endpoints are the running servers (null when disabled).
+/// Endpoints are the running servers (null when disabled). Each endpoint has its own server
+/// (listener, loop): health answers on its loop thread and never waits behind a slow /metrics,
+/// whose rendering runs on the metrics server's workers.
 struct Endpoints {
-  std::unique_ptr<HttpServer> metrics;
-  std::unique_ptr<HttpServer> health;
+  std::unique_ptr<http::Server> metrics;
+  std::unique_ptr<http::Server> health;
 };
 
 /// serveEndpoints starts the enabled endpoints: /metrics answers render(), /readyz 200 when
-/// ready() and 503 with the not-ready message otherwise. Errors name the flag of the endpoint that
-/// could not listen, or the ports file that could not be written.
+/// ready() and 503 with the not-ready message otherwise. render() may run on two threads at once
+/// (two scrapes); ready() runs on the health server's loop thread and must not block. Errors name
+/// the flag of the endpoint that could not listen, or the ports file that could not be written.
 Result<Endpoints> serveEndpoints(const EndpointOptions& options,
                                  std::function<std::string()> render,
                                  std::function<bool()> ready);
