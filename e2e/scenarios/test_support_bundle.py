@@ -108,7 +108,7 @@ def test_explain_reads_the_cluster_and_takes_liveness_from_agent_pods(cluster,
     assert e["l2"]["winner"] == "node1" and e["l2"]["candidates"] == ["node1"]
     assert nodes["node1"]["l2"]["owner"] is True
     assert nodes["node2"]["l2"] == {"owner": False, "reason": "noMatchingAdvertisement", "rank": None,
-                                    "excluded": "notSelectedByAdvertisement"}
+                                    "excluded": "notSelectedByAdvertisement", "interfaces": None}
     live = by_name(e["liveness"]["nodes"])
     for node in cluster.node_names:
         assert live[node]["alive"] and live[node]["state"] == "podReady", node
