@@ -85,10 +85,10 @@ struct StateInputs {
   std::optional<std::string> frr_error;
   /// layer2_error: nullopt = the responder was never needed, "" = it runs, else why not.
   std::optional<std::string> layer2_error;
-  /// frr_config_error: frr_error describes configuration FRR refused (not FRR unreachable).
-  bool frr_config_error = false;
   /// bgp_error: which BGPPeers of this node are not served and why (nullopt: none is left so).
   std::optional<std::string> bgp_error = std::nullopt;
+  /// frr_config_error: frr_error describes configuration FRR refused (not FRR unreachable).
+  bool frr_config_error = false;
 };
 
 /// configurationStateStatus builds speaker-<node>'s status: condition configReconcilerValid
