@@ -130,7 +130,8 @@ def _stored(obj: dict, **meta) -> dict:
 ])
 def test_plan_delete_follows_store_updateForGracefulDeletionAndFinalizers(
         plural, obj, options, expected):
-    # apiserver/pkg/registry/generic/registry/store.go Delete / updateForGracefulDeletionAndFinalizers
+    # apiserver/pkg/registry/generic/registry/store.go Delete,
+    # updateForGracefulDeletionAndFinalizers
     marked = plan_delete(RES[plural], obj, options)
     if expected is None:
         assert marked is None
@@ -155,7 +156,8 @@ def test_unknown_propagation_policy_is_refused(client):
 def test_pod_delete_is_graceful_until_a_delete_with_grace_zero(slow):
     # store.go Delete: a graceful delete is an update (MODIFIED), not a removal
     slow.post(PODS, pod("p", grace=45))
-    with slow.watch(f"{PODS}?watch=1&resourceVersion={slow.get(PODS).body['metadata']['resourceVersion']}") as stream:
+    rv = slow.get(PODS).body["metadata"]["resourceVersion"]
+    with slow.watch(f"{PODS}?watch=1&resourceVersion={rv}") as stream:
         answer = slow.delete(f"{PODS}/p")
         assert answer.status == 200
         assert answer.body["metadata"]["deletionGracePeriodSeconds"] == 45

@@ -37,7 +37,9 @@ NAMESPACES = ("", "namespaces")
 
 def owner_refs(obj: Optional[dict]) -> list:
     refs = meta_of(obj or {}).get("ownerReferences")
-    return [r for r in refs if isinstance(r, dict) and r.get("uid")] if isinstance(refs, list) else []
+    if not isinstance(refs, list):
+        return []
+    return [r for r in refs if isinstance(r, dict) and r.get("uid")]
 
 
 def _location(key: tuple, obj: dict) -> tuple:
