@@ -60,6 +60,7 @@ class Collector:
         self.timers: list = []  # heap of (deadline, seq, location, uid)
         self._seq = itertools.count()
         self._stop = threading.Event()
+        self._wake = threading.Event()  # set when work is queued: other writes do not wake it
         self._thread: Optional[threading.Thread] = None
         self.store.observers.append(self.observe)
 
@@ -74,14 +75,19 @@ class Collector:
         if self._thread is None:
             return
         self._stop.set()
-        with self.store.cond:
-            self.store.cond.notify_all()
+        self._wake.set()
         self._thread.join(timeout=10)
         self._thread = None
 
     # -- indexes (called by the store under its lock) -----------------------------------------
 
     def observe(self, key: tuple, prev: Optional[dict], obj: Optional[dict]) -> None:
+        queued, timers = len(self.queue), len(self.timers)
+        self._index(key, prev, obj)
+        if len(self.queue) != queued or len(self.timers) != timers:
+            self._wake.set()
+
+    def _index(self, key: tuple, prev: Optional[dict], obj: Optional[dict]) -> None:
         if prev is not None:
             loc = _location(key, prev)
             for ref in owner_refs(prev):
@@ -121,20 +127,19 @@ class Collector:
     # -- the worker ---------------------------------------------------------------------------
 
     def _run(self) -> None:
-        store = self.store
+        wait = 0.0
         while not self._stop.is_set():
-            with store.cond:
+            self._wake.wait(wait)
+            self._wake.clear()
+            with self.store.cond:
                 self._expire_grace_periods()
                 for _ in range(10000):
                     if not self.queue:
                         break
                     self._process(self.queue.popleft())
-                if self.queue:
-                    continue
-                wait = 0.5
+                wait = 0.0 if self.queue else 0.5
                 if self.timers:
                     wait = min(wait, max(0.0, self.timers[0][0] - time.monotonic()))
-                store.cond.wait(wait)
 
     def _process(self, item: tuple) -> None:
         kind, arg = item
