@@ -19,6 +19,9 @@ A request meets the modules in this order:
   ports) and the admission chain (`admission`) around each write: a custom resource is pruned
   and validated against its CRD's schema (`validation`, with the CEL rules of `cel`) around
   the defaulting of `defaulting`, then the validating webhooks are called (`webhooks`);
+  `deletion` decides what a DELETE marks (Pod grace periods, propagation finalizers, namespace
+  termination) and `gc` completes it in the background (garbage collection through
+  ownerReferences, namespace cleanup);
   `conversion` converts CRD versions through conversion webhooks; RBAC (`rbac`, `authz`) authorises
   each request of a ServiceAccount token (`authn`);
 * `store` keeps the objects, the global resourceVersion and the indexed event history that

@@ -44,7 +44,7 @@ class KubeApiServer:
                  service_cidrs=("10.96.0.0/12",), builtin_crds: bool = True,
                  crd_dirs=None, schema_validation: bool = True, conversion_webhooks: bool = False,
                  rbac: bool = True, authz_log: Optional[str] = None, verbose: bool = False,
-                 faults: Optional[FaultPlan] = None):
+                 faults: Optional[FaultPlan] = None, grace_scale: float = 1.0):
         try:
             address = str(ipaddress.ip_address(address))
         except ValueError:
@@ -64,6 +64,8 @@ class KubeApiServer:
         self.cluster = Cluster(Registry(BUILTIN_RESOURCES), Store(history),
                                ServiceAllocator(service_cidrs))
         self.cluster.validation.enabled = schema_validation
+        # Pod grace periods last deletionGracePeriodSeconds times this (tests shorten them).
+        self.cluster.collector.grace_scale = grace_scale
         self.cluster.conversion_webhooks = conversion_webhooks
         # ServiceAccount tokens (authn.py), authorised by RBAC (authz.py); the `tokens` above
         # are all-powerful. Admission plugins: cluster.admission.
@@ -90,6 +92,7 @@ class KubeApiServer:
 
     def start(self) -> "KubeApiServer":
         self._bootstrap()
+        self.cluster.collector.start()
         httpd = HttpServer((self.address, self.requested_port), Handler, self)
         if self.tls:
             httpd.socket = self._tls_context().wrap_socket(
@@ -106,6 +109,7 @@ class KubeApiServer:
         if self._httpd is None:
             return
         self.stopping.set()
+        self.cluster.collector.stop()
         with self.cluster.store.cond:
             self.cluster.store.cond.notify_all()
         self._httpd.shutdown()

@@ -82,6 +82,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     add("--authz-log", metavar="FILE",
         help="append every distinct RBAC decision on a ServiceAccount's request to FILE "
              "(JSON lines)")
+    add("--grace-scale", type=float, default=1.0,
+        help="a deleted Pod is removed after its grace period times this factor (default 1; "
+             "nobody runs a kubelet here, so the server ends the grace period itself)")
     add("--verbose", action="store_true", help="log every request to stderr")
     return parser.parse_args(argv)
 
@@ -115,7 +118,8 @@ def main(argv=None) -> int:
         builtin_crds=not args.no_builtin_crds, crd_dirs=args.crd_dir or None,
         schema_validation=not args.no_schema_validation,
         conversion_webhooks=args.conversion_webhooks, rbac=not args.no_rbac,
-        authz_log=args.authz_log, verbose=args.verbose, faults=fault_plan(args)).start()
+        authz_log=args.authz_log, verbose=args.verbose, faults=fault_plan(args),
+        grace_scale=args.grace_scale).start()
     done = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: done.set())

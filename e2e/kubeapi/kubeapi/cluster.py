@@ -16,6 +16,8 @@ from typing import Any, Callable, Optional
 from .admission import AdmissionPlugin, AdmissionRequest
 from .conversion import storage_form
 from .defaulting import SchemaDefaulting
+from .deletion import NamespaceLifecycle, plan_delete, removable
+from .gc import Collector
 from .validation import SchemaPruning, SchemaValidation
 from .webhooks import ValidatingWebhooks
 from .errors import (
@@ -105,9 +107,13 @@ class Cluster:
         self.validation = SchemaValidation(store)  # .enabled = False skips it (benchmarks)
         self.webhooks = ValidatingWebhooks(store)
         self.conversion_webhooks = False  # see conversion.py
-        self.admission: list[AdmissionPlugin] = [SchemaPruning(store), SchemaDefaulting(store),
-                                                 self.validation, self.webhooks]
+        self.admission: list[AdmissionPlugin] = [NamespaceLifecycle(store), SchemaPruning(store),
+                                                 SchemaDefaulting(store), self.validation,
+                                                 self.webhooks]
         store.observers.append(allocator.observe)
+        # Completes deletions in the background (grace periods, garbage collection, namespace
+        # termination): see gc.py. KubeApiServer starts and stops its thread.
+        self.collector = Collector(self)
         self._names = random.Random()
 
     # -- reads --------------------------------------------------------------------------------
@@ -326,7 +332,7 @@ class Cluster:
         new["metadata"]["generation"] = old_generation + 1 if changed else old_generation
         if dry_run:
             return new
-        if meta_of(new).get("deletionTimestamp") and not meta_of(new).get("finalizers"):
+        if removable(new):
             return self._remove(res, new, hooks)
         if canonical(new) == canonical(old):
             return old  # a no-op write changes nothing: same resourceVersion, no event
@@ -336,8 +342,9 @@ class Cluster:
 
     def delete(self, res: Resource, namespace: str, name: str, options: dict,
                dry_run: bool = False) -> tuple:
-        """Deletes an object; returns (object, removed). With finalizers the object only gets
-        a deletionTimestamp and stays until an update empties its finalizers."""
+        """Deletes an object; returns (object, removed). With finalizers, a grace period (Pods)
+        or pending namespace finalizers the object only gets a deletionTimestamp and stays until
+        they are done (deletion.py decides, gc.py completes)."""
         with self.store.cond:
             old = self.store.get(res.key, namespace, name)
             if old is None:
@@ -346,15 +353,18 @@ class Cluster:
             self._admit(AdmissionRequest("DELETE", res, namespace, name, "", None, old, dry_run))
             if dry_run:
                 return old, True
-            meta = meta_of(old)
-            if not meta.get("finalizers"):
+            marked = plan_delete(res, old, options)
+            if marked is None:
                 return self._remove(res, old, KIND_HOOKS.get(res.key, DEFAULT_HOOKS)), True
-            if meta.get("deletionTimestamp"):
+            if canonical(marked) == canonical(old):
                 return old, False
-            marked = dict(old, metadata=dict(meta, deletionTimestamp=utc_now(),
-                                             deletionGracePeriodSeconds=0,
-                                             generation=meta.get("generation", 1) + 1))
             return self.store.write(res.key, marked, old), False
+
+    def system_update(self, res: Resource, old: dict, new: dict) -> dict:
+        """An update by the server's own controllers (gc.py): new is old with some metadata,
+        or a namespace's spec.finalizers, changed; removes it when that completes a deletion."""
+        with self.store.cond:
+            return self._commit_update(res, old, clone(new), "", False)
 
     def _remove(self, res: Resource, obj: dict, hooks: Hooks) -> dict:
         hooks.before_delete(self, obj)
