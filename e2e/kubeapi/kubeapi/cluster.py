@@ -24,6 +24,7 @@ from .errors import (
     too_old_resource_version)
 from .hooks import DEFAULT_HOOKS, Hooks, KIND_HOOKS
 from .meta import canonical, clone, meta_of, object_key, parse_int, utc_now
+from .objectmeta import keeps_generation, require_resource_version, validate_object_meta
 from .patch import PatchError, apply_patch
 from .registry import INITIAL_STATUS, Registry, Resource, with_version
 from .selectors import DNS_SUBDOMAIN, ObjectFilter
@@ -211,8 +212,10 @@ class Cluster:
             raise internal_error("resourceVersion should not be set on objects to be created")
         meta.pop("resourceVersion", None)
         name = meta.get("name") or self._generate_name(res, namespace, meta.get("generateName"))
-        self._run(res, name, validate_name, res, name)
-        meta.update(name=name, uid=str(uuid.uuid4()), creationTimestamp=utc_now(), generation=1)
+        meta.update(name=name, uid=str(uuid.uuid4()), creationTimestamp=utc_now())
+        if keeps_generation(res):
+            meta["generation"] = 1
+        self._run(res, name, validate_object_meta, res, obj, validate_name)
         if res.status and not res.keep_status_on_create:
             obj.pop("status", None)
         if res.key in INITIAL_STATUS:
@@ -249,6 +252,7 @@ class Cluster:
             old = self.store.get(res.key, namespace, name)
             if old is None:
                 raise not_found(res, name)
+            self._run(res, name, require_resource_version, res, body)
             wanted_rv = meta_of(body).get("resourceVersion")
             if wanted_rv and wanted_rv != meta_of(old)["resourceVersion"]:
                 raise conflict(res, name)
@@ -318,12 +322,14 @@ class Cluster:
         name = meta_of(new)["name"]
         hooks = KIND_HOOKS.get(res.key, DEFAULT_HOOKS)
         self._run(res, name, hooks.prepare_update, self, old, new, sub)
+        self._run(res, name, validate_object_meta, res, new)
         self._admit(AdmissionRequest("UPDATE", res, meta_of(old).get("namespace", ""), name, sub,
                                      new, old, dry_run))
         new = storage_form(res.converter, new, res)
-        old_generation = meta_of(old).get("generation", 1)
-        changed = canonical(generation_input(old)) != canonical(generation_input(new))
-        new["metadata"]["generation"] = old_generation + 1 if changed else old_generation
+        if keeps_generation(res):
+            old_generation = meta_of(old).get("generation", 1)
+            changed = canonical(generation_input(old)) != canonical(generation_input(new))
+            new["metadata"]["generation"] = old_generation + 1 if changed else old_generation
         if dry_run:
             return new
         if meta_of(new).get("deletionTimestamp") and not meta_of(new).get("finalizers"):
@@ -351,9 +357,10 @@ class Cluster:
                 return self._remove(res, old, KIND_HOOKS.get(res.key, DEFAULT_HOOKS)), True
             if meta.get("deletionTimestamp"):
                 return old, False
-            marked = dict(old, metadata=dict(meta, deletionTimestamp=utc_now(),
-                                             deletionGracePeriodSeconds=0,
-                                             generation=meta.get("generation", 1) + 1))
+            marked_meta = dict(meta, deletionTimestamp=utc_now(), deletionGracePeriodSeconds=0)
+            if keeps_generation(res):  # rest.BeforeDelete bumps only a generation it finds
+                marked_meta["generation"] = meta.get("generation", 1) + 1
+            marked = dict(old, metadata=marked_meta)
             return self.store.write(res.key, marked, old), False
 
     def _remove(self, res: Resource, obj: dict, hooks: Hooks) -> dict:
