@@ -114,6 +114,17 @@ def test_every_metadata_problem_is_reported_at_once(client):
     assert answer.message.startswith('ConfigMap "cm1" is invalid: [metadata.labels: ')
 
 
+def test_custom_resource_names_are_dns_subdomains(client):
+    """apiextensions-apiserver customResourceValidator.ValidateObjectMeta uses
+    NameIsDNSSubdomain for every custom resource."""
+    for name in ("Pool1", "pool_1", "pool1-"):
+        answer = client.post(POOLS, pool(name))
+        assert answer.status == 422, (name, answer.body)
+        assert answer.body["details"]["causes"][0]["field"] == "metadata.name"
+        assert "a lowercase RFC 1123 subdomain" in answer.message
+    assert client.post(POOLS, pool("pool-1.example")).status == 201
+
+
 # ---------------------------------------------------------------------------------------------
 # custom resources: customResourceStrategy.AllowUnconditionalUpdate is false, so
 # apiserver pkg/registry/rest/update.go BeforeUpdate refuses a PUT without resourceVersion.
