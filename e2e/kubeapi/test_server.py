@@ -448,11 +448,13 @@ def test_service_status_write_keeps_metadata_but_not_spec(client):
     svc["spec"]["ports"][0]["port"] = 9999
     written = client.put(f"{SVC}/web/status", svc).body
     assert written["metadata"]["annotations"] == {"metallb.io/ip-allocated-from-pool": "pool1"}
-    assert written["status"]["loadBalancer"]["ingress"] == [{"ip": "192.168.10.1"}]
+    # ipMode is defaulted to VIP for an ingress with an ip (LoadBalancerIPMode, on since 1.30)
+    assert written["status"]["loadBalancer"]["ingress"] == [{"ip": "192.168.10.1",
+                                                             "ipMode": "VIP"}]
     assert written["spec"]["ports"][0]["port"] == 80
     written["status"] = {"loadBalancer": {}}
     main = client.put(f"{SVC}/web", written).body
-    assert main["status"]["loadBalancer"]["ingress"] == [{"ip": "192.168.10.1"}]
+    assert main["status"]["loadBalancer"]["ingress"] == [{"ip": "192.168.10.1", "ipMode": "VIP"}]
 
 
 def test_status_paths_exist_only_for_kinds_with_a_status_subresource(client):

@@ -9,14 +9,16 @@ python3-jsonschema, and keeps everything in memory.
 A request meets the modules in this order:
 
 * `handler` (HTTP, TLS from `certs`, bearer tokens, fault injection) routes it to `discovery`
-  (`/api`, `/apis`, `/version`, OpenAPI v3) or to a resource verb;
+  (`/api`, `/apis`, `/version`, OpenAPI v3; `openapi_v2`) or to a resource verb, decoding
+  protobuf request bodies with `protobuf`;
 * `registry` resolves the resource (built-in kinds and kinds registered from CRDs, the
   preinstalled ones read from the repository's `crds/` and `e2e/kubeapi/crds/`);
 * `selectors` parses label and field selectors, `patch` applies merge, JSON and strategic merge
   patches;
 * `cluster` gives the API semantics (resourceVersion checks, status subresource, finalizers,
-  generation, paging) and runs the per-kind `hooks` (`services` allocates cluster IPs and node
-  ports) and the admission chain (`admission`) around each write: a custom resource is pruned
+  generation, paging), validates metadata (`objectmeta`) and runs the per-kind `hooks`
+  (`services` allocates cluster IPs and node ports, `service_strategy` checks the rest of a
+  Service) and the admission chain (`admission`) around each write: a custom resource is pruned
   and validated against its CRD's schema (`validation`, with the CEL rules of `cel`) around
   the defaulting of `defaulting`, then the validating webhooks are called (`webhooks`);
   `deletion` decides what a DELETE marks (Pod grace periods, propagation finalizers, namespace

@@ -26,6 +26,7 @@ from .errors import (
     too_old_resource_version)
 from .hooks import DEFAULT_HOOKS, Hooks, KIND_HOOKS
 from .meta import canonical, clone, meta_of, object_key, parse_int, utc_now
+from .objectmeta import keeps_generation, require_resource_version, validate_object_meta
 from .patch import PatchError, apply_patch
 from .registry import INITIAL_STATUS, Registry, Resource, with_version
 from .selectors import DNS_SUBDOMAIN, ObjectFilter
@@ -217,8 +218,10 @@ class Cluster:
             raise internal_error("resourceVersion should not be set on objects to be created")
         meta.pop("resourceVersion", None)
         name = meta.get("name") or self._generate_name(res, namespace, meta.get("generateName"))
-        self._run(res, name, validate_name, res, name)
-        meta.update(name=name, uid=str(uuid.uuid4()), creationTimestamp=utc_now(), generation=1)
+        meta.update(name=name, uid=str(uuid.uuid4()), creationTimestamp=utc_now())
+        if keeps_generation(res):
+            meta["generation"] = 1
+        self._run(res, name, validate_object_meta, res, obj, validate_name)
         if res.status and not res.keep_status_on_create:
             obj.pop("status", None)
         if res.key in INITIAL_STATUS:
@@ -255,6 +258,7 @@ class Cluster:
             old = self.store.get(res.key, namespace, name)
             if old is None:
                 raise not_found(res, name)
+            self._run(res, name, require_resource_version, res, body)
             wanted_rv = meta_of(body).get("resourceVersion")
             if wanted_rv and wanted_rv != meta_of(old)["resourceVersion"]:
                 raise conflict(res, name)
@@ -324,12 +328,14 @@ class Cluster:
         name = meta_of(new)["name"]
         hooks = KIND_HOOKS.get(res.key, DEFAULT_HOOKS)
         self._run(res, name, hooks.prepare_update, self, old, new, sub)
+        self._run(res, name, validate_object_meta, res, new)
         self._admit(AdmissionRequest("UPDATE", res, meta_of(old).get("namespace", ""), name, sub,
                                      new, old, dry_run))
         new = storage_form(res.converter, new, res)
-        old_generation = meta_of(old).get("generation", 1)
-        changed = canonical(generation_input(old)) != canonical(generation_input(new))
-        new["metadata"]["generation"] = old_generation + 1 if changed else old_generation
+        if keeps_generation(res):
+            old_generation = meta_of(old).get("generation", 1)
+            changed = canonical(generation_input(old)) != canonical(generation_input(new))
+            new["metadata"]["generation"] = old_generation + 1 if changed else old_generation
         if dry_run:
             return new
         if removable(new):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Optional
 from .admission import AdmissionPlugin, AdmissionRequest
 from .errors import ApiError, bad_request
 from .meta import meta_of
+from .objectmeta import keeps_generation
 
 if TYPE_CHECKING:
     from .registry import Resource
@@ -103,7 +104,7 @@ def plan_delete(res: "Resource", old: dict, options: dict) -> Optional[dict]:
         new_meta.pop("finalizers")
     if not marked or grace < (meta.get("deletionGracePeriodSeconds") or 0):
         new_meta.update(deletionTimestamp=timestamp(grace), deletionGracePeriodSeconds=grace)
-    if not marked:
+    if not marked and keeps_generation(res):  # rest.BeforeDelete bumps only a generation it finds
         new_meta["generation"] = meta.get("generation", 1) + 1
     new = dict(old, metadata=new_meta)
     if pending:

@@ -23,6 +23,7 @@ from .errors import (
 from .faults import ADMIN_PATH, THROTTLE_BODY, timeout_after_commit
 from .meta import canonical, meta_of, parse_bool, parse_int
 from .patch import PATCH_TYPES
+from . import openapi_v2, protobuf
 from .registry import Resource, with_version
 from .selectors import ObjectFilter, parse_field_selector, parse_label_selector
 from .tables import partial_metadata, requested_shape, table
@@ -176,7 +177,8 @@ class Handler(RequestHandler):
             raise bad_request(f"the request body is not valid JSON: {err}") from None
 
     def _object_body(self, res: Resource, body: bytes) -> dict:
-        obj = self._json_body(body)
+        media = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        obj = protobuf.decode(body) if media == protobuf.MEDIA_TYPE else self._json_body(body)
         if not isinstance(obj, dict):
             raise bad_request(f"the object provided is unrecognized (must be of type {res.kind})")
         check_type(res, obj)
@@ -191,7 +193,9 @@ class Handler(RequestHandler):
             self.api.authorizer.authorize_path(self._user, method.lower(), path)
             if method != "GET":
                 raise method_not_allowed()
-            if isinstance(static, bytes):
+            if isinstance(static, tuple):  # (body, content type)
+                self._send_bytes(200, static[0], static[1])
+            elif isinstance(static, bytes):
                 self._send_bytes(200, static, "text/plain; charset=utf-8")
             else:
                 self._send_json(200, static)
@@ -205,8 +209,8 @@ class Handler(RequestHandler):
         """Returns the document of a non-resource path, or None for a resource path."""
         registry = self.cluster.registry
         if not parts:
-            return {"paths": ["/api", "/api/v1", "/apis", "/healthz", "/livez", "/openapi/v3",
-                              "/readyz", "/version"]}
+            return {"paths": ["/api", "/api/v1", "/apis", "/healthz", "/livez", "/openapi/v2",
+                              "/openapi/v3", "/readyz", "/version"]}
         if parts[0] in ("healthz", "livez", "readyz") and len(parts) == 1:
             return b"ok"
         if parts == ["version"]:
@@ -240,8 +244,10 @@ class Handler(RequestHandler):
                 "groupVersion": f"{group}/{version}" if group else version,
                 "resources": discovery_resources(self.cluster.registry, group, version)}
 
-    def _openapi(self, parts: list) -> dict:
+    def _openapi(self, parts: list) -> Any:
         registry = self.cluster.registry
+        if parts == ["v2"]:
+            return openapi_v2.render(self.headers.get("Accept", ""))
         if parts == ["v3"]:
             paths = {}
             for group, versions in registry.groups().items():
@@ -261,7 +267,7 @@ class Handler(RequestHandler):
             if version not in registry.groups().get(group, []):
                 raise resource_not_found()
             return openapi_document(registry, group, version)
-        raise resource_not_found()  # no OpenAPI v2: kubectl only needs v3 (see README)
+        raise resource_not_found()
 
     def _target(self, parts: list) -> Target:
         if parts[0] == "api" and len(parts) >= 3:

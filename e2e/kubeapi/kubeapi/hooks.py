@@ -14,6 +14,7 @@ from .conversion import Converter
 from .errors import FieldError
 from .meta import meta_of, utc_now
 from .registry import resources_from_crd
+from .service_strategy import check_load_balancer_class, prepare_status_update
 from .services import default_service_spec
 
 if TYPE_CHECKING:
@@ -48,11 +49,14 @@ class ServiceHooks(Hooks):
 
     def prepare_create(self, cluster, obj):
         self._allocate(cluster, obj, None)
+        check_load_balancer_class(obj["spec"], None)
 
     def prepare_update(self, cluster, old, new, sub):
         if sub:
+            prepare_status_update(new.get("status"))
             return
         self._allocate(cluster, new, old)
+        check_load_balancer_class(new["spec"], old.get("spec") or {})
         if new["spec"].get("type") != "LoadBalancer" and isinstance(new.get("status"), dict):
             new["status"] = dict(new["status"], loadBalancer={})
 
@@ -169,10 +173,11 @@ class CrdHooks(Hooks):
 
 
 class SecretHooks(Hooks):
-    """Fills a new Secret of type kubernetes.io/service-account-token with its token, as a
+    """Defaults a Secret's type to Opaque and fills a new Secret of type kubernetes.io/service-account-token with its token, as a
     real cluster's token controller does (authn.py)."""
 
     def prepare_create(self, cluster, obj):
+        obj.setdefault("type", "Opaque")  # SetDefaults_Secret
         issuer = getattr(cluster, "token_issuer", None)
         if obj.get("type") == TOKEN_TYPE and issuer is not None:
             issuer.issue(cluster.store, obj)

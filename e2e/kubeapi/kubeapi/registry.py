@@ -206,7 +206,7 @@ def resources_from_crd(crd: dict) -> list:
             short_names=tuple(names.get("shortNames") or ()),
             status="custom" if "status" in (version.get("subresources") or {}) else "",
             categories=tuple(names.get("categories") or ()),
-            columns=columns, custom=True, name_rule="path", deprecation=warning,
+            columns=columns, custom=True, name_rule="subdomain", deprecation=warning,
             singular=names.get("singular", "")))
     return out
 
