@@ -11,6 +11,7 @@
 
 #include "agent/writes.h"
 #include "common/json/scan.h"
+#include "config/scope.h"
 #include "kube/resources.h"
 
 namespace ingot::agent {
@@ -128,7 +129,14 @@ ReconcileResult Reconciler::reconcileConfig() {
   in.nodes = values(caches_.nodes);
   in.namespaces = values(caches_.namespaces);
   in.secrets = values(caches_.secrets);
-  config::ParseOutcome parsed = config::parse(in, {options_.dialect, options_.namespace_});
+  // MetalLB's speaker parses only the BGPPeers and BGPAdvertisements that select its node, so an
+  // object broken where it does not apply never blocks this node. Before its Node is cached the
+  // agent knows no labels: objects with nodeSelectors cannot apply here yet and are left out.
+  api::Node own;
+  own.metadata.name = options_.node;
+  if (const auto node = caches_.nodes.get(options_.node)) own = *node;
+  config::ParseOutcome parsed =
+      config::parse(config::forNode(std::move(in), own), {options_.dialect, options_.namespace_});
   config_parsed_ = true;
   config_errors_ = parsed.errors;
   queue_.add(std::string(keys::kState));

@@ -198,11 +198,20 @@ int runExplain(const std::vector<std::string>& words, std::ostream& out, std::os
     return runExplainLive(w->service, w->dead, *args, out, err);
   }
   const Workspace ws = loadWorkspace(args->files, {args->option("namespace", "metallb-system")});
-  if (!ws.problems.empty() || !ws.parsed.config) {
+  // Problems only some nodes have leave the others' configuration: explain goes on with it,
+  // those nodes announcing nothing over BGP (MetalLB's speakers there keep their last good one).
+  const bool some_nodes_only =
+      ws.parsed.config && std::all_of(ws.problems.begin(), ws.problems.end(),
+                                      [](const Problem& p) { return !p.nodes.empty(); });
+  if (!some_nodes_only) {
     for (const auto& p : ws.problems) {
       out << formatProblem(p) << "\n";
     }
     return kExitInvalid;
+  }
+  for (const auto& p : ws.problems) {
+    err << "ingotctl explain: warning: " << formatProblem(p)
+        << " (explained as if that agent announced nothing over BGP)\n";
   }
   if (auto interfaces = interfaceFlags(*args, ws.inputs.nodes); !interfaces) {
     return fail(err, interfaces.error().message, kExitUsage);

@@ -241,7 +241,7 @@ int runPlan(const std::vector<std::string>& words, std::ostream& out, std::ostre
     return kExitUsage;
   }
   const Workspace ws =
-      loadWorkspace(args->files, {args->option("namespace", "metallb-system"), *backend});
+      loadWorkspace(args->files, {args->option("namespace", "metallb-system"), *backend, ""});
   for (const auto& note : ws.notes) {
     err << "note: " << note << "\n";
   }

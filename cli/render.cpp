@@ -208,7 +208,8 @@ int runRender(const std::vector<std::string>& words, std::ostream& out, std::ost
     return kExitUsage;
   }
   req.backend = *backend;
-  const Workspace ws = loadWorkspace(args->files, {ns, *backend});
+  // Parsed as the agent on the node parses: objects that do not select it cannot break it.
+  const Workspace ws = loadWorkspace(args->files, {ns, *backend, req.node});
   for (const auto& note : ws.notes) {
     err << "note: " << note << "\n";
   }

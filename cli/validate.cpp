@@ -23,6 +23,9 @@ std::string problemsJson(const std::vector<Problem>& problems) {
     o.set("field", json::Value::string(p.field));
     o.set("message", json::Value::string(p.message));
     o.set("transient", json::Value::boolean(p.transient));
+    json::Value nodes = json::Value::array();  // empty: every node (or not an agent's problem)
+    for (const auto& n : p.nodes) nodes.push(json::Value::string(n));
+    o.set("nodes", std::move(nodes));
     arr.push(std::move(o));
   }
   return json::write(arr, json::Style::Pretty);
@@ -51,7 +54,7 @@ int runValidate(const std::vector<std::string>& words, std::ostream& out, std::o
     return kExitUsage;
   }
   const Workspace ws =
-      loadWorkspace(args->files, {args->option("namespace", "metallb-system"), *backend});
+      loadWorkspace(args->files, {args->option("namespace", "metallb-system"), *backend, ""});
   for (const auto& note : ws.notes) {
     err << "note: " << note << "\n";
   }

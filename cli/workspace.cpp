@@ -44,9 +44,9 @@ void defaultNamespace(api::ManifestObject& o, const std::string& metallb_ns) {
 }
 
 Problem problemFor(const api::ManifestObject& o, std::string field, std::string message) {
-  return Problem{o.pos,         o.kind,           o.meta().namespace_,
-                 o.meta().name, std::move(field), std::move(message),
-                 false};
+  return Problem{
+      o.pos, o.kind, o.meta().namespace_, o.meta().name, std::move(field), std::move(message),
+      false, {}};
 }
 
 /// collect sorts one decoded object into the parser's inputs (MetalLB namespace only) or the
@@ -126,9 +126,16 @@ void checkObjects(Workspace& ws, const WorkspaceOptions& options) {
   }
 }
 
-/// addConfigErrors appends the parser's errors at their object's position. A field the field
-/// validation already reported (with the field's own line) is not reported twice.
-void addConfigErrors(Workspace& ws) {
+/// NodeError is one parse error and the nodes whose agent reports it (empty: not node-specific).
+struct NodeError {
+  config::ConfigError error;
+  std::vector<std::string> nodes;
+};
+
+/// addConfigErrors appends the parser's errors at their object's position, to problems (or to
+/// warnings when as_warnings). A field the field validation already reported (with the field's own
+/// line) is not reported twice.
+void addConfigErrors(Workspace& ws, const std::vector<NodeError>& errors, bool as_warnings) {
   std::set<std::tuple<std::string, std::string, std::string, std::string>> reported;
   for (const auto& p : ws.problems) {
     reported.emplace(p.kind, p.namespace_, p.name, p.field);
@@ -137,16 +144,120 @@ void addConfigErrors(Workspace& ws) {
   for (const auto& o : ws.objects) {
     where.emplace(ObjectKey{o.kind, o.meta().namespace_, o.meta().name}, o.pos);
   }
-  for (const auto& e : ws.parsed.errors) {
+  for (const auto& [e, nodes] : errors) {
     if (reported.count({e.kind, e.namespace_, e.name, e.field}) != 0) {
       continue;
     }
-    Problem p{{}, e.kind, e.namespace_, e.name, e.field, e.message, e.transient};
+    Problem p{{}, e.kind, e.namespace_, e.name, e.field, e.message, e.transient, nodes};
     if (const auto it = where.find(ObjectKey{e.kind, e.namespace_, e.name}); it != where.end()) {
       p.pos = it->second;
     }
-    ws.problems.push_back(std::move(p));
+    (as_warnings ? ws.warnings : ws.problems).push_back(std::move(p));
   }
+}
+
+/// everywhere is errors that are not some nodes' only.
+std::vector<NodeError> everywhere(const std::vector<config::ConfigError>& errors) {
+  std::vector<NodeError> out;
+  out.reserve(errors.size());
+  for (const auto& e : errors) {
+    out.push_back({e, {}});
+  }
+  return out;
+}
+
+/// byError merges the groups' errors: each error once, with the nodes that report it (none
+/// listed when every node does).
+std::vector<NodeError> byError(const std::vector<config::NodeGroup>& groups, size_t node_count) {
+  std::vector<NodeError> out;
+  for (const auto& g : groups) {
+    for (const auto& e : g.outcome.errors) {
+      auto it =
+          std::find_if(out.begin(), out.end(), [&](const NodeError& x) { return x.error == e; });
+      if (it == out.end()) {
+        it = out.insert(out.end(), NodeError{e, {}});
+      }
+      it->nodes.insert(it->nodes.end(), g.nodes.begin(), g.nodes.end());
+    }
+  }
+  for (auto& e : out) {
+    std::sort(e.nodes.begin(), e.nodes.end());
+    if (e.nodes.size() == node_count) {
+      e.nodes.clear();
+    }
+  }
+  return out;
+}
+
+/// selectsNoNode reports whether an object with these nodeSelectors is parsed by no agent.
+bool selectsNoNode(const std::vector<api::LabelSelector>& selectors,
+                   const std::vector<api::Node>& nodes) {
+  return std::none_of(nodes.begin(), nodes.end(), [&](const api::Node& n) {
+    return config::selectsNode(selectors, n.metadata.labels);
+  });
+}
+
+/// unselectedErrors returns the errors of the BGPPeers and BGPAdvertisements that select no
+/// node: no agent parses them (MetalLB's speakers drop them before parsing), so they break
+/// nothing yet, but they would break the nodes they come to select.
+std::vector<NodeError> unselectedErrors(const config::Inputs& in,
+                                        const config::ParseOptions& options) {
+  std::set<std::pair<std::string, std::string>> idle;  // kind, name
+  for (const auto& p : in.peers) {
+    if (selectsNoNode(p.spec.node_selectors, in.nodes)) idle.emplace("BGPPeer", p.metadata.name);
+  }
+  for (const auto& a : in.bgp_advertisements) {
+    if (selectsNoNode(a.spec.node_selectors, in.nodes)) {
+      idle.emplace("BGPAdvertisement", a.metadata.name);
+    }
+  }
+  std::vector<NodeError> out;
+  if (idle.empty()) {
+    return out;
+  }
+  for (auto& e : config::parse(in, options).errors) {
+    if (idle.contains({e.kind, e.name})) {
+      e.message +=
+          " (it selects no node, so no agent parses it yet; the nodes it comes to "
+          "select will reject it)";
+      out.push_back({std::move(e), {}});
+    }
+  }
+  return out;
+}
+
+/// parseConfig runs the parser as loadWorkspace describes.
+void parseConfig(Workspace& ws, const WorkspaceOptions& options) {
+  const config::ParseOptions popts{options.backend, options.metallb_namespace};
+  const auto& nodes = ws.inputs.nodes;
+  if (!options.node.empty()) {
+    api::Node own;
+    own.metadata.name = options.node;
+    const auto it = std::find_if(nodes.begin(), nodes.end(), [&](const api::Node& n) {
+      return n.metadata.name == options.node;
+    });
+    if (it != nodes.end()) own = *it;
+    ws.parsed = config::parse(config::forNode(ws.inputs, own), popts);
+    addConfigErrors(ws, everywhere(ws.parsed.errors), false);
+    return;
+  }
+  if (nodes.empty()) {
+    ws.parsed = config::parse(ws.inputs, popts);
+    addConfigErrors(ws, everywhere(ws.parsed.errors), false);
+    return;
+  }
+  ws.node_groups = config::parsePerNode(ws.inputs, popts);
+  const auto errors = byError(ws.node_groups, nodes.size());
+  for (const auto& e : errors) {
+    ws.parsed.errors.push_back(e.error);
+  }
+  // Problems that are only some nodes' leave the others' configuration usable: explain reads it.
+  if (std::all_of(errors.begin(), errors.end(),
+                  [](const NodeError& e) { return !e.nodes.empty(); })) {
+    ws.parsed.config = config::combine(ws.node_groups);
+  }
+  addConfigErrors(ws, errors, false);
+  addConfigErrors(ws, unselectedErrors(ws.inputs, popts), true);
 }
 
 }  // namespace
@@ -178,7 +289,7 @@ Workspace loadWorkspaceSet(api::ManifestSet set, const WorkspaceOptions& options
       mp.namespace_ = namespaceFor(mp.kind, options.metallb_namespace);
     }
     ws.problems.push_back(
-        Problem{mp.pos, mp.kind, mp.namespace_, mp.name, mp.field, mp.message, false});
+        Problem{mp.pos, mp.kind, mp.namespace_, mp.name, mp.field, mp.message, false, {}});
   }
   ws.objects = std::move(set.objects);
   for (auto& o : ws.objects) {
@@ -189,8 +300,7 @@ Workspace loadWorkspaceSet(api::ManifestSet set, const WorkspaceOptions& options
     collect(o, options.metallb_namespace, ws);
   }
   addImplicitNamespaces(ws);
-  ws.parsed = config::parse(ws.inputs, {options.backend, options.metallb_namespace});
-  addConfigErrors(ws);
+  parseConfig(ws, options);
   std::stable_sort(ws.problems.begin(), ws.problems.end(), [](const Problem& a, const Problem& b) {
     return std::tie(a.pos.file, a.pos.line) < std::tie(b.pos.file, b.pos.line);
   });
@@ -209,7 +319,16 @@ std::string formatProblem(const Problem& p) {
   if (!p.field.empty()) {
     out += p.field + ": ";
   }
-  return out + p.message;
+  out += p.message;
+  if (!p.nodes.empty()) {
+    std::string list;
+    for (const auto& n : p.nodes) {
+      list += (list.empty() ? "" : ", ") + n;
+    }
+    out += " [rejected by the agent" +
+           std::string(p.nodes.size() == 1 ? " on node " : "s on nodes ") + list + "]";
+  }
+  return out;
 }
 
 }  // namespace ingot::cli

@@ -13,6 +13,7 @@ ingot_add_library(ingot_config
     ${CMAKE_CURRENT_LIST_DIR}/bgp_advertisements.cpp
     ${CMAKE_CURRENT_LIST_DIR}/backend.cpp
     ${CMAKE_CURRENT_LIST_DIR}/config_error.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/scope.cpp
   LIBRARIES ingot_api_model ingot_net ingot_util)
 
 ingot_add_test(ingot_config_test
@@ -25,4 +26,5 @@ ingot_add_test(ingot_config_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/bgp_advertisements_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/backend_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/config_error_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/scope_test.cpp
   LIBRARIES ingot_config)

@@ -199,7 +199,7 @@ class Reconciler {
   WriteOverlay<api::IPAddressPoolStatus> pool_writes_;
   WriteOverlay<api::ConfigurationStateStatus> state_writes_;
   UnannouncedTracker unannounced_;
-  config::ConfigSharedPtr announce_config_;  ///< every metallb.io kind, for the verdicts
+  config::ConfigSharedPtr announce_config_;  ///< every agent's view merged (config::combine)
 };
 
 }  // namespace ingot::controller

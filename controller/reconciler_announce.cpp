@@ -5,6 +5,7 @@
 // for the grace period, say why per node: a Warning Event, the condition ingot.dev/Announced
 // False on the Service, and the gauge ingot_services_unannounced. The condition goes through the
 // Service status write path (services/status merge patch, write overlay).
+#include "config/scope.h"
 #include "controller/reconciler.h"
 #include "controller/status_writes.h"
 #include "kube/resources.h"
@@ -80,14 +81,39 @@ void Reconciler::parseAnnounceConfig() {
     p.spec.password_secret.reset();
     p.spec.bfd_profile.clear();
   }
-  auto parsed = config::parse(in, config::ParseOptions{options_.backend, options_.namespace_});
-  if (!parsed.errors.empty()) {
-    log_.warn("announce", "config_invalid",
-              "configuration rejected; the unannounced check keeps the last good one",
-              {{"first", config::formatConfigError(parsed.errors.front())}});
+  // Each agent parses only the peers and advertisements that select its node (MetalLB's speaker
+  // filter), so the check parses per group of nodes alike and counts an object announced only
+  // from the nodes that accepted it.
+  const config::ParseOptions options{options_.backend, options_.namespace_};
+  if (in.nodes.empty()) {
+    auto parsed = config::parse(in, options);
+    if (!parsed.errors.empty()) {
+      log_.warn("announce", "config_invalid",
+                "configuration rejected; the unannounced check keeps the last good one",
+                {{"first", config::formatConfigError(parsed.errors.front())}});
+      return;
+    }
+    announce_config_ = parsed.config;
     return;
   }
-  announce_config_ = parsed.config;
+  const auto groups = config::parsePerNode(in, options);
+  for (const auto& g : groups) {
+    if (!g.outcome.errors.empty()) {
+      log_.warn("announce", "config_invalid_on_nodes",
+                "some agents reject the configuration; they count as announcing nothing",
+                {{"first", config::formatConfigError(g.outcome.errors.front())},
+                 log::num("nodes", static_cast<long long>(g.nodes.size())),
+                 {"node", g.nodes.front()}});
+    }
+  }
+  auto combined = config::combine(groups);
+  if (!combined) {
+    log_.warn(
+        "announce", "config_invalid",
+        "configuration rejected on every node; the unannounced check keeps the last good one");
+    return;
+  }
+  announce_config_ = std::move(combined);
 }
 
 std::set<std::string> Reconciler::deadAgents(const std::vector<api::Node>& nodes) const {

@@ -68,7 +68,9 @@ std::string restoreName(std::string message, const std::string& name) {
 }
 
 /// withoutTransientReferences blanks what may legitimately point at an object created later
-/// (a peer's BFD profile and password Secret, community aliases), as MetalLB's webhooks do.
+/// (a peer's BFD profile and password Secret, community aliases), as MetalLB's webhooks do
+/// (resetTransientErrorsFields): a community without ':' is taken for an alias and dropped; one
+/// with ':' stays and must parse as a literal.
 config::Inputs withoutTransientReferences(config::Inputs in) {
   for (auto& peer : in.peers) {
     peer.spec.bfd_profile.clear();
@@ -83,8 +85,10 @@ config::Inputs withoutTransientReferences(config::Inputs in) {
   return in;
 }
 
-/// firstProblem returns the first field error of the object, then the first lasting parse error
-/// of the configuration it would make.
+/// firstProblem returns the first field error of the object, then the first parse error of the
+/// configuration it would make once the references were blanked. That error may still be one the
+/// agents retry: a community with ':' that is neither a literal nor, in the objects listed here,
+/// an alias (MetalLB's webhook returns getCommunityValue's TransientError for it too).
 std::optional<std::string> firstProblem(const api::AnyObject& object,
                                         const config::Inputs& inputs,
                                         const AdmitOptions& options) {
@@ -93,10 +97,8 @@ std::optional<std::string> firstProblem(const api::AnyObject& object,
   }
   auto parsed = config::parse(withoutTransientReferences(inputs),
                               {options.backend, options.metallb_namespace});
-  for (const auto& e : parsed.errors) {
-    if (!e.transient) {
-      return e.message;
-    }
+  if (!parsed.errors.empty()) {
+    return parsed.errors.front().message;
   }
   return std::nullopt;
 }

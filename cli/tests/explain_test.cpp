@@ -176,6 +176,24 @@ BOOST_AUTO_TEST_CASE(examples_l2_and_dead_node) {
   BOOST_TEST(dns.find("pool")->find("source")->text() == "requestedIPs");
 }
 
+// An advertisement broken only on n1 (filterBGPAdvertisementsByNode): n1's agent rejects its
+// configuration, n2's announces; explain says so instead of refusing the input.
+BOOST_AUTO_TEST_CASE(a_node_that_rejects_its_configuration_announces_nothing_over_bgp) {
+  const std::string data = sourceDir() + "/cli/tests/testdata/";
+  const Run r =
+      run(runExplain, {"default/web", "--output", "json", "-f", data + "per-node-base.yaml", "-f",
+                       data + "per-node-rack1.yaml", "-f", data + "per-node-service.yaml"});
+  BOOST_TEST_REQUIRE(r.code == 0, r.out + r.err);
+  BOOST_TEST(r.err.find("warning: ") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("[rejected by the agent on node n1]") != std::string::npos, r.err);
+  auto doc = ingot::json::parse(r.out);
+  BOOST_TEST_REQUIRE(doc.has_value());
+  BOOST_TEST(jsonNode(*doc, "n2").find("bgp")->find("announced")->boolValue());
+  const auto& n1 = *jsonNode(*doc, "n1").find("bgp");
+  BOOST_TEST(!n1.find("announced")->boolValue());
+  BOOST_TEST(n1.find("reason")->text() == "notOwner");
+}
+
 BOOST_AUTO_TEST_CASE(bad_input_is_named) {
   Run r = run(runExplain, {"web/nope", "-f", sourceDir() + "/examples"});
   BOOST_TEST(r.code == kExitInvalid);

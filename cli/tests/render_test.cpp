@@ -118,6 +118,25 @@ BOOST_AUTO_TEST_CASE(a_node_without_sessions_or_profiles_gets_no_frrconfiguratio
   BOOST_TEST(conf.str().find("router bgp") == std::string::npos, conf.str());
 }
 
+BOOST_AUTO_TEST_CASE(an_object_broken_on_one_node_breaks_only_that_node) {
+  const std::string data = sourceDir() + "/cli/tests/testdata/";
+  const std::vector<std::string> files = {"-f", data + "per-node-base.yaml", "-f",
+                                          data + "per-node-rack1.yaml"};
+  auto on = [&](const std::string& node) {
+    std::vector<std::string> words = {"--node", node};
+    words.insert(words.end(), files.begin(), files.end());
+    return run(ingot::cli::runRender, words);
+  };
+  const Run n2 = on("n2");
+  BOOST_TEST(n2.code == 0, n2.out + n2.err);
+  BOOST_TEST(n2.out.find("name: metallb-n2") != std::string::npos, n2.out);
+  const Run n1 = on("n1");
+  BOOST_TEST(n1.code == 1, n1.out + n1.err);
+  BOOST_TEST(n1.out.find("BGPAdvertisement metallb-system/rack1: spec.communities[0]") !=
+                 std::string::npos,
+             n1.out);
+}
+
 BOOST_AUTO_TEST_CASE(unknown_node_and_bad_flags_fail) {
   BOOST_TEST(render({"--node", "nosuchnode"}).code == 1);
   BOOST_TEST(render({}).code == 2);

@@ -143,6 +143,37 @@ BOOST_AUTO_TEST_CASE(json_output_lists_every_problem_with_transient_flag) {
   BOOST_TEST(r.out.find("\"line\": 1") != std::string::npos);
 }
 
+// MetalLB's speakers parse only the BGPPeers and BGPAdvertisements that select their node
+// (filterByNode): validate reports which nodes reject what, and an object that selects no node
+// only warns.
+BOOST_AUTO_TEST_CASE(objects_are_judged_on_the_nodes_they_select) {
+  const std::string data = sourceDir() + "/cli/tests/testdata/";
+  const std::string alias_error =
+      "spec.communities[0]: invalid community \"not-defined\" in BGP advertisement: invalid "
+      "community format: not-defined (no Community alias with this name either)";
+
+  const Run idle = validate({"-f", data + "per-node-base.yaml"});
+  BOOST_TEST(idle.code == 0, idle.out + idle.err);
+  BOOST_TEST(idle.out == "valid: 6 objects\n");
+  BOOST_TEST(idle.err.find("warning: " + data + "per-node-base.yaml:29: BGPAdvertisement " +
+                           "metallb-system/idle: " + alias_error + " (it selects no node") !=
+                 std::string::npos,
+             idle.err);
+
+  const Run broken =
+      validate({"-f", data + "per-node-base.yaml", "-f", data + "per-node-rack1.yaml"});
+  BOOST_TEST(broken.code == 1, broken.out + broken.err);
+  BOOST_TEST(lines(broken.out) ==
+                 (std::vector<std::string>{data + "per-node-rack1.yaml:3: BGPAdvertisement " +
+                                           "metallb-system/rack1: " + alias_error +
+                                           " [rejected by the agent on node n1]"}),
+             boost::test_tools::per_element());
+
+  const Run json = validate(
+      {"--output", "json", "-f", data + "per-node-base.yaml", "-f", data + "per-node-rack1.yaml"});
+  BOOST_TEST(json.out.find("\"nodes\": [\n      \"n1\"\n    ]") != std::string::npos, json.out);
+}
+
 BOOST_AUTO_TEST_CASE(json_output_of_valid_input_is_an_empty_array) {
   TempDir dir;
   const Run r = validate({"--output=json", "-f", dir.write("p.yaml", kGoodPool)});

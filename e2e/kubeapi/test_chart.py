@@ -161,12 +161,15 @@ def test_monitoring_objects_are_off_by_default_and_render_when_enabled(harness):
     kinds = {k for k, _ in rendered(harness)}
     assert not kinds & {"PodMonitor", "ServiceMonitor", "PrometheusRule"}
     objs = rendered(harness, "prometheus.podMonitor.enabled=true",
-                    "prometheus.serviceMonitor.enabled=true", "prometheus.prometheusRule.enabled=true")
+                    "prometheus.prometheusRule.enabled=true")
     alerts = [r["alert"] for g in objs[("PrometheusRule", "ingot")]["spec"]["groups"] for r in g["rules"]]
     assert alerts == ["MetalLBStaleConfig", "MetalLBConfigNotLoaded", "MetalLBAddressPoolExhausted",
                       "MetalLBAddressPoolUsage75Percent", "MetalLBAddressPoolUsage85Percent",
                       "MetalLBAddressPoolUsage95Percent", "MetalLBBGPSessionDown"]
-    assert ("PodMonitor", "ingot-speaker") in objs and ("ServiceMonitor", "ingot-controller-monitor") in objs
+    assert ("PodMonitor", "ingot-speaker") in objs
+    # MetalLB's chart refuses both monitors at once (see test_contradictory_values_fail_the_render).
+    assert ("ServiceMonitor", "ingot-controller-monitor") in rendered(
+        harness, "prometheus.serviceMonitor.enabled=true")
 
 
 def merged_values(harness, *sets: str) -> dict:
@@ -197,11 +200,24 @@ def test_values_schema_rejects_a_bad_value(harness, bad, path):
     (["speaker.frr.enabled=true"], "mutually exclusive"),
     (["frrk8s.external=true"], "mutually exclusive"),
     (["speaker.memberlist.enabled=false", "speaker.nodeSelector.a=b"], "needs speaker.memberlist"),
+    # MetalLB's chart: servicemonitor.yaml fails on both monitors, speaker.yaml requires the
+    # namespace of an external frr-k8s.
+    (["prometheus.serviceMonitor.enabled=true", "prometheus.podMonitor.enabled=true"],
+     "prometheus.serviceMonitor.enabled and prometheus.podMonitor.enabled cannot both be set"),
+    (["frrk8s.enabled=false", "frrk8s.external=true"],
+     "namespace is required when frrk8s is external"),
 ])
 def test_contradictory_values_fail_the_render(harness, sets, message):
     with pytest.raises(subprocess.CalledProcessError) as caught:
         render.render(harness, [a for s in sets for a in ("--set", s)])
     assert message in caught.value.stderr
+
+
+def test_an_external_frrk8s_gets_the_namespace_it_is_given(harness):
+    objs = rendered(harness, "frrk8s.enabled=false", "frrk8s.external=true",
+                    "frrk8s.namespace=frr-k8s-system")
+    args = objs[("DaemonSet", "ingot-agent")]["spec"]["template"]["spec"]["containers"][0]["args"]
+    assert "--frrk8s-namespace=frr-k8s-system" in args
 
 
 def daemon_binary(env: str, relative: str) -> Path:
@@ -380,7 +396,7 @@ def test_tolerations_node_selectors_and_runtime_class_reach_the_pods(harness, tm
 
 def test_monitors_select_the_pods_and_scrape_the_metrics_port(harness):
     objs = rendered(harness, "prometheus.podMonitor.enabled=true",
-                    "prometheus.serviceMonitor.enabled=true", "prometheus.podMonitor.interval=15s")
+                    "prometheus.podMonitor.interval=15s")
     for component, kind, name in (("speaker", "DaemonSet", "ingot-agent"),
                                   ("controller", "Deployment", "ingot-controller")):
         monitor = objs[("PodMonitor", f"ingot-{component}")]["spec"]

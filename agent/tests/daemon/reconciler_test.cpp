@@ -347,6 +347,42 @@ BOOST_AUTO_TEST_CASE(invalid_configuration_keeps_the_last_good_one_and_recovers)
   BOOST_TEST(contains(h.metrics.render(), "metallb_k8s_client_config_stale_bool 0"));
 }
 
+/// brokenAdvertisement names a Community alias nobody defines and selects the nodes labelled
+/// rack=rack.
+api::BGPAdvertisement brokenAdvertisement(const std::string& rack) {
+  api::BGPAdvertisement ad;
+  ad.metadata.name = "broken";
+  ad.metadata.namespace_ = "metallb-system";
+  ad.spec.communities = {"no-such-alias"};
+  ad.spec.node_selectors = {api::LabelSelector{{{"rack", rack}}, {}}};
+  return ad;
+}
+
+// MetalLB's speaker drops the BGPAdvertisements that do not select its node before parsing
+// (filterBGPAdvertisementsByNode): one broken elsewhere leaves this agent's configuration alone.
+BOOST_AUTO_TEST_CASE(an_advertisement_broken_on_another_node_is_not_parsed_here) {
+  Harness h(node1());
+  firstPass(h);
+  const auto desired = *h.desired();
+  testing::World::upsert(h.world.bgp_advertisements, brokenAdvertisement("r2"));
+  h.queue.add(std::string(keys::kConfig));
+  h.drain();
+  BOOST_REQUIRE(!stateWrites(h, "patchStatus").empty());
+  BOOST_TEST(contains(stateWrites(h, "patchStatus").back().body, "\"result\":\"Valid\""));
+  BOOST_TEST((*h.desired() == desired));
+
+  // node1 joins rack r2: it now parses the advertisement and rejects its configuration.
+  auto node = *h.world.nodes.get("node1");
+  node.metadata.labels["rack"] = "r2";
+  testing::World::upsert(h.world.nodes, node, "2");
+  h.queue.add(std::string(keys::kConfig));
+  h.drain();
+  const auto body = stateWrites(h, "patchStatus").back().body;
+  BOOST_TEST(contains(body, "\"result\":\"Invalid\""), body);
+  BOOST_TEST(contains(body, "no-such-alias"), body);
+  BOOST_TEST((*h.desired() == desired));  // the last good configuration is kept
+}
+
 /// FakeApply records the texts and fails while `failures` > 0; verify() reports `drift` once.
 /// Each apply advances `clock` (when set) by `cost`.
 class FakeApply final : public FrrApply {

@@ -64,8 +64,14 @@ of its own, so BGPPeers are reported instead of served. */}}
 {{- end }}
 {{- end }}
 
+{{/* frr-k8s' namespace: an external frr-k8s must be named (as MetalLB's chart requires); the
+default one lives in the release namespace. */}}
 {{- define "ingot.frrk8sNamespace" -}}
+{{- if .Values.frrk8s.external }}
+{{- required "namespace is required when frrk8s is external" .Values.frrk8s.namespace }}
+{{- else }}
 {{- default .Release.Namespace .Values.frrk8s.namespace }}
+{{- end }}
 {{- end }}
 
 {{/* image renders "repository:tag", the tag defaulting to the chart's appVersion. */}}

@@ -366,5 +366,66 @@ BOOST_AUTO_TEST_CASE(verdicts_carry_metallbs_messages) {
   }
 }
 
+std::string adJson(const std::string& communities, const std::string& node_selectors) {
+  return R"({"apiVersion":"metallb.io/v1beta1","kind":"BGPAdvertisement","metadata":{"name":)"
+         R"("ad","namespace":"metallb-system"},"spec":{"ipAddressPools":["a"],"communities":)" +
+         communities + R"(,"nodeSelectors":)" + node_selectors + "}}";
+}
+
+std::string peerJson(const std::string& extra) {
+  return R"({"apiVersion":"metallb.io/v1beta2","kind":"BGPPeer","metadata":{"name":"p3",)"
+         R"("namespace":"metallb-system"},"spec":{"myASN":64500,"peerASN":2,)"
+         R"("peerAddress":"10.1.1.3")" +
+         extra + "}}";
+}
+
+// Each row names the MetalLB behaviour it follows. The webhooks parse the objects they list with
+// every node and no per-node filter, after resetTransientErrorsFields blanked what may point at
+// an object created later; whatever error remains denies.
+BOOST_AUTO_TEST_CASE(webhook_tolerance_follows_reset_transient_errors_fields) {
+  struct Case {
+    std::string desc;
+    std::string kind;
+    std::string object;
+    bool allowed;
+    std::string message;
+  };
+  const std::string rack1 = R"([{"matchLabels":{"rack":"1"}}])";
+  const std::string rack9 = R"([{"matchLabels":{"rack":"9"}}])";
+  const std::vector<Case> cases = {
+      {"resetTransientErrorsFields: an undefined alias selecting no node is admitted",
+       "BGPAdvertisement", adJson(R"(["no-such"])", rack9), true, ""},
+      {"resetTransientErrorsFields: an undefined alias selecting a node is admitted too",
+       "BGPAdvertisement", adJson(R"(["no-such"])", rack1), true, ""},
+      {"getCommunityValue: a malformed literal is ErrInvalidCommunityValue, denied",
+       "BGPAdvertisement", adJson(R"(["1:x"])", rack9), false,
+       R"(invalid community "1:x" in BGP advertisement: invalid community value)"},
+      {"getCommunityValue: a string with ':' is not blanked, its TransientError denies",
+       "BGPAdvertisement", adJson(R"(["1:2:3"])", rack9), false, "invalid community format: 1:2:3"},
+      {"resetTransientErrorsFields: a password Secret created later is admitted", "BGPPeer",
+       peerJson(R"(,"passwordSecret":{"name":"later","namespace":"metallb-system"})"), true, ""},
+      {"resetTransientErrorsFields: a BFD profile created later is admitted", "BGPPeer",
+       peerJson(R"(,"bfdProfile":"later")"), true, ""},
+      {"peerFromCR: a peer's own error denies even where it selects no node", "BGPPeer",
+       peerJson(R"(,"holdTime":"1s","nodeSelectors":)" + rack9), false,
+       R"(invalid hold time "1s": must be 0 or >=3s)"},
+  };
+  config::Inputs in = existing();
+  api::Node n1;
+  n1.metadata.name = "n1";
+  n1.metadata.labels = {{"rack", "1"}};
+  in.nodes = {n1};
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      auto r = decodeReview(
+          review(c.kind, c.kind == "BGPPeer" ? "v1beta2" : "v1beta1", "CREATE", kNs, c.object));
+      BOOST_REQUIRE(r.has_value());
+      const Verdict v = admit(route(c.kind), *r, in, {});
+      BOOST_TEST(v.allowed == c.allowed, v.message);
+      BOOST_TEST(v.message.find(c.message) != std::string::npos, v.message);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ingot::controller::webhook
