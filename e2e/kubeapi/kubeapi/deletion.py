@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Optional
 from .admission import AdmissionPlugin, AdmissionRequest
 from .errors import ApiError, bad_request
 from .meta import meta_of
-from .objectmeta import keeps_generation
 
 if TYPE_CHECKING:
     from .registry import Resource
@@ -104,8 +103,8 @@ def plan_delete(res: "Resource", old: dict, options: dict) -> Optional[dict]:
         new_meta.pop("finalizers")
     if not marked or grace < (meta.get("deletionGracePeriodSeconds") or 0):
         new_meta.update(deletionTimestamp=timestamp(grace), deletionGracePeriodSeconds=grace)
-    if not marked and keeps_generation(res):  # rest.BeforeDelete bumps only a generation it finds
-        new_meta["generation"] = meta.get("generation", 1) + 1
+    if not marked and meta.get("generation", 0) > 0:  # rest.BeforeDelete bumps only one it finds
+        new_meta["generation"] = meta["generation"] + 1
     new = dict(old, metadata=new_meta)
     if pending:
         new["status"] = dict(old.get("status") or {}, phase="Terminating")
