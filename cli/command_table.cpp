@@ -254,8 +254,8 @@ void flagLines(std::string& out, const std::string& left, const std::string& hel
 }  // namespace
 
 const std::vector<CommandInfo>& commandTable() {
-  static const std::vector<CommandInfo> table = buildTable();
-  return table;
+  static const std::vector<CommandInfo> kTable = buildTable();
+  return kTable;
 }
 
 const CommandInfo* findCommand(std::string_view name) {

@@ -47,7 +47,7 @@ Result<void> parseItem(const std::string& item, NodeInterfaces& out) {
   return {};
 }
 
-json::Value strings(const std::vector<std::string>& v) {
+json::Value stringArray(const std::vector<std::string>& v) {
   json::Value a = json::Value::array();
   for (const auto& s : v) {
     a.push(json::Value::string(s));
@@ -79,7 +79,8 @@ Result<InterfaceFlags> interfaceFlags(const Args& args, const std::vector<api::N
     return parsed.error();
   }
   flags.nodes = std::move(*parsed);
-  for (const auto& [name, ifs] : flags.nodes) {
+  for (const auto& entry : flags.nodes) {
+    const std::string& name = entry.first;
     if (std::none_of(nodes.begin(), nodes.end(),
                      [&](const api::Node& n) { return n.metadata.name == name; })) {
       return invalidArgument("--interfaces " + name + ": no Node of that name in the input");
@@ -167,10 +168,10 @@ std::string answeringText(const L2Answering& a) {
 
 json::Value answeringJson(const L2Answering& a) {
   json::Value o = json::Value::object();
-  o.set("named", a.named ? strings({a.named->begin(), a.named->end()}) : json::Value::null());
-  o.set("answered", strings(a.answered));
-  o.set("excluded", strings(a.excluded));
-  o.set("missing", strings(a.missing));
+  o.set("named", a.named ? stringArray({a.named->begin(), a.named->end()}) : json::Value::null());
+  o.set("answered", stringArray(a.answered));
+  o.set("excluded", stringArray(a.excluded));
+  o.set("missing", stringArray(a.missing));
   o.set("announceFailed", json::Value::boolean(a.failed));
   return o;
 }

@@ -139,8 +139,9 @@ std::variant<Head, HeadError> parseHead(std::string_view text) {
         head.keep_alive = true;
       }
     } else if (name == "expect") {
-      if (lower(value) != "100-continue")
+      if (lower(value) != "100-continue") {
         return refuse(417, "unsupported Expect \"" + std::string(value.substr(0, 32)) + "\"");
+      }
       head.expect_continue = true;
     }
     head.request.headers.emplace_back(std::move(name), std::string(value));

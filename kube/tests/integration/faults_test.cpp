@@ -62,7 +62,7 @@ int64_t serverCounter(ApiClient& api, const char* name) {
   return *value;
 }
 
-const char* kGenerated =
+const char* const kGenerated =
     R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"generateName":"gen-",)"
     R"("namespace":"default"},"data":{"k":"v"}})";
 
