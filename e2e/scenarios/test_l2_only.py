@@ -63,6 +63,13 @@ def test_the_elected_node_answers_arp_without_frr_or_frr_k8s(cluster, objects,
         assert _bgp_report(cluster, node) == "", node
 
 
+def _bgp_events(cluster, node: str) -> list:
+    """The BGPNotAvailable Events on the Node named node."""
+    return [e for e in cluster.client.list("Event", "default")
+            if e.get("reason") == "BGPNotAvailable" and
+            e.get("involvedObject", {}).get("name") == node]
+
+
 def test_a_bgp_peer_is_reported_not_served_and_layer2_goes_on(cluster, objects,
                                                              show_logs_on_failure):
     winners = _services(cluster, objects, 40, 2)
@@ -72,10 +79,10 @@ def test_a_bgp_peer_is_reported_not_served_and_layer2_goes_on(cluster, objects,
                    lambda node=node: "BGPPeer tor not served" in _bgp_report(cluster, node),
                    CONVERGE)
         assert "--bgp-mode=none" in _bgp_report(cluster, node)
-        events = [e for e in cluster.client.list("Event", "default")
-                  if e.get("reason") == "BGPNotAvailable" and
-                  e.get("involvedObject", {}).get("name") == node]
-        assert events and events[0]["type"] == "Warning", f"no BGPNotAvailable Event on {node}"
+        # Events are written from the recorder's queue, after the ConfigurationState: wait.
+        wait_until(f"a BGPNotAvailable Event on {node}",
+                   lambda node=node: _bgp_events(cluster, node), CONVERGE)
+        assert all(e["type"] == "Warning" for e in _bgp_events(cluster, node)), node
     for (name, ip), node in winners.items():
         wait_owner(cluster, ip, node)
         assert status_node(cluster, name) == [node], f"ServiceL2Status of {name}"
