@@ -108,14 +108,18 @@ Result<HttpReply> httpGet(int port, const std::string& path) {
   a.sin_family = AF_INET;
   a.sin_port = htons(static_cast<uint16_t>(port));
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  timeval tv{1, 0};
+  // Generous: on a loaded 2-core machine a daemon's HTTP thread can be off the CPU for over a
+  // second, and a reply that times out reads as "no value" (metric() -1), not as slow. The read
+  // ends at the server's close (Connection: close), never at this timeout, when all is well.
+  timeval tv{kHttpTimeoutSeconds, 0};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
   if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
     close(fd);
     return Error{ErrorCode::Unavailable, "connect 127.0.0.1:" + std::to_string(port) + " failed"};
   }
-  const std::string req = "GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n";
+  const std::string req =
+      "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
   (void)!send(fd, req.data(), req.size(), MSG_NOSIGNAL);
   std::string resp;
   char buf[4096];

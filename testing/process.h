@@ -64,7 +64,11 @@ struct HttpReply {
   std::string body;
 };
 
-/// httpGet sends GET path to 127.0.0.1:port (1 s timeout) and returns the reply.
+/// kHttpTimeoutSeconds bounds each send and receive of httpGet.
+inline constexpr int kHttpTimeoutSeconds = 10;
+
+/// httpGet sends GET path to 127.0.0.1:port (Connection: close; kHttpTimeoutSeconds for each
+/// send and receive) and returns the reply read to the server's close.
 Result<HttpReply> httpGet(int port, const std::string& path);
 
 /// metricValue finds the sample `series` (name plus labels exactly as rendered, e.g.
