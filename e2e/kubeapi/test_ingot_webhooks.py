@@ -16,6 +16,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 import pytest
 import yaml
@@ -151,6 +152,16 @@ def start_controller(start_server, tmp_path):
             proc.wait(timeout=20)
 
 
+def _webhook_port(log: Path) -> Optional[int]:
+    """The port of the webhook's "listening" log line in log, once logged."""
+    for line in log.read_text().splitlines() if log.is_file() else ():
+        if line.startswith("{") and '"event":"listening"' in line:
+            entry = json.loads(line)
+            if entry.get("op") == "webhook":
+                return int(entry["port"])
+    return None
+
+
 def _exited(proc: subprocess.Popen, log: Path) -> bool:
     if proc.poll() is not None:
         raise AssertionError(f"ingot-controller exited {proc.returncode}: {log.read_text()}")
@@ -253,12 +264,23 @@ def test_a_lost_secret_is_regenerated_and_the_new_ca_is_published(start_controll
     running.proc.wait(timeout=20)
     assert running.client.delete(SECRET).status == 200
     kubeconfig = running.log.parent / "kubeconfig"
-    with open(running.log, "ab") as out:
+    # The restarted controller picks its own webhook port (--ports-file, no --webhook-port) and
+    # the EndpointSlice follows it: the old port, free since the first controller exited, may
+    # have been taken by another socket meanwhile.
+    log = running.log.parent / "restarted.log"
+    with open(log, "ab") as out:
         restarted = subprocess.Popen(
             [str(controller_binary()), "--kubeconfig", str(kubeconfig), "--namespace", NS,
-             "--port", "0", "--health-probe-port", "0", "--webhook-port", str(running.port),
+             "--port", "0", "--health-probe-port", "0",
+             "--ports-file", str(running.log.parent / "restarted.ports"),
              "--webhook-mode", "onlywebhook"], stdout=out, stderr=subprocess.STDOUT)
     try:
+        port = wait_for("the restarted webhook's port",
+                        lambda: restarted.poll() is None and _webhook_port(log)
+                        or _exited(restarted, log))
+        assert running.client.patch(
+            f"/apis/discovery.k8s.io/v1/namespaces/{NS}/endpointslices/{SVC}-1",
+            {"ports": [{"name": "webhook", "port": port}]}).status == 200
         def published():
             secret = running.client.get(SECRET)
             if secret.status != 200:
