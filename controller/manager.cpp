@@ -76,11 +76,18 @@ k8s::Informer<api::Namespace>::Handlers namespaceHandlers(k8s::WorkQueue& q, Err
 }
 
 /// The ConfigurationState is ours: re-check it when someone else changes or deletes it.
+/// stateHandlers queue the state key on every change; deleted (called first) tells the
+/// reconciler that its last write is gone.
 k8s::Informer<api::ConfigurationState>::Handlers stateHandlers(k8s::WorkQueue& q,
-                                                               ErrorHandler err) {
+                                                               ErrorHandler err,
+                                                               std::function<void()> deleted) {
   using Ptr = k8s::Informer<api::ConfigurationState>::Ptr;
   auto state = [&q](const Ptr&) { q.add(std::string(keys::kState)); };
-  return {{}, [state](const Ptr&, const Ptr& n) { state(n); }, state, std::move(err)};
+  auto gone = [state, deleted = std::move(deleted)](const Ptr& o) {
+    deleted();
+    state(o);
+  };
+  return {{}, [state](const Ptr&, const Ptr& n) { state(n); }, gone, std::move(err)};
 }
 
 k8s::ControllerOptions controllerOptions(const ManagerOptions& o, Metrics& metrics) {
@@ -128,7 +135,8 @@ Manager::Manager(k8s::ApiClient& api,
                               api::jsonDecoder<api::Namespace>(), namespaceHandlers(q, err), io);
   const auto& states = set.add<api::ConfigurationState>(
       "configurationstates", api, r::kConfigurationStates, ns,
-      api::jsonDecoder<api::ConfigurationState>(), stateHandlers(q, err), state_options);
+      api::jsonDecoder<api::ConfigurationState>(),
+      stateHandlers(q, err, [this] { reconciler_->stateDeleted(); }), state_options);
   reconciler_ = std::make_unique<Reconciler>(
       Caches{services, pools, communities, namespaces, states, announce_.get()}, api, events, q,
       metrics, log_, options_.reconciler);

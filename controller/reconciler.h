@@ -121,6 +121,11 @@ class Reconciler {
 
   const Allocator& allocatorForTest() const { return allocator_; }
 
+  /// stateDeleted tells that the informer saw ConfigurationState deleted: the next state pass
+  /// forgets what it wrote, which the cache may never have shown before the deletion (a create
+  /// and a delete in quick succession), and creates it again. Thread-safe.
+  void stateDeleted() { state_deleted_.store(true); }
+
  private:
   /// ServiceWrite is one pending services/status patch and what to do once it succeeded.
   struct ServiceWrite {
@@ -195,6 +200,7 @@ class Reconciler {
   config::ConfigSharedPtr config_;                      ///< the last good configuration
   std::optional<api::ConfigurationStateStatus> state_;  ///< desired ConfigurationState status
   std::atomic<bool> initial_done_{false};
+  std::atomic<bool> state_deleted_{false};
   WriteOverlay<ServiceWritten> service_writes_;
   WriteOverlay<api::IPAddressPoolStatus> pool_writes_;
   WriteOverlay<api::ConfigurationStateStatus> state_writes_;

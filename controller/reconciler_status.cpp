@@ -114,6 +114,9 @@ ReconcileResult Reconciler::ensureState(bool& exists) {
 ReconcileResult Reconciler::reconcileState() {
   if (!state_) return ReconcileResult::done();
   const std::string key = k8s::objectKey(options_.namespace_, kConfigurationStateName);
+  if (state_deleted_.exchange(false)) {
+    state_writes_.erase(key);
+  }
   auto cached = caches_.states.get(key);
   const std::string cached_rv = cached ? cached->metadata.resource_version : std::string();
   const auto* written = state_writes_.lookup(key, cached_rv, clock_.now());

@@ -316,6 +316,22 @@ BOOST_AUTO_TEST_CASE(configuration_state_is_created_with_its_owner_then_only_rew
   BOOST_TEST(f.api.writes().size() == 2u);
 }
 
+// The cache may never show the state this controller wrote before someone deletes it (a create
+// and a delete in quick succession): the deletion, not the cache, says it is gone.
+BOOST_AUTO_TEST_CASE(configuration_state_deleted_before_the_cache_showed_it_is_created_again) {
+  Fixture f(Fixture::defaults());
+  f.put(pool("p", {"192.168.1.0/30"}));
+  f.startPass();
+  BOOST_TEST(f.reconciler->reconcile("state").ok());
+  BOOST_REQUIRE(f.writesOf("create").size() == 1u);
+  BOOST_TEST(f.reconciler->reconcile("state").ok());  // the cache lags: no second write
+  BOOST_TEST(f.writesOf("create").size() == 1u);
+  f.reconciler->stateDeleted();
+  BOOST_TEST(f.reconciler->reconcile("state").ok());
+  BOOST_TEST(f.writesOf("create").size() == 2u);
+  BOOST_TEST(f.writesOf("patchStatus").size() == 2u);
+}
+
 BOOST_AUTO_TEST_CASE(services_of_another_load_balancer_class_are_never_touched) {
   ReconcilerOptions o = Fixture::defaults();
   o.service.lb_class = "ours";
