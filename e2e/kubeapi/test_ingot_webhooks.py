@@ -44,8 +44,11 @@ def controller_binary() -> Path:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+    """A port free on every address, as the controller binds it ([::], dual-stack): a port only
+    free on 127.0.0.1 may be held on another loopback address (the abuse tests' probes)."""
+    with socket.socket(socket.AF_INET6) as s:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        s.bind(("::", 0))
         return s.getsockname()[1]
 
 
