@@ -111,6 +111,17 @@ void checkRange(int64_t value, int64_t min, int64_t max, const std::string& fiel
   }
 }
 
+namespace {
+
+/// holdNanoseconds is the hold time in use: the one given, else 3 x the keepalive, as MetalLB
+/// derives it (128-bit, so 3 x keepalive cannot overflow). One of the two must be set.
+__int128 holdNanoseconds(const std::optional<Duration>& hold,
+                         const std::optional<Duration>& keepalive) {
+  return hold ? hold->nanoseconds : __int128{keepalive->nanoseconds} * 3;
+}
+
+}  // namespace
+
 void checkTimers(const std::optional<Duration>& hold,
                  const std::optional<Duration>& keepalive,
                  const std::string& field_prefix,
@@ -119,8 +130,8 @@ void checkTimers(const std::optional<Duration>& hold,
   if (!hold && !keepalive) {
     return;
   }
-  // Derive the missing timer as MetalLB does; 128-bit so 3 x keepalive cannot overflow.
-  const __int128 hold_ns = hold ? hold->nanoseconds : __int128{keepalive->nanoseconds} * 3;
+  // Derive the missing timer as MetalLB does.
+  const __int128 hold_ns = holdNanoseconds(hold, keepalive);
   const __int128 keepalive_ns = keepalive ? keepalive->nanoseconds : hold->nanoseconds / 3;
   const __int128 rounded = hold_ns / kSecond * kSecond;
   const std::string hold_text =
@@ -146,7 +157,7 @@ void checkFrrHoldTime(const std::optional<Duration>& hold,
     return;
   }
   // FRR takes whole seconds up to 65535 (the keepalive, at most the hold time, then fits too).
-  const __int128 hold_ns = hold ? hold->nanoseconds : __int128{keepalive->nanoseconds} * 3;
+  const __int128 hold_ns = holdNanoseconds(hold, keepalive);
   const auto hold_seconds = static_cast<int64_t>(hold_ns / kSecond);  // fits: at most 3 x int64
   if (auto p = frr::timerProblem(hold_seconds, "hold time"); !p.empty()) {
     add(errors, field_prefix + (hold ? "holdTime" : "keepaliveTime"), message_prefix + p);
