@@ -2,7 +2,7 @@
 """Structural schema validation of custom resources, as a real API server does it after
 defaulting: unknown fields and nulls are pruned, then the object is checked against its CRD's
 openAPIV3Schema for the version written (type, enum, required, minimum/maximum, pattern,
-lengths, item counts, the `date-time` and `cidr` formats, with python3-jsonschema), then the
+lengths, item counts, the formats of formats.py, with python3-jsonschema), then the
 `x-kubernetes-list-type` set/map uniqueness and the CEL rules (cel.py). Every failure becomes a
 cause of one 422 Invalid worded like the real server's, e.g.
 
@@ -13,15 +13,14 @@ Ratcheting (letting an update keep an already invalid, unchanged value) is not d
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import threading
-from datetime import datetime
 from typing import Any
 
 import jsonschema
+import jsonschema.validators
 
-from . import cel
+from . import cel, formats
 from .admission import AdmissionPlugin, AdmissionRequest, request_param, warn
 from .defaulting import version_schema
 from .errors import ApiError, invalid_many
@@ -34,6 +33,8 @@ _JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "st
 
 
 def json_type(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and not formats.is_integer(value):
+        return "number"  # past int64: the real server decodes it as a float
     for python_type, name in _JSON_TYPES:
         if isinstance(value, python_type):
             return name
@@ -102,25 +103,38 @@ def prune_object(schema: dict, obj: dict) -> list:
 
 def _checker() -> jsonschema.FormatChecker:
     checker = jsonschema.FormatChecker(formats=())
-
-    @checker.checks("cidr", raises=ValueError)
-    def _cidr(value):
-        return not isinstance(value, str) or bool(ipaddress.ip_network(value, strict=False))
-
-    @checker.checks("date-time", raises=ValueError)
-    def _date_time(value):
-        return not isinstance(value, str) or bool(datetime.fromisoformat(
-            value.replace("Z", "+00:00")))
-
+    for name, check in formats.CHECKS.items():
+        checker.checks(name)(lambda value, check=check: not isinstance(value, str)
+                             or check(value))
     return checker
 
 
 FORMATS = _checker()
 
 
+def _pattern(validator, pattern, instance, schema):
+    """The `pattern` keyword with Go's regular expression semantics (formats.go_regex)."""
+    if isinstance(instance, str) and not formats.go_regex(pattern).search(instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+# Draft 4 with kube-openapi's integers (formats.is_integer) and Go's regular expressions.
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft4Validator, validators={"pattern": _pattern},
+    type_checker=jsonschema.Draft4Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: formats.is_integer(value)))
+
+
+def compile_schema(schema: dict):
+    """The validator of one CRD version's openAPIV3Schema."""
+    return _Validator(to_json_schema(schema), format_checker=FORMATS)
+
+
 def to_json_schema(node: Any) -> Any:
     """Turns an OpenAPI v3 structural schema into a draft 4 JSON Schema (nullable and
-    int-or-string become type unions; x- extensions are left for the walk below)."""
+    int-or-string become type unions; x- extensions are left for the walk below). A string
+    with a format the server supports also admits an array, as kube-openapi's type check
+    does (it takes a list for the bytes of the string)."""
     if not isinstance(node, dict):
         return node
     out = {}
@@ -136,8 +150,11 @@ def to_json_schema(node: Any) -> Any:
             out[key] = sub
     if node.get("x-kubernetes-int-or-string"):
         out["type"] = ["integer", "string"]
+    elif node.get("type") == "string" and formats.supported(node.get("format")):
+        out["type"] = ["string", "array"]
     if node.get("nullable") and "type" in out:
-        out["type"] = [out["type"], "null"]
+        out["type"] = (out["type"] if isinstance(out["type"], list) else [out["type"]]) \
+            + ["null"]
     return out
 
 
@@ -358,8 +375,6 @@ class SchemaValidation(AdmissionPlugin):
         with self._lock:
             compiled = self._validators.get(key)
             if compiled is None:
-                compiled = (jsonschema.Draft4Validator(to_json_schema(schema),
-                                                       format_checker=FORMATS),
-                            needs_walk(schema))
+                compiled = (compile_schema(schema), needs_walk(schema))
                 self._validators[key] = compiled
             return compiled
