@@ -238,11 +238,7 @@ def python_verdict(schema: dict, obj: dict) -> tuple:
 
 @pytest.fixture(scope="module")
 def oracle():
-    binary, reason = go_oracles.build("openapi")
-    if binary is None:
-        print(f"kube-openapi oracle skipped: {reason}")
-        pytest.skip(reason)
-    return binary
+    return go_oracles.build_or_skip("openapi")
 
 
 def test_validation_agrees_with_kube_openapi(oracle):
