@@ -81,6 +81,20 @@ def prune(schema: dict, value: Any, parts: list, unknown: list) -> None:
             prune(schema["items"], item, parts + [index], unknown)
 
 
+def whole_floats_to_ints(value: Any) -> Any:
+    """value with every float that kube-openapi takes for an integer (formats.is_integer) made
+    an int, in place where it can be: the real server decodes 179.0 as a float64 and Go's
+    encoder writes it back as 179, so clients never read 179.0."""
+    if isinstance(value, float) and formats.is_integer(value):
+        return int(value)
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            value[key] = whole_floats_to_ints(sub)
+    elif isinstance(value, list):
+        value[:] = [whole_floats_to_ints(sub) for sub in value]
+    return value
+
+
 def prune_object(schema: dict, obj: dict) -> list:
     """Prunes a whole custom resource (metadata is the server's and is left alone); returns
     the paths of the unknown fields dropped."""
@@ -321,7 +335,8 @@ def _crd_of(store: Store, request: AdmissionRequest):
 
 class SchemaPruning(AdmissionPlugin):
     """Drops unknown fields and nulls of created and updated custom resources (status writes
-    included); runs first, before SchemaDefaulting. The request's `fieldValidation` decides
+    included), and writes whole floats as ints (whole_floats_to_ints); runs first, before
+    SchemaDefaulting. The request's `fieldValidation` decides
     what an unknown field does besides: `Strict` (kubectl's default) refuses the write with a
     400 as a real server's strict decoding does, `Warn` (the default) adds a Warning header
     per field, `Ignore` nothing."""
@@ -335,6 +350,7 @@ class SchemaPruning(AdmissionPlugin):
             return
         res = request.res
         unknown = prune_object(version_schema(crd, res.version), request.obj)
+        whole_floats_to_ints(request.obj)
         mode = request_param("fieldValidation") or "Warn"
         texts = [f'unknown field "{path}"' for path in unknown]
         if texts and mode == "Strict":
