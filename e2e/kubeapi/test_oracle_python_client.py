@@ -13,7 +13,8 @@ away, one that follows the bookmarks is not.
 
 Checked: the client parses every list, event and bookmark; within one list-and-watch run the
 reflector sees every write after the list, once and in order; after each relist and at the end
-its cache is exactly the server's list."""
+its cache is exactly the server's list. Besides, the client's typed models parse the server's
+create answers, lists and watch events of every built-in kind Ingot's daemons use."""
 
 from __future__ import annotations
 
@@ -263,3 +264,54 @@ def test_python_client_reflector_sees_exactly_the_servers_state(start_server, ki
     # Every write was seen as an event or folded into a later list.
     lists = [run["list_rv"] for run in reflector.runs]
     assert all(rv in seen or any(rv <= listed for listed in lists) for rv in written)
+
+
+# Kinds Ingot's daemons read or write, each with a minimal object: the typed models of the
+# Python client must parse the server's list, its watch events and its answer to the create.
+TYPED_KINDS = {
+    "namespaces": ("CoreV1Api", "namespace", False, {"metadata": {"name": "typed"}}),
+    "nodes": ("CoreV1Api", "node", False, {"metadata": {"name": "typed", "labels": {
+        "kubernetes.io/hostname": "typed"}}}),
+    "services": ("CoreV1Api", "service", True, {
+        "metadata": {"name": "typed"},
+        "spec": {"type": "LoadBalancer", "ports": [{"name": "http", "port": 80}]}}),
+    "pods": ("CoreV1Api", "pod", True, {
+        "metadata": {"name": "typed"},
+        "spec": {"containers": [{"name": "c", "image": "example/agent:1"}]}}),
+    "secrets": ("CoreV1Api", "secret", True, {"metadata": {"name": "typed"},
+                                              "data": {"key": "dmFsdWU="}}),
+    "events": ("CoreV1Api", "event", True, {
+        "metadata": {"name": "typed"}, "reason": "Test", "message": "m", "type": "Normal",
+        "involvedObject": {"kind": "Service", "namespace": NS, "name": "typed"}}),
+    "endpointslices": ("DiscoveryV1Api", "endpoint_slice", True, {
+        "metadata": {"name": "typed", "labels": {"kubernetes.io/service-name": "typed"}},
+        "addressType": "IPv4",
+        "endpoints": [{"addresses": ["10.1.0.5"], "conditions": {"ready": True},
+                       "nodeName": "typed"}],
+        "ports": [{"name": "http", "port": 8080, "protocol": "TCP"}]}),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(TYPED_KINDS))
+def test_python_client_models_parse_the_servers_objects(start_server, kind):
+    server = start_server(namespaces=(NS,))
+    api_name, noun, namespaced, body = TYPED_KINDS[kind]
+    api = getattr(kubernetes.client, api_name)(api_client_for(server))
+    scope = ("namespaced_" if namespaced else "")
+    args = (NS,) if namespaced else ()
+    list_func = getattr(api, f"list_{scope}{noun}")
+    before = list_func(*args).metadata.resource_version
+    created = getattr(api, f"create_{scope}{noun}")(*args, body)
+    assert created.metadata.name == "typed" and created.metadata.resource_version
+
+    listed = list_func(*args)
+    assert "typed" in [item.metadata.name for item in listed.items]
+    watch = kubernetes.watch.Watch()
+    events = []
+    for event in watch.stream(list_func, *args, resource_version=before,
+                              allow_watch_bookmarks=True, timeout_seconds=5):
+        if event["type"] != "BOOKMARK":
+            events.append(event)
+            watch.stop()
+    assert [(e["type"], e["object"].metadata.name) for e in events] == [("ADDED", "typed")]
+    assert type(events[0]["object"]) is type(created)
