@@ -61,8 +61,9 @@ SHAPES = {"type": "object", "properties": {
         "labels": {"type": "object", "maxProperties": 1,
                    "additionalProperties": {"type": "string"}},
         "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}}}}}
-FORMAT_VALUES = ["10.0.0.1", "010.0.0.1", "fd00:00001::1", "::010.0.0.1", "1:2:3:4:5:6:7::", "10.0.0.256", "fd00::1", "::ffff:10.0.0.1",
-                 "fe80::1%eth0", "2024-01-02", "2024-13-01", "", "x"]
+FORMAT_VALUES = ["10.0.0.1", "010.0.0.1", "fd00:00001::1", "::010.0.0.1", "1:2:3:4:5:6:7::",
+                 "10.0.0.256", "fd00::1", "::ffff:10.0.0.1", "fe80::1%eth0", "2024-01-02",
+                 "2024-13-01", "", "x"]
 
 # (schema key, case label) -> why the two sides differ. Empty: they agree on every case.
 KNOWN: dict = {
