@@ -106,8 +106,8 @@ def test_values_reach_the_pods(harness):
                     "speaker.priorityClassName=node-critical", "loadBalancerClass=ingot",
                     "speaker.bgpDebounceTimeout=500", "speaker.resources.limits.memory=64Mi",
                     "speaker.l2HoldDown=10s")
-    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
-    controller = pod_spec(objs, "Deployment", "ingot-controller")
+    agent = pod_spec(objs, "DaemonSet", "metallb-speaker")
+    controller = pod_spec(objs, "Deployment", "metallb-controller")
     agent_args = agent["containers"][0]["args"]
     assert "--log-level=debug" in agent_args and "--lb-class=ingot" in agent_args
     assert "--bgp-mode=frr-k8s" in agent_args and "--l2-hold-down=10s" in agent_args
@@ -127,8 +127,8 @@ def test_native_flavour_runs_the_agents_layer2_only(harness):
     # MetalLB's native flavour (neither frr-k8s nor FRR): no FRR anywhere, no frr-k8s grant, and
     # both daemons told "none" (the agents answer Layer 2 and report BGPPeers as not served).
     objs = rendered(harness, "frrk8s.enabled=false")
-    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
-    assert [c["name"] for c in agent["containers"]] == ["agent"]
+    agent = pod_spec(objs, "DaemonSet", "metallb-speaker")
+    assert [c["name"] for c in agent["containers"]] == ["speaker"]
     assert "initContainers" not in agent
     args = agent["containers"][0]["args"]
     assert "--bgp-mode=none" in args
@@ -136,10 +136,10 @@ def test_native_flavour_runs_the_agents_layer2_only(harness):
     volumes = {v["name"] for v in agent["volumes"]}
     assert not volumes & {"frr-sockets", "frr-conf", "frr-startup"}
     assert "NET_RAW" in agent["containers"][0]["securityContext"]["capabilities"]["add"]
-    for kind, name in (("DaemonSet", "ingot-agent"), ("Deployment", "ingot-controller")):
+    for kind, name in (("DaemonSet", "metallb-speaker"), ("Deployment", "metallb-controller")):
         env = {e["name"]: e.get("value") for e in pod_spec(objs, kind, name)["containers"][0]["env"]}
         assert env["METALLB_BGP_TYPE"] == "none", name
-    groups = {g for r in objs[("ClusterRole", "ingot:agent")]["rules"] for g in r["apiGroups"]}
+    groups = {g for r in objs[("ClusterRole", "metallb:speaker")]["rules"] for g in r["apiGroups"]}
     assert "frrk8s.metallb.io" not in groups
     assert not [k for k in objs if "frr" in k[1]]
 
@@ -147,13 +147,13 @@ def test_native_flavour_runs_the_agents_layer2_only(harness):
 def test_frr_mode_runs_frr_next_to_the_agent_and_drops_the_frrk8s_grant(harness):
     # One --set with two assignments, as Helm accepts.
     objs = rendered(harness, "frrk8s.enabled=false,speaker.frr.enabled=true")
-    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
-    assert [c["name"] for c in agent["containers"]] == ["agent", "frr"]
+    agent = pod_spec(objs, "DaemonSet", "metallb-speaker")
+    assert [c["name"] for c in agent["containers"]] == ["speaker", "frr"]
     assert "--bgp-mode=frr" in agent["containers"][0]["args"]
-    groups = {g for r in objs[("ClusterRole", "ingot:agent")]["rules"] for g in r["apiGroups"]}
+    groups = {g for r in objs[("ClusterRole", "metallb:speaker")]["rules"] for g in r["apiGroups"]}
     assert "frrk8s.metallb.io" not in groups
     default = rendered(harness)
-    groups = {g for r in default[("ClusterRole", "ingot:agent")]["rules"] for g in r["apiGroups"]}
+    groups = {g for r in default[("ClusterRole", "metallb:speaker")]["rules"] for g in r["apiGroups"]}
     assert "frrk8s.metallb.io" in groups
 
 
@@ -162,13 +162,13 @@ def test_monitoring_objects_are_off_by_default_and_render_when_enabled(harness):
     assert not kinds & {"PodMonitor", "ServiceMonitor", "PrometheusRule"}
     objs = rendered(harness, "prometheus.podMonitor.enabled=true",
                     "prometheus.prometheusRule.enabled=true")
-    alerts = [r["alert"] for g in objs[("PrometheusRule", "ingot")]["spec"]["groups"] for r in g["rules"]]
+    alerts = [r["alert"] for g in objs[("PrometheusRule", "metallb")]["spec"]["groups"] for r in g["rules"]]
     assert alerts == ["MetalLBStaleConfig", "MetalLBConfigNotLoaded", "MetalLBAddressPoolExhausted",
                       "MetalLBAddressPoolUsage75Percent", "MetalLBAddressPoolUsage85Percent",
                       "MetalLBAddressPoolUsage95Percent", "MetalLBBGPSessionDown"]
-    assert ("PodMonitor", "ingot-speaker") in objs
+    assert ("PodMonitor", "metallb-speaker") in objs
     # MetalLB's chart refuses both monitors at once (see test_contradictory_values_fail_the_render).
-    assert ("ServiceMonitor", "ingot-controller-monitor") in rendered(
+    assert ("ServiceMonitor", "metallb-controller-monitor") in rendered(
         harness, "prometheus.serviceMonitor.enabled=true")
 
 
@@ -216,7 +216,7 @@ def test_contradictory_values_fail_the_render(harness, sets, message):
 def test_an_external_frrk8s_gets_the_namespace_it_is_given(harness):
     objs = rendered(harness, "frrk8s.enabled=false", "frrk8s.external=true",
                     "frrk8s.namespace=frr-k8s-system")
-    args = objs[("DaemonSet", "ingot-agent")]["spec"]["template"]["spec"]["containers"][0]["args"]
+    args = objs[("DaemonSet", "metallb-speaker")]["spec"]["template"]["spec"]["containers"][0]["args"]
     assert "--frrk8s-namespace=frr-k8s-system" in args
 
 
@@ -238,8 +238,8 @@ def daemon_binary(env: str, relative: str) -> Path:
      "speaker.l2HoldDown=1m30s"),
 ])
 @pytest.mark.parametrize("kind, name, env, relative", [
-    ("DaemonSet", "ingot-agent", "INGOT_AGENT", "agent/ingot-agent"),
-    ("Deployment", "ingot-controller", "INGOT_CONTROLLER", "controller/ingot-controller"),
+    ("DaemonSet", "metallb-speaker", "INGOT_AGENT", "agent/ingot-agent"),
+    ("Deployment", "metallb-controller", "INGOT_CONTROLLER", "controller/ingot-controller"),
 ])
 def test_the_daemons_accept_the_rendered_flags_and_environment(harness, sets, kind, name, env,
                                                                relative):
@@ -259,7 +259,7 @@ def test_large_numbers_from_a_values_file_render_as_integers(harness, tmp_path):
     values.write_text("speaker:\n  bgpDebounceTimeout: 3600000\n")
     objs = {(o["kind"], o["metadata"]["name"]): o
             for o in objects(render.render(harness, ["-f", str(values)]))}
-    env = {e["name"]: e.get("value") for e in pod_spec(objs, "DaemonSet", "ingot-agent")
+    env = {e["name"]: e.get("value") for e in pod_spec(objs, "DaemonSet", "metallb-speaker")
            ["containers"][0]["env"]}
     assert env["METALLB_BGP_DEBOUNCE_TIMEOUT"] == "3600000"
 
@@ -270,7 +270,7 @@ def test_large_numbers_from_a_values_file_render_as_integers(harness, tmp_path):
                                    "speaker.livenessProbe.port=7473")])
 def test_probes_use_the_health_port_the_daemon_is_given(harness, sets):
     objs = rendered(harness, *sets)
-    for kind, name in (("DaemonSet", "ingot-agent"), ("Deployment", "ingot-controller")):
+    for kind, name in (("DaemonSet", "metallb-speaker"), ("Deployment", "metallb-controller")):
         container = pod_spec(objs, kind, name)["containers"][0]
         flag = next(a for a in container["args"] if a.startswith("--health-probe-port="))
         port = int(flag.split("=", 1)[1])
@@ -289,15 +289,15 @@ def test_the_memberlist_key_is_left_to_the_controller_so_renders_are_stable(harn
     first, second = render.render(harness, args), render.render(harness, args)
     assert first == second, "two renders of the same values differ"
     objs = {(o["kind"], o["metadata"]["name"]): o for o in objects(first)}
-    assert ("Secret", "ingot-memberlist") not in objs
-    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
+    assert ("Secret", "metallb-memberlist") not in objs
+    agent = pod_spec(objs, "DaemonSet", "metallb-speaker")
     volumes = {v["name"]: v for v in agent["volumes"]}
-    assert volumes["memberlist"]["secret"]["secretName"] == "ingot-memberlist"
+    assert volumes["memberlist"]["secret"]["secretName"] == "metallb-memberlist"
     controller_env = {e["name"]: e.get("value") for e in
-                      pod_spec(objs, "Deployment", "ingot-controller")["containers"][0]["env"]}
-    assert controller_env["METALLB_ML_SECRET_NAME"] == "ingot-memberlist"
-    assert controller_env["METALLB_DEPLOYMENT"] == "ingot-controller"
-    rules = [r for r in objs[("Role", "ingot-controller")]["rules"]
+                      pod_spec(objs, "Deployment", "metallb-controller")["containers"][0]["env"]}
+    assert controller_env["METALLB_ML_SECRET_NAME"] == "metallb-memberlist"
+    assert controller_env["METALLB_DEPLOYMENT"] == "metallb-controller"
+    rules = [r for r in objs[("Role", "metallb-controller")]["rules"]
              if "secrets" in r["resources"] and "create" in r["verbs"]]
     assert rules, "the controller may not create the memberlist Secret"
 
@@ -306,7 +306,7 @@ def secret_file(tmp_path, name: str, annotations: dict) -> str:
     path = tmp_path / f"{name}.yaml"
     path.write_text(yaml.safe_dump({
         "apiVersion": "v1", "kind": "Secret",
-        "metadata": {"name": "ingot-memberlist", "namespace": "metallb-system",
+        "metadata": {"name": "metallb-memberlist", "namespace": "metallb-system",
                      "annotations": annotations},
         "data": {"secretkey": base64.b64encode(b"k" * 128).decode()}}))
     return str(path)
@@ -315,11 +315,11 @@ def secret_file(tmp_path, name: str, annotations: dict) -> str:
 def test_an_upgrade_keeps_the_memberlist_key_this_release_rendered_before(harness, tmp_path):
     # An earlier chart rendered the key into a Secret the release owns: an install that finds it
     # (lookup) renders it again with the same key, so the upgrade neither deletes nor rotates it.
-    owned = secret_file(tmp_path, "owned", {"meta.helm.sh/release-name": "ingot",
+    owned = secret_file(tmp_path, "owned", {"meta.helm.sh/release-name": "metallb",
                                             "meta.helm.sh/release-namespace": "metallb-system"})
     objs = {(o["kind"], o["metadata"]["name"]): o
             for o in objects(render.render(harness, ["--lookup", owned]))}
-    secret = objs[("Secret", "ingot-memberlist")]
+    secret = objs[("Secret", "metallb-memberlist")]
     assert base64.b64decode(secret["data"]["secretkey"]) == b"k" * 128
     assert secret["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "Helm"
     # The controller's own Secret (or another release's) is not taken over: Helm would refuse to
@@ -328,22 +328,22 @@ def test_an_upgrade_keeps_the_memberlist_key_this_release_rendered_before(harnes
         found = secret_file(tmp_path, "found", annotations)
         kinds = {(o["kind"], o["metadata"]["name"])
                  for o in objects(render.render(harness, ["--lookup", found]))}
-        assert ("Secret", "ingot-memberlist") not in kinds, annotations
-    assert ("Secret", "ingot-memberlist") not in rendered(
+        assert ("Secret", "metallb-memberlist") not in kinds, annotations
+    assert ("Secret", "metallb-memberlist") not in rendered(
         harness, "speaker.memberlist.generateSecret=false")
 
 
 def test_ingot_frr_replaces_frr_k8s_when_chosen(harness):
     objs = rendered(harness, "frrk8s.ingotFrr.enabled=true", "frrk8s.namespace=frr-k8s-system")
-    ds = objs[("DaemonSet", "ingot-frr")]
+    ds = objs[("DaemonSet", "metallb-frr")]
     assert ds["metadata"]["namespace"] == "frr-k8s-system"
     spec = ds["spec"]["template"]["spec"]
     assert [c["name"] for c in spec["containers"]] == ["frr", "ingot-frr"]
     args = spec["containers"][1]["args"]
     assert "--namespace=frr-k8s-system" in args
-    rules = objs[("ClusterRole", "ingot:ingot-frr")]["rules"]
+    rules = objs[("ClusterRole", "metallb:ingot-frr")]["rules"]
     assert any("frrnodestates/status" in r["resources"] for r in rules)
-    assert ("DaemonSet", "ingot-frr") not in rendered(harness)  # default: an external frr-k8s
+    assert ("DaemonSet", "metallb-frr") not in rendered(harness)  # default: an external frr-k8s
     binary = daemon_binary("INGOT_FRR", "ingotfrr/ingot-frr")
     done = subprocess.run([str(binary), *args, "--help"], capture_output=True, text=True,
                           env={"PATH": os.environ.get("PATH", "")}, timeout=30)
@@ -360,7 +360,7 @@ def test_the_excludel2_configmap_has_metallbs_default_list_and_is_mounted(harnes
     objs = rendered(harness)
     data = yaml.safe_load(objs[("ConfigMap", "metallb-excludel2")]["data"]["excludel2.yaml"])
     assert data == {"announcedInterfacesToExclude": METALLB_EXCLUDEL2}
-    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
+    agent = pod_spec(objs, "DaemonSet", "metallb-speaker")
     volumes = {v["name"]: v for v in agent["volumes"]}
     mounted = {m["name"]: m["mountPath"] for m in agent["containers"][0]["volumeMounts"]}
     config_volume = next(n for n, v in volumes.items()
@@ -374,8 +374,8 @@ def test_tolerations_node_selectors_and_runtime_class_reach_the_pods(harness, tm
     control_plane = [{"key": f"node-role.kubernetes.io/{role}", "effect": "NoSchedule",
                       "operator": "Exists"} for role in ("master", "control-plane")]
     default = rendered(harness)
-    assert pod_spec(default, "DaemonSet", "ingot-agent")["tolerations"] == control_plane
-    assert "tolerations" not in pod_spec(default, "Deployment", "ingot-controller")
+    assert pod_spec(default, "DaemonSet", "metallb-speaker")["tolerations"] == control_plane
+    assert "tolerations" not in pod_spec(default, "Deployment", "metallb-controller")
     # Lists come from a values file (the harness has no --set list indexes).
     values = tmp_path / "values.yaml"
     values.write_text(yaml.safe_dump({
@@ -386,9 +386,9 @@ def test_tolerations_node_selectors_and_runtime_class_reach_the_pods(harness, tm
                        "runtimeClassName": "gvisor"}}))
     objs = {(o["kind"], o["metadata"]["name"]): o
             for o in objects(render.render(harness, ["-f", str(values)]))}
-    assert pod_spec(objs, "DaemonSet", "ingot-agent")["tolerations"] == [
+    assert pod_spec(objs, "DaemonSet", "metallb-speaker")["tolerations"] == [
         {"key": "dedicated", "operator": "Exists"}]
-    controller = pod_spec(objs, "Deployment", "ingot-controller")
+    controller = pod_spec(objs, "Deployment", "metallb-controller")
     assert controller["tolerations"] == [{"key": "infra", "operator": "Exists"}]
     assert controller["nodeSelector"] == {"kubernetes.io/os": "linux"}
     assert controller["runtimeClassName"] == "gvisor"
@@ -397,9 +397,9 @@ def test_tolerations_node_selectors_and_runtime_class_reach_the_pods(harness, tm
 def test_monitors_select_the_pods_and_scrape_the_metrics_port(harness):
     objs = rendered(harness, "prometheus.podMonitor.enabled=true",
                     "prometheus.podMonitor.interval=15s")
-    for component, kind, name in (("speaker", "DaemonSet", "ingot-agent"),
-                                  ("controller", "Deployment", "ingot-controller")):
-        monitor = objs[("PodMonitor", f"ingot-{component}")]["spec"]
+    for component, kind, name in (("speaker", "DaemonSet", "metallb-speaker"),
+                                  ("controller", "Deployment", "metallb-controller")):
+        monitor = objs[("PodMonitor", f"metallb-{component}")]["spec"]
         template = objs[(kind, name)]["spec"]["template"]
         labels = template["metadata"]["labels"]
         assert monitor["selector"]["matchLabels"].items() <= labels.items()
@@ -421,7 +421,7 @@ NOT_EXPORTED: set = set()
 
 def test_the_alerts_use_metrics_the_daemons_export(harness):
     objs = rendered(harness, "prometheus.prometheusRule.enabled=true")
-    exprs = " ".join(r["expr"] for g in objs[("PrometheusRule", "ingot")]["spec"]["groups"]
+    exprs = " ".join(r["expr"] for g in objs[("PrometheusRule", "metallb")]["spec"]["groups"]
                      for r in g["rules"])
     used = set(re.findall(r"\b(metallb_[a-z_]+)\b", exprs))
     sources = "".join(p.read_text() for d in ("controller", "agent", "common")
@@ -439,7 +439,7 @@ def test_the_default_images_are_the_ones_scripts_build_images_tags(harness):
     version = re.search(r"project\(ingot VERSION (\S+)",
                         (REPO / "CMakeLists.txt").read_text())[1]
     objs = rendered(harness)
-    images = {c["image"] for kind, name in (("DaemonSet", "ingot-agent"),
-                                            ("Deployment", "ingot-controller"))
+    images = {c["image"] for kind, name in (("DaemonSet", "metallb-speaker"),
+                                            ("Deployment", "metallb-controller"))
               for c in pod_spec(objs, kind, name)["containers"]}
     assert images == {f"ingot/agent:{version}", f"ingot/controller:{version}"}

@@ -4,7 +4,8 @@ blocks, through kubectl) against the test API server holding what a MetalLB v0.1
 leaves: CRDs owned by the `metallb` release, configuration objects, and the memberlist Secret owned
 by MetalLB's controller Deployment. Afterwards the CRDs are marked to be kept and no longer claim
 a release, the Secret has no owner and the same key, every configuration object is still there, and
-Ingot's chart (told to reuse that Secret) applies on top."""
+Ingot's chart, installed as release "metallb" after MetalLB's Deployment is gone, applies on top
+with MetalLB's chart's object names and reuses that Secret."""
 
 from __future__ import annotations
 
@@ -126,11 +127,17 @@ def test_the_guides_steps_keep_the_crds_objects_and_memberlist_key(start_server,
     assert client.get(f"{base}/ipaddresspools/production").status == 200
     assert client.get(f"{base}/l2advertisements/l2").status == 200
 
+    # `helm uninstall metallb` deletes MetalLB's Deployment (and every object of its release;
+    # the CRDs and the Secret no longer belong to it). Ingot's chart, installed as release
+    # "metallb" as the guide does, gives its objects the same names as MetalLB's chart.
+    gone = client.delete(f"/apis/apps/v1/namespaces/{NS}/deployments/metallb-controller")
+    assert gone.status == 200, gone.body
+
     # Ingot's chart as the guide installs it: every object applies, the agents mount the kept
-    # Secret and the controller is told its name; the chart renders no memberlist Secret.
+    # Secret (by MetalLB's chart's name, the default for release "metallb") and the controller is
+    # told its name; the chart renders no memberlist Secret.
     docs = objects(render.render(harness, [
-        "--set", "speaker.secretName=metallb-memberlist",
-        "--set", "speaker.memberlist.generateSecret=false"]))
+        "--release", "metallb", "--set", "speaker.memberlist.generateSecret=false"]))
     # (the only Secret it renders is the webhook's certificate, which the controller fills in)
     assert [d["metadata"]["name"] for d in docs if d["kind"] == "Secret"] == [
         "metallb-webhook-cert"]

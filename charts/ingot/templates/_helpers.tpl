@@ -1,15 +1,62 @@
-{{/* Name of the chart, or nameOverride. */}}
+{{/* The app name: nameOverride, else "metallb" (not the chart's name), so that the objects and
+labels are MetalLB's chart's (docs/compatibility.md, "Names and labels"). */}}
 {{- define "ingot.name" -}}
-{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- default "metallb" .Values.nameOverride | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
-{{/* Full name: fullnameOverride, else the release name, suffixed with the chart name unless it
-contains it already. */}}
+{{/* True when the render uses MetalLB's plain-manifest names (naming=manifests: Deployment
+"controller", DaemonSet "speaker", labels app=metallb,component=...) instead of its chart's. */}}
+{{- define "ingot.manifestNaming" -}}
+{{- if eq .Values.naming "manifests" }}true{{ end }}
+{{- end }}
+
+{{/* The name of a component's namespaced objects (Deployment, DaemonSet, ServiceAccount, Role):
+(dict "ctx" $ "component" "controller") renders "<fullname>-controller", or "controller" with
+naming=manifests. */}}
+{{- define "ingot.componentName" -}}
+{{- if include "ingot.manifestNaming" .ctx }}{{ .component }}
+{{- else }}{{ printf "%s-%s" (include "ingot.fullname" .ctx) .component | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+
+{{/* The name of a component's ClusterRole and ClusterRoleBinding: "<fullname>:<component>", or
+"<namespace>:<component>" (MetalLB's "metallb-system:controller") with naming=manifests. */}}
+{{- define "ingot.clusterRoleName" -}}
+{{- if include "ingot.manifestNaming" .ctx }}{{ printf "%s:%s" .ctx.Release.Namespace .component }}
+{{- else }}{{ printf "%s:%s" (include "ingot.fullname" .ctx) .component }}
+{{- end }}
+{{- end }}
+
+{{/* The label naming a component: app.kubernetes.io/component, or component with
+naming=manifests. */}}
+{{- define "ingot.componentLabel" -}}
+{{- if include "ingot.manifestNaming" .ctx }}component: {{ .component }}
+{{- else }}app.kubernetes.io/component: {{ .component }}
+{{- end }}
+{{- end }}
+
+{{/* A component's Pod selector labels: selectorLabels and componentLabel. */}}
+{{- define "ingot.componentSelector" -}}
+{{ include "ingot.selectorLabels" .ctx }}
+{{ include "ingot.componentLabel" . }}
+{{- end }}
+
+{{/* componentSelector as a label selector string ("k=v,k=v"), for the daemons' flags. */}}
+{{- define "ingot.componentSelectorString" -}}
+{{- $pairs := list }}
+{{- range $k, $v := fromYaml (include "ingot.componentSelector" .) }}
+{{- $pairs = append $pairs (printf "%s=%s" $k $v) }}
+{{- end }}
+{{- join "," $pairs }}
+{{- end }}
+
+{{/* Full name: fullnameOverride, else the release name, suffixed with the app name (ingot.name)
+unless it contains it already, as MetalLB's chart: release "metallb" gives "metallb". */}}
 {{- define "ingot.fullname" -}}
 {{- if .Values.fullnameOverride }}
 {{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
 {{- else }}
-{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- $name := include "ingot.name" . }}
 {{- if contains $name .Release.Name }}
 {{- .Release.Name | trunc 63 | trimSuffix "-" }}
 {{- else }}
@@ -18,21 +65,33 @@ contains it already. */}}
 {{- end }}
 {{- end }}
 
+{{/* The labels every Pod of the release carries: MetalLB's chart's app.kubernetes.io/name and
+instance, or its manifests' app=metallb with naming=manifests. */}}
 {{- define "ingot.selectorLabels" -}}
+{{- if include "ingot.manifestNaming" . -}}
+app: {{ include "ingot.name" . }}
+{{- else -}}
 app.kubernetes.io/name: {{ include "ingot.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
+{{- end }}
 
+{{/* The labels of every object: Helm's recommended set, or app=metallb alone with
+naming=manifests (as MetalLB's manifests). */}}
 {{- define "ingot.labels" -}}
+{{- if include "ingot.manifestNaming" . -}}
+{{- include "ingot.selectorLabels" . }}
+{{- else -}}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
 {{ include "ingot.selectorLabels" . }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
+{{- end }}
 
 {{- define "ingot.controller.serviceAccountName" -}}
 {{- if .Values.controller.serviceAccount.create }}
-{{- default (printf "%s-controller" (include "ingot.fullname" .)) .Values.controller.serviceAccount.name }}
+{{- default (include "ingot.componentName" (dict "ctx" . "component" "controller")) .Values.controller.serviceAccount.name }}
 {{- else }}
 {{- default "default" .Values.controller.serviceAccount.name }}
 {{- end }}
@@ -40,14 +99,14 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 
 {{- define "ingot.speaker.serviceAccountName" -}}
 {{- if .Values.speaker.serviceAccount.create }}
-{{- default (printf "%s-agent" (include "ingot.fullname" .)) .Values.speaker.serviceAccount.name }}
+{{- default (include "ingot.componentName" (dict "ctx" . "component" "speaker")) .Values.speaker.serviceAccount.name }}
 {{- else }}
 {{- default "default" .Values.speaker.serviceAccount.name }}
 {{- end }}
 {{- end }}
 
 {{- define "ingot.secretName" -}}
-{{- default (printf "%s-memberlist" (include "ingot.fullname" .)) .Values.speaker.secretName | trunc 63 | trimSuffix "-" }}
+{{- default (include "ingot.componentName" (dict "ctx" . "component" "memberlist")) .Values.speaker.secretName | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
 {{/* The agent's BGP mode, after the checks MetalLB's chart makes on the same values. With neither
