@@ -112,7 +112,7 @@ def test_values_reach_the_pods(harness):
     assert "--log-level=debug" in agent_args and "--lb-class=ingot" in agent_args
     assert "--bgp-mode=frr-k8s" in agent_args and "--l2-hold-down=10s" in agent_args
     assert "--log-level=warn" in controller["containers"][0]["args"]
-    assert agent["nodeSelector"] == {"rack": "r1"}
+    assert agent["nodeSelector"] == {"rack": "r1", "kubernetes.io/os": "linux"}
     assert (agent["priorityClassName"], controller["priorityClassName"]) == ("node-critical", "infra")
     assert agent["containers"][0]["resources"] == {"limits": {"memory": "64Mi"}}
     env = {e["name"]: e.get("value") for e in agent["containers"][0]["env"]}
@@ -206,6 +206,14 @@ def test_values_schema_rejects_a_bad_value(harness, bad, path):
      "prometheus.serviceMonitor.enabled and prometheus.podMonitor.enabled cannot both be set"),
     (["frrk8s.enabled=false", "frrk8s.external=true"],
      "namespace is required when frrk8s is external"),
+    # MetalLB values Ingot cannot honour are refused, never dropped (refused-values.yaml).
+    (["tls.curvePreferences=29"], 'tls.curvePreferences="29": not supported'),
+    (["tls.controllerMetricsTLSSecret=metrics-tls"],
+     'tls.controllerMetricsTLSSecret="metrics-tls": not supported'),
+    (["tls.speakerMetricsTLSSecret=metrics-tls"],
+     'tls.speakerMetricsTLSSecret="metrics-tls": not supported'),
+    (["speaker.memberlist.enabled=false", "speaker.wanConfig=true"],
+     "speaker.wanConfig tunes memberlist: it needs speaker.memberlist.enabled"),
 ])
 def test_contradictory_values_fail_the_render(harness, sets, message):
     with pytest.raises(subprocess.CalledProcessError) as caught:
@@ -236,6 +244,8 @@ def daemon_binary(env: str, relative: str) -> Path:
      "speaker.ignoreExcludeLB=true", "frrk8s.secretPassthrough=true", "frrk8s.namespace=frr-k8s",
      "speaker.bgpDebounceTimeout=0", "speaker.memberlist.enabled=false",
      "speaker.l2HoldDown=1m30s"),
+    ("speaker.wanConfig=true", "tls.minVersion=VersionTLS12",
+     "tls.cipherSuites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"),
 ])
 @pytest.mark.parametrize("kind, name, env, relative", [
     ("DaemonSet", "metallb-speaker", "INGOT_AGENT", "agent/ingot-agent"),
@@ -443,3 +453,80 @@ def test_the_default_images_are_the_ones_scripts_build_images_tags(harness):
                                             ("Deployment", "metallb-controller"))
               for c in pod_spec(objs, kind, name)["containers"]}
     assert images == {f"ingot/agent:{version}", f"ingot/controller:{version}"}
+
+
+def agent_help(binary: Path) -> str:
+    done = subprocess.run([str(binary), "--help"], capture_output=True, text=True,
+                          env={"PATH": os.environ.get("PATH", "")}, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return done.stdout + done.stderr
+
+
+def test_the_memberlist_tuning_configmap_is_mounted_where_the_agent_reads_it(harness):
+    # MetalLB's optional metallb-memberlist-config ConfigMap (key config.json) is mounted at the
+    # directory of the agent's --ml-tuning-path default, inside the excludel2 mount at /etc/metallb.
+    agent = pod_spec(rendered(harness), "DaemonSet", "metallb-speaker")
+    volume = next(v for v in agent["volumes"] if v["name"] == "memberlist-config")
+    assert volume["configMap"] == {"name": "metallb-memberlist-config", "optional": True}
+    mounts = {m["name"]: m["mountPath"] for m in agent["containers"][0]["volumeMounts"]}
+    default = re.search(r"memberlist tuning JSON.*?\(default (\S+)\)",
+                        agent_help(daemon_binary("INGOT_AGENT", "agent/ingot-agent")), re.S)
+    assert default, "ingot-agent --help names no default tuning file"
+    assert f"{mounts['memberlist-config']}/config.json" == default[1]
+    assert mounts["metallb-excludel2"] == "/etc/metallb"
+    without = pod_spec(rendered(harness, "speaker.memberlist.enabled=false"), "DaemonSet",
+                       "metallb-speaker")
+    assert "memberlist-config" not in {v["name"] for v in without["volumes"]}
+
+
+def test_wan_config_reaches_the_agent(harness):
+    args = pod_spec(rendered(harness, "speaker.wanConfig=true"), "DaemonSet",
+                    "metallb-speaker")["containers"][0]["args"]
+    assert "--ml-wan-config" in args
+    assert "--ml-wan-config" not in pod_spec(rendered(harness), "DaemonSet",
+                                             "metallb-speaker")["containers"][0]["args"]
+
+
+def test_the_pods_run_on_linux_nodes_only(harness):
+    # MetalLB's chart and manifests pin both daemons to kubernetes.io/os=linux; a user's
+    # nodeSelector is merged with it.
+    for objs in (rendered(harness), rendered(harness, "naming=manifests")):
+        for kind in ("DaemonSet", "Deployment"):
+            spec = next(o for (k, _), o in objs.items() if k == kind)["spec"]["template"]["spec"]
+            assert spec["nodeSelector"] == {"kubernetes.io/os": "linux"}, kind
+    objs = rendered(harness, "controller.nodeSelector.role=infra")
+    assert pod_spec(objs, "Deployment", "metallb-controller")["nodeSelector"] == {
+        "role": "infra", "kubernetes.io/os": "linux"}
+
+
+def test_tls_values_reach_the_controllers_webhook_server(harness):
+    args = pod_spec(rendered(harness, "tls.minVersion=VersionTLS12",
+                             "tls.cipherSuites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"),
+                    "Deployment", "metallb-controller")["containers"][0]["args"]
+    assert "--tls-min-version=VersionTLS12" in args
+    assert "--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256" in args
+
+
+def test_network_policies_are_metallbs_and_select_the_controller(harness):
+    assert not [k for k in rendered(harness) if k[0] == "NetworkPolicy"]
+    objs = rendered(harness, "networkpolicies.enabled=true", "networkpolicies.apiPort=8443")
+    assert ("NetworkPolicy", "default-deny") not in objs
+    policy = objs[("NetworkPolicy", "controller")]["spec"]
+    template = objs[("Deployment", "metallb-controller")]["spec"]["template"]
+    labels = template["metadata"]["labels"]
+    assert policy["podSelector"]["matchLabels"].items() <= labels.items()
+    assert policy["policyTypes"] == ["Egress", "Ingress"]
+    assert policy["egress"] == [{"ports": [{"protocol": "TCP", "port": 8443}]}]
+    # Each ingress port is a port the controller serves: the metrics port (by number) and the
+    # webhook (by the container port's name).
+    container = template["spec"]["containers"][0]
+    named = {p["name"]: p["containerPort"] for p in container["ports"]}
+    ports = [p["port"] for p in policy["ingress"][0]["ports"]]
+    assert [named.get(p, p) for p in ports] == [9120, 9443]
+    no_webhook = rendered(harness, "networkpolicies.enabled=true",
+                          "controller.webhookMode=disabled")
+    assert [p["port"] for p in no_webhook[("NetworkPolicy", "controller")]["spec"]["ingress"][0]
+            ["ports"]] == [9120]
+    deny = rendered(harness, "networkpolicies.enabled=true", "networkpolicies.defaultDeny=true")
+    assert deny[("NetworkPolicy", "default-deny")]["spec"] == {
+        "podSelector": {}, "policyTypes": ["Ingress", "Egress"]}

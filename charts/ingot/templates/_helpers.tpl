@@ -160,12 +160,12 @@ default one lives in the release namespace. */}}
 {{- end }}
 {{- end }}
 
-{{/* scheduling renders the pod's scheduling fields from a component's values. */}}
+{{/* scheduling renders the pod's scheduling fields from a component's values. The daemons are
+Linux binaries: nodeSelector always holds kubernetes.io/os: linux, as MetalLB's chart and
+manifests, with the component's nodeSelector merged over it. */}}
 {{- define "ingot.scheduling" -}}
-{{- with .nodeSelector }}
 nodeSelector:
-  {{- toYaml . | nindent 2 }}
-{{- end }}
+  {{- toYaml (merge (dict) (.nodeSelector | default (dict)) (dict "kubernetes.io/os" "linux")) | nindent 2 }}
 {{- with .affinity }}
 affinity:
   {{- toYaml . | nindent 2 }}
