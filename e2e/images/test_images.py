@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """scripts/build-images: each image's root filesystem holds its binary and exactly the shared
 libraries the binary loads, and the entrypoint runs from it (under chroot, as root, with the
-image's user). With podman installed, the image itself is built and its entrypoint run."""
+image's user). Every container the chart renders, in every flavour, runs from the image it names
+as the chart invokes it (its command or the image's entrypoint, with the rendered arguments and
+environment), and the FRR container runs the FRR version the agent's and ingot-frr's tools speak.
+With podman installed, the image itself is built and its entrypoint run."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -12,12 +16,23 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("INGOT_BUILD_DIR") or REPO / "build")
 SCRIPT = REPO / "scripts/build-images"
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="chroot needs root")
+
+
+def _load_render():
+    spec = importlib.util.spec_from_file_location("chart_render", REPO / "charts/render.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+render = _load_render()
 
 
 def binary(relative: str) -> Path:
@@ -147,3 +162,145 @@ def test_podman_builds_the_controller_image_and_runs_its_entrypoint(tmp_path):
         assert done.stdout == version_of(built)
     finally:
         subprocess.run(["podman", "rmi", "--force", image], capture_output=True)
+
+
+# The chart's flavours: frr-k8s (default), frr, Layer 2 only, and ingot-frr in frr-k8s' place.
+FLAVOURS = {"frr-k8s": [], "frr": ["frrk8s.enabled=false", "speaker.frr.enabled=true"],
+            "native": ["frrk8s.enabled=false"], "ingot-frr": ["frrk8s.ingotFrr.enabled=true"]}
+IMAGE = re.compile(r"^localhost/ingot/([a-z-]+):(\S+)$")
+# What the kubelet gives the fieldRef variables the pods read.
+FIELD_VALUES = {"spec.nodeName": "node1", "metadata.name": "pod-1",
+                "metadata.namespace": "metallb-system", "status.hostIP": "192.0.2.1",
+                "status.podIP": "192.0.2.1"}
+
+
+@pytest.fixture(scope="module")
+def harness(tmp_path_factory) -> Path:
+    return render.build_harness(tmp_path_factory.mktemp("chart-render"))
+
+
+@pytest.fixture(scope="module")
+def rootfs_of(tmp_path_factory):
+    """image name -> its assembled root filesystem (once per module); skips when its inputs are
+    missing (a binary not built, a Debian package not installed)."""
+    work = tmp_path_factory.mktemp("images")
+    built: dict[str, Path] = {}
+
+    def get(name: str) -> Path:
+        if name not in built:
+            done = subprocess.run([str(SCRIPT), "--rootfs-only", "--build-dir", str(BUILD),
+                                   "--work", str(work), name], capture_output=True, text=True)
+            if "skipping" in done.stdout:
+                pytest.skip(done.stdout.strip())
+            assert done.returncode == 0, done.stderr
+            built[name] = work / name
+        return built[name]
+    return get
+
+
+def chart_containers(harness: Path, sets: list) -> list:
+    """(workload, container, init?) of every Pod template the chart renders with sets."""
+    args = [a for s in sets for a in ("--set", s)]
+    out = []
+    for obj in yaml.safe_load_all(render.render(harness, args)):
+        if obj and obj["kind"] in ("Deployment", "DaemonSet"):
+            spec = obj["spec"]["template"]["spec"]
+            out += [(obj, c, True) for c in spec.get("initContainers", [])]
+            out += [(obj, c, False) for c in spec["containers"]]
+    return out
+
+
+def environment(container: dict) -> dict:
+    env = {}
+    for e in container.get("env", []):
+        if "value" in e:
+            env[e["name"]] = e["value"]
+        else:
+            env[e["name"]] = FIELD_VALUES[e["valueFrom"]["fieldRef"]["fieldPath"]]
+    return env
+
+
+def in_rootfs(rootfs: Path, path: str) -> Path:
+    """path inside rootfs, following symlinks (absolute ones relative to rootfs)."""
+    current = rootfs / path.lstrip("/")
+    for _ in range(20):
+        if not current.is_symlink():
+            return current
+        target = os.readlink(current)
+        current = rootfs / target.lstrip("/") if target.startswith("/") else \
+            current.parent / target
+    raise AssertionError(f"{path}: symlink loop")
+
+
+def user_of(workload: dict, container: dict) -> list:
+    pod = workload["spec"]["template"]["spec"].get("securityContext", {})
+    uid = container.get("securityContext", {}).get("runAsUser", pod.get("runAsUser"))
+    return [f"--userspec={uid}:{uid}"] if uid is not None else []
+
+
+def argv_with_env(argv: list, env: dict) -> list:
+    """The kubelet's $(VAR) expansion of command and args."""
+    return [re.sub(r"\$\((\w+)\)", lambda m: env.get(m[1], m[0]), a) for a in argv]
+
+
+@pytest.mark.parametrize("flavour", sorted(FLAVOURS))
+def test_every_container_the_chart_renders_runs_from_the_image_it_names(harness, rootfs_of,
+                                                                        flavour, tmp_path):
+    version = re.search(r"project\(ingot VERSION (\S+)",
+                        (REPO / "CMakeLists.txt").read_text())[1]
+    for workload, container, init in chart_containers(harness, FLAVOURS[flavour]):
+        where = f"{workload['metadata']['name']}/{container['name']}"
+        image = IMAGE.match(container["image"])
+        assert image and image[2] == version, f"{where}: {container['image']}"
+        context = rootfs_of(image[1])
+        rootfs = context / "rootfs"
+        entrypoint, _ = containerfile(context)
+        argv = argv_with_env(container.get("command", entrypoint) + container.get("args", []),
+                             environment(container))
+        assert os.access(in_rootfs(rootfs, argv[0]), os.X_OK), f"{where}: no {argv[0]}"
+        if argv[:2] == ["/bin/sh", "-c"]:
+            # Every program the shell line names by path, and the first word of each command.
+            for word in re.findall(r"(?:^|\s)(/[\w/.-]+)", argv[2]):
+                if not word.startswith(("/tmp/", "/etc/")):
+                    assert os.access(in_rootfs(rootfs, word), os.X_OK), f"{where}: no {word}"
+            if init:  # the init container's copy, run: seed the volume it reads
+                (rootfs / "tmp/frr").mkdir(parents=True, exist_ok=True)
+                (rootfs / "tmp/frr/daemons").write_text("bgpd=yes\n")
+                done = subprocess.run(["chroot", str(rootfs), *argv], capture_output=True,
+                                      text=True, timeout=60)
+                assert done.returncode == 0, (where, done.stderr)
+                assert (rootfs / "etc/frr/daemons").read_text() == "bgpd=yes\n", where
+            continue
+        # An Ingot daemon: it parses every rendered flag and variable, then prints its usage.
+        done = subprocess.run(["chroot", *user_of(workload, container), str(rootfs), *argv,
+                               "--help"], capture_output=True, text=True, timeout=60,
+                              env={"PATH": "/usr/sbin:/usr/bin", **environment(container)})
+        assert done.returncode == 0, (where, argv, done.stderr)
+        assert "Usage: " in done.stdout + done.stderr, where
+
+
+def frr_version(text: str) -> str:
+    found = re.search(r"(?:version|FRR \(version) (\d+\.\d+(?:\.\d+)?)", text)
+    assert found, text
+    return found[1]
+
+
+def test_the_frr_container_runs_the_version_the_agents_tools_speak(harness, rootfs_of):
+    # frr mode: the agent drives the FRR container with its own vtysh and frr-reload.py, and
+    # ingot-frr with its vtysh; all three come from the FRR the frr image runs, the version the
+    # chart pins (and refuses FRRouting's image at any other).
+    frr = rootfs_of("frr") / "rootfs"
+    bgpd = subprocess.run(["chroot", str(frr), "/usr/lib/frr/bgpd", "--version"],
+                          capture_output=True, text=True, timeout=60)
+    daemons = frr_version(bgpd.stdout + bgpd.stderr)
+    for image in ("agent", "ingot-frr"):
+        shell = subprocess.run(["chroot", str(rootfs_of(image) / "rootfs"), "/usr/bin/vtysh",
+                                "--help"], capture_output=True, text=True, timeout=60)
+        assert frr_version(shell.stdout) == daemons, image
+    chart = (REPO / "charts/ingot/templates/_helpers.tpl").read_text()
+    pinned = re.search(r'define "ingot.toolsFrrVersion" -}}([\d.]+)\{\{', chart)[1]
+    assert daemons.startswith(pinned + "."), (daemons, pinned)
+    for sets in (FLAVOURS["frr"], FLAVOURS["ingot-frr"]):
+        frr_images = {c["image"] for _, c, _ in chart_containers(harness, sets)
+                      if c["name"] in ("frr", "cp-frr-files")}
+        assert {IMAGE.match(i)[1] for i in frr_images} == {"frr"}, frr_images

@@ -153,7 +153,8 @@ def test_frr_mode_runs_frr_next_to_the_agent_and_drops_the_frrk8s_grant(harness)
     groups = {g for r in objs[("ClusterRole", "metallb:speaker")]["rules"] for g in r["apiGroups"]}
     assert "frrk8s.metallb.io" not in groups
     default = rendered(harness)
-    groups = {g for r in default[("ClusterRole", "metallb:speaker")]["rules"] for g in r["apiGroups"]}
+    groups = {g for r in default[("ClusterRole", "metallb:speaker")]["rules"]
+              for g in r["apiGroups"]}
     assert "frrk8s.metallb.io" in groups
 
 
@@ -224,7 +225,7 @@ def test_contradictory_values_fail_the_render(harness, sets, message):
 def test_an_external_frrk8s_gets_the_namespace_it_is_given(harness):
     objs = rendered(harness, "frrk8s.enabled=false", "frrk8s.external=true",
                     "frrk8s.namespace=frr-k8s-system")
-    args = objs[("DaemonSet", "metallb-speaker")]["spec"]["template"]["spec"]["containers"][0]["args"]
+    args = pod_spec(objs, "DaemonSet", "metallb-speaker")["containers"][0]["args"]
     assert "--frrk8s-namespace=frr-k8s-system" in args
 
 
@@ -452,7 +453,56 @@ def test_the_default_images_are_the_ones_scripts_build_images_tags(harness):
     images = {c["image"] for kind, name in (("DaemonSet", "metallb-speaker"),
                                             ("Deployment", "metallb-controller"))
               for c in pod_spec(objs, kind, name)["containers"]}
-    assert images == {f"ingot/agent:{version}", f"ingot/controller:{version}"}
+    assert images == {f"localhost/ingot/agent:{version}", f"localhost/ingot/controller:{version}"}
+    build_images = (REPO / "scripts/build-images").read_text()
+    assert 'REGISTRY = "localhost/ingot"' in build_images
+
+
+@pytest.mark.parametrize("sets, message", [
+    (["controller.image.repository=quay.io/metallb/controller"],
+     'controller.image.repository="quay.io/metallb/controller" is MetalLB\'s image'),
+    (["speaker.image.repository=quay.io/metallb/speaker"],
+     'speaker.image.repository="quay.io/metallb/speaker" is MetalLB\'s image'),
+    (["speaker.image.repository=ingot/agent"],
+     'speaker.image.repository="ingot/agent" is not fully qualified'),
+    (["controller.image.repository=controller"],
+     'controller.image.repository="controller" is not fully qualified'),
+    (["frrk8s.ingotFrr.enabled=true", "frrk8s.ingotFrr.image.repository=docker.io/ingot-frr"],
+     None),
+    (["frrk8s.ingotFrr.enabled=true", "frrk8s.ingotFrr.image.repository=ingot/ingot-frr"],
+     'frrk8s.ingotFrr.image.repository="ingot/ingot-frr" is not fully qualified'),
+    (["frrk8s.enabled=false", "speaker.frr.enabled=true",
+      "speaker.frr.image.repository=quay.io/frrouting/frr", "speaker.frr.image.tag=10.5.3"],
+     "speaker.frr.image=quay.io/frrouting/frr:10.5.3 is FRR 10.5.3, but the agent's vtysh and "
+     "frr-reload.py are FRR 8.4"),
+    (["frrk8s.enabled=false", "speaker.frr.enabled=true",
+      "speaker.frr.image.repository=quay.io/frrouting/frr", "speaker.frr.image.tag=8.4.4"], None),
+    (["frrk8s.ingotFrr.enabled=true", "frrk8s.ingotFrr.frrImage.repository=quay.io/frrouting/frr",
+      "frrk8s.ingotFrr.frrImage.tag=9.1.0"],
+     "frrk8s.ingotFrr.frrImage=quay.io/frrouting/frr:9.1.0 is FRR 9.1.0"),
+    (["controller.image.repository=registry.example.com:5000/lb/controller"], None),
+])
+def test_image_references_are_fully_qualified_ingot_images(harness, sets, message):
+    args = [a for s in sets for a in ("--set", s)]
+    if message is None:
+        render.render(harness, args)
+        return
+    with pytest.raises(subprocess.CalledProcessError) as caught:
+        render.render(harness, args)
+    assert message in caught.value.stderr
+
+
+def test_a_metallb_values_file_is_refused_not_run_with_metallbs_images(harness, tmp_path):
+    # The image section of MetalLB's values.yaml, as a user's copy of it carries it.
+    values = tmp_path / "metallb-values.yaml"
+    values.write_text(yaml.safe_dump({
+        "controller": {"image": {"repository": "quay.io/metallb/controller", "tag": None}},
+        "speaker": {"image": {"repository": "quay.io/metallb/speaker", "tag": None},
+                    "frr": {"image": {"repository": "quay.io/frrouting/frr",
+                                      "tag": "10.5.3"}}}}))
+    with pytest.raises(subprocess.CalledProcessError) as caught:
+        render.render(harness, ["-f", str(values)])
+    assert "is MetalLB's image: this chart runs Ingot's daemons" in caught.value.stderr
 
 
 def agent_help(binary: Path) -> str:

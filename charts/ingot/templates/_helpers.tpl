@@ -133,9 +133,37 @@ default one lives in the release namespace. */}}
 {{- end }}
 {{- end }}
 
-{{/* image renders "repository:tag", the tag defaulting to the chart's appVersion. */}}
+{{/* The FRR version whose vtysh and frr-reload.py the agent and ingot-frr images carry (Debian
+12's frr package, copied by scripts/build-images; images/README.md). The FRR container they drive
+must run the same version. */}}
+{{- define "ingot.toolsFrrVersion" -}}8.4{{- end }}
+
+{{/* image renders "repository:tag", the tag defaulting to the chart's appVersion, from
+(dict "image" <values> "appVersion" .Chart.AppVersion "path" "<values path>" ["frr" true]).
+It refuses, naming the value: a short name (no registry host, so the container runtime would
+resolve it through its search registries, a public registry), MetalLB's own images (a MetalLB
+values file would otherwise run MetalLB at Ingot's tag), and for FRR images ("frr") FRRouting's
+image at a version other than the one the agent's vtysh and frr-reload.py speak. */}}
 {{- define "ingot.image" -}}
-{{ .image.repository }}:{{ .image.tag | default .appVersion }}
+{{- $repo := .image.repository | default "" }}
+{{- $tag := .image.tag | default .appVersion | toString }}
+{{- $host := index (splitList "/" $repo) 0 }}
+{{- if hasPrefix "quay.io/metallb/" $repo }}
+{{- fail (printf "%s.repository=%q is MetalLB's image: this chart runs Ingot's daemons; remove the value (default %s) or give an Ingot image" .path $repo (include "ingot.defaultImage" .path)) }}
+{{- end }}
+{{- if or (not (contains "/" $repo)) (not (or (eq $host "localhost") (contains "." $host) (contains ":" $host))) }}
+{{- fail (printf "%s.repository=%q is not fully qualified: without a registry host the container runtime resolves it through its search registries (a public registry); give the registry, e.g. localhost/%s or registry.example.com/%s" .path $repo $repo $repo) }}
+{{- end }}
+{{- $frrVersion := include "ingot.toolsFrrVersion" . }}
+{{- if and .frr (hasSuffix "/frrouting/frr" $repo) (not (or (eq $tag $frrVersion) (hasPrefix (printf "%s." $frrVersion) $tag))) }}
+{{- fail (printf "%s=%s:%s is FRR %s, but the agent's vtysh and frr-reload.py are FRR %s: use Ingot's FRR image (the default, %s) or an FRR %s image" .path $repo $tag $tag (include "ingot.toolsFrrVersion" .) (include "ingot.defaultImage" .path) (include "ingot.toolsFrrVersion" .)) }}
+{{- end }}
+{{- printf "%s:%s" $repo $tag }}
+{{- end }}
+
+{{/* defaultImage names the default repository of an image value path, for messages. */}}
+{{- define "ingot.defaultImage" -}}
+{{- get (dict "controller.image" "localhost/ingot/controller" "speaker.image" "localhost/ingot/agent" "speaker.frr.image" "localhost/ingot/frr" "frrk8s.ingotFrr.image" "localhost/ingot/ingot-frr" "frrk8s.ingotFrr.frrImage" "localhost/ingot/frr") . }}
 {{- end }}
 
 {{/* probes renders the liveness/readiness probes of a component's values on its one health port
