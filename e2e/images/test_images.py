@@ -8,11 +8,11 @@ With podman installed, the image itself is built and its entrypoint run."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,14 +25,8 @@ SCRIPT = REPO / "scripts/build-images"
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="chroot needs root")
 
 
-def _load_render():
-    spec = importlib.util.spec_from_file_location("chart_render", REPO / "charts/render.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-render = _load_render()
+sys.path.insert(0, str(REPO / "charts"))
+import render  # noqa: E402 (charts/render.py: builds the chart harness and renders the chart)
 
 
 def binary(relative: str) -> Path:
