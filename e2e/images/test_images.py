@@ -11,8 +11,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -298,3 +302,79 @@ def test_the_frr_container_runs_the_version_the_agents_tools_speak(harness, root
         frr_images = {c["image"] for _, c, _ in chart_containers(harness, sets)
                       if c["name"] in ("frr", "cp-frr-files")}
         assert {IMAGE.match(i)[1] for i in frr_images} == {"frr"}, frr_images
+
+
+def free_port() -> int:
+    """A port free on every address (the daemons bind [::])."""
+    with socket.socket(socket.AF_INET6) as s:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        s.bind(("::", 0))
+        return s.getsockname()[1]
+
+
+def http_status(port: int, path: str) -> int:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return 0
+
+
+@pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl is not installed")
+def test_the_controller_image_answers_the_charts_probes(harness, rootfs_of, tmp_path):
+    # The controller's container as the chart renders it (free ports, no webhook: this machine's
+    # ports are shared), run from its image under chroot as the Pod's user, with the in-cluster
+    # configuration a Pod gets (service-account files, KUBERNETES_SERVICE_*), against the test
+    # API server: the rendered liveness and readiness probes answer 200.
+    sys.path.insert(0, str(REPO / "e2e/kubeapi"))
+    import kubeapi  # noqa: E402
+    metrics, health = free_port(), free_port()
+    (workload, container, _), = [
+        c for c in chart_containers(harness, [
+            f"prometheus.metricsPort={metrics}", f"controller.livenessProbe.port={health}",
+            "controller.webhookMode=disabled", "speaker.enabled=false"])
+        if c[0]["kind"] == "Deployment"]
+    rootfs = rootfs_of("controller") / "rootfs"
+    server = kubeapi.KubeApiServer(tokens=("probe-token",), cert_dir=tmp_path / "certs").start()
+    try:
+        # The controller reads its Pod and Deployment (the memberlist Secret's owner).
+        server.write_kubeconfig(tmp_path / "kubeconfig")
+        pod = {"apiVersion": "v1", "kind": "Pod",
+               "metadata": {"name": "pod-1", "namespace": "metallb-system"},
+               "spec": {"containers": [{"name": container["name"],
+                                        "image": container["image"]}]}}
+        subprocess.run(["kubectl", "--kubeconfig", str(tmp_path / "kubeconfig"), "create", "-f",
+                        "-"], input=yaml.safe_dump_all([workload, pod]), text=True, check=True,
+                       capture_output=True, timeout=60)
+        account = rootfs / "var/run/secrets/kubernetes.io/serviceaccount"
+        account.mkdir(parents=True, exist_ok=True)
+        (account / "token").write_text("probe-token")
+        (account / "namespace").write_text("metallb-system")
+        shutil.copy(tmp_path / "certs/ca.crt", account / "ca.crt")
+        for f in account.iterdir():
+            f.chmod(0o644)
+        env = {"PATH": "/usr/sbin:/usr/bin", **environment(container),
+               "KUBERNETES_SERVICE_HOST": "127.0.0.1",
+               "KUBERNETES_SERVICE_PORT": str(server.port)}
+        log = open(tmp_path / "controller.log", "wb")
+        proc = subprocess.Popen(["chroot", *user_of(workload, container), str(rootfs),
+                                 *container.get("command", ["/usr/bin/ingot-controller"]),
+                                 *container["args"]], env=env, stdout=log,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        try:
+            for probe in ("livenessProbe", "readinessProbe"):
+                get = container[probe]["httpGet"]
+                deadline = time.monotonic() + 60
+                while http_status(get["port"], get["path"]) != 200:
+                    assert proc.poll() is None, (tmp_path / "controller.log").read_text()
+                    assert time.monotonic() < deadline, (probe, (tmp_path / "controller.log")
+                                                         .read_text()[-2000:])
+                    time.sleep(0.2)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+            log.close()
+    finally:
+        server.stop()
