@@ -81,7 +81,7 @@ def sa_subject(name="speaker", namespace="metallb-system"):
 
 POLICY = Policy.build(
     cluster_roles=[
-        {"metadata": {"name": "ingot:agent"},
+        {"metadata": {"name": "metallb-system:speaker"},
          "rules": [rule(["list", "watch"], resources=["services", "nodes"])]},
         {"metadata": {"name": "secret-reader"}, "rules": [rule(["get"], resources=["secrets"])]},
         {"metadata": {"name": "urls"}, "rules": [rule(["get"], urls=["/metrics"])]},
@@ -95,7 +95,7 @@ POLICY = Policy.build(
          "rules": [rule(["*"], groups=["*"], resources=["*"])]},
     ],
     cluster_role_bindings=[
-        binding("ClusterRoleBinding", "ingot:agent", "ClusterRole", "ingot:agent",
+        binding("ClusterRoleBinding", "metallb-system:speaker", "ClusterRole", "metallb-system:speaker",
                 [sa_subject()]),
         binding("ClusterRoleBinding", "urls", "ClusterRole", "urls", [sa_subject()]),
         # a ClusterRoleBinding cannot reference a Role: grants nothing
