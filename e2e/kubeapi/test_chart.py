@@ -580,3 +580,35 @@ def test_network_policies_are_metallbs_and_select_the_controller(harness):
     deny = rendered(harness, "networkpolicies.enabled=true", "networkpolicies.defaultDeny=true")
     assert deny[("NetworkPolicy", "default-deny")]["spec"] == {
         "podSelector": {}, "policyTypes": ["Ingress", "Egress"]}
+
+
+@pytest.mark.parametrize("args, controller, speaker, name_label", [
+    # MetalLB's chart's names by default: release "metallb" gives its objects' names.
+    (["--release", "metallb"], "metallb-controller", "metallb-speaker", "metallb"),
+    (["--release", "lb"], "lb-metallb-controller", "lb-metallb-speaker", "metallb"),
+    # nameOverride keeps Ingot's earlier names; the agent's objects are "-speaker" either way.
+    (["--release", "ingot", "--set", "nameOverride=ingot"], "ingot-controller", "ingot-speaker",
+     "ingot"),
+])
+def test_names_and_memberlist_seeds_follow_the_release_and_name_override(harness, args,
+                                                                         controller, speaker,
+                                                                         name_label):
+    objs = {(o["kind"], o["metadata"]["name"]): o for o in objects(render.render(harness, args))}
+    deployment, daemonset = objs[("Deployment", controller)], objs[("DaemonSet", speaker)]
+    labels = daemonset["spec"]["template"]["metadata"]["labels"]
+    assert labels["app.kubernetes.io/name"] == name_label
+    assert labels["app.kubernetes.io/component"] == "speaker"
+    # The memberlist seeds and the controller's view of the agents select exactly these Pods.
+    env = {e["name"]: e.get("value") for e in
+           daemonset["spec"]["template"]["spec"]["containers"][0]["env"]}
+    selector = dict(pair.split("=") for pair in env["METALLB_ML_LABELS"].split(","))
+    assert selector.items() <= labels.items()
+    flag = next(a for a in deployment["spec"]["template"]["spec"]["containers"][0]["args"]
+                if a.startswith("--agent-labels="))
+    assert flag == f"--agent-labels={env['METALLB_ML_LABELS']}"
+    assert not dict(pair.split("=") for pair in flag.split("=", 1)[1].split(",")).items() <= \
+        deployment["spec"]["template"]["metadata"]["labels"].items()
+    assert ("Secret", f"{controller.removesuffix('-controller')}-memberlist") not in objs
+    volume = next(v for v in daemonset["spec"]["template"]["spec"]["volumes"]
+                  if v["name"] == "memberlist")
+    assert volume["secret"]["secretName"] == f"{controller.removesuffix('-controller')}-memberlist"
