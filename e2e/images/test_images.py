@@ -322,6 +322,17 @@ def http_status(port: int, path: str) -> int:
         return 0
 
 
+def service_account(rootfs: Path, ca: Path) -> None:
+    """The files a Pod's service account mounts (token, namespace, the API server's CA)."""
+    account = rootfs / "var/run/secrets/kubernetes.io/serviceaccount"
+    account.mkdir(parents=True, exist_ok=True)
+    (account / "token").write_text("probe-token")
+    (account / "namespace").write_text("metallb-system")
+    shutil.copy(ca, account / "ca.crt")
+    for f in account.iterdir():
+        f.chmod(0o644)
+
+
 @pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl is not installed")
 def test_the_controller_image_answers_the_charts_probes(harness, rootfs_of, tmp_path):
     # The controller's container as the chart renders it (free ports, no webhook: this machine's
@@ -348,13 +359,7 @@ def test_the_controller_image_answers_the_charts_probes(harness, rootfs_of, tmp_
         subprocess.run(["kubectl", "--kubeconfig", str(tmp_path / "kubeconfig"), "create", "-f",
                         "-"], input=yaml.safe_dump_all([workload, pod]), text=True, check=True,
                        capture_output=True, timeout=60)
-        account = rootfs / "var/run/secrets/kubernetes.io/serviceaccount"
-        account.mkdir(parents=True, exist_ok=True)
-        (account / "token").write_text("probe-token")
-        (account / "namespace").write_text("metallb-system")
-        shutil.copy(tmp_path / "certs/ca.crt", account / "ca.crt")
-        for f in account.iterdir():
-            f.chmod(0o644)
+        service_account(rootfs, tmp_path / "certs/ca.crt")
         env = {"PATH": "/usr/sbin:/usr/bin", **environment(container),
                "KUBERNETES_SERVICE_HOST": "127.0.0.1",
                "KUBERNETES_SERVICE_PORT": str(server.port)}
@@ -378,3 +383,88 @@ def test_the_controller_image_answers_the_charts_probes(harness, rootfs_of, tmp_
             log.close()
     finally:
         server.stop()
+
+
+def mount_volumes(rootfs: Path, pod: dict, container: dict, configmaps: dict) -> None:
+    """Writes into rootfs what the kubelet mounts for container: a key for each Secret volume,
+    the rendered data of each ConfigMap volume (an optional one that does not exist: nothing)."""
+    volumes = {v["name"]: v for v in pod.get("volumes", [])}
+    for mount in container.get("volumeMounts", []):
+        volume = volumes[mount["name"]]
+        target = rootfs / mount["mountPath"].lstrip("/")
+        target.mkdir(parents=True, exist_ok=True)
+        if "secret" in volume:
+            (target / "secretkey").write_text("a" * 64)
+        elif "configMap" in volume:
+            for key, text in configmaps.get(volume["configMap"]["name"], {}).items():
+                (target / key).write_text(text)
+
+
+@pytest.mark.skipif(shutil.which("ip") is None or shutil.which("kubectl") is None,
+                    reason="needs iproute2 and kubectl")
+def test_the_agent_image_answers_the_charts_probes(harness, rootfs_of, tmp_path):
+    # The agent's container exactly as the chart renders it (host network, fixed ports), run from
+    # its image under chroot in a network namespace of its own with the test API server, with
+    # the files its volumes mount and a Pod's in-cluster configuration: the rendered startup,
+    # liveness and readiness probes answer 200.
+    docs = [d for d in yaml.safe_load_all(render.render(harness, [])) if d]
+    configmaps = {d["metadata"]["name"]: d["data"] for d in docs if d["kind"] == "ConfigMap"}
+    (workload, container, _), = [c for c in chart_containers(harness, [])
+                                 if c[0]["kind"] == "DaemonSet"]
+    pod = workload["spec"]["template"]["spec"]
+    rootfs = rootfs_of("agent") / "rootfs"
+    mount_volumes(rootfs, pod, container, configmaps)
+    netns = f"ingot-img-{os.getpid()}"
+    subprocess.run(["ip", "netns", "add", netns], check=True)
+    procs = []
+    try:
+        inside = ["ip", "netns", "exec", netns]
+        subprocess.run([*inside, "ip", "link", "set", "lo", "up"], check=True)
+        port_file, kubeconfig = tmp_path / "port", tmp_path / "kubeconfig"
+        procs.append(subprocess.Popen(
+            [*inside, sys.executable, str(REPO / "e2e/kubeapi/server.py"), "--port-file",
+             str(port_file), "--token", "probe-token", "--cert-dir", str(tmp_path / "certs"),
+             "--kubeconfig-out", str(kubeconfig)], stdout=subprocess.DEVNULL,
+            stderr=open(tmp_path / "server.log", "wb")))
+        deadline = time.monotonic() + 60
+        while not port_file.exists() or not kubeconfig.exists():
+            assert procs[0].poll() is None and time.monotonic() < deadline, \
+                (tmp_path / "server.log").read_text()
+            time.sleep(0.1)
+        node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node1"},
+                "status": {"addresses": [{"type": "InternalIP", "address": "127.0.0.1"}]}}
+        me = {"apiVersion": "v1", "kind": "Pod",
+              "metadata": {"name": "pod-1", "namespace": "metallb-system",
+                           "labels": workload["spec"]["template"]["metadata"]["labels"]},
+              "spec": {"nodeName": "node1", "hostNetwork": True,
+                       "containers": [{"name": container["name"], "image": container["image"]}]}}
+        subprocess.run([*inside, "kubectl", "--kubeconfig", str(kubeconfig), "create", "-f", "-"],
+                       input=yaml.safe_dump_all([node, me]), text=True, check=True,
+                       capture_output=True, timeout=60)
+        service_account(rootfs, tmp_path / "certs/ca.crt")
+        env = {"PATH": "/usr/sbin:/usr/bin", **environment(container),
+               "METALLB_HOST": "127.0.0.1", "METALLB_ML_BIND_ADDR": "127.0.0.1",
+               "KUBERNETES_SERVICE_HOST": "127.0.0.1",
+               "KUBERNETES_SERVICE_PORT": port_file.read_text().strip()}
+        log = tmp_path / "agent.log"
+        procs.append(subprocess.Popen(
+            [*inside, "chroot", *user_of(workload, container), str(rootfs),
+             *container.get("command", ["/usr/bin/ingot-agent"]), *container["args"]],
+            env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL))
+        for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+            get = container[probe]["httpGet"]
+            url = f"http://{get['host']}:{get['port']}{get['path']}"
+            check = [*inside, sys.executable, "-c",
+                     f"import urllib.request; urllib.request.urlopen({url!r}, timeout=5)"]
+            deadline = time.monotonic() + 60
+            while subprocess.run(check, capture_output=True).returncode != 0:
+                assert procs[1].poll() is None, log.read_text()[-3000:]
+                assert time.monotonic() < deadline, (probe, log.read_text()[-3000:])
+                time.sleep(0.5)
+    finally:
+        for proc in reversed(procs):
+            if proc.poll() is None:
+                proc.terminate()
+                proc.wait(timeout=20)
+        subprocess.run(["ip", "netns", "del", netns], check=False)
