@@ -612,3 +612,31 @@ def test_names_and_memberlist_seeds_follow_the_release_and_name_override(harness
     volume = next(v for v in daemonset["spec"]["template"]["spec"]["volumes"]
                   if v["name"] == "memberlist")
     assert volume["secret"]["secretName"] == f"{controller.removesuffix('-controller')}-memberlist"
+
+
+@pytest.mark.parametrize("naming", ["chart", "manifests"])
+def test_the_controller_is_told_or_defaults_to_the_rendered_object_names(harness, naming):
+    # Names the controller must find: the webhook Service and certificate Secret (its defaults,
+    # MetalLB's, which the chart does not pass), its own Deployment and the memberlist Secret
+    # (passed as METALLB_DEPLOYMENT and METALLB_ML_SECRET_NAME), all as rendered.
+    help_text = subprocess.run(
+        [str(daemon_binary("INGOT_CONTROLLER", "controller/ingot-controller")), "--help"],
+        capture_output=True, text=True, timeout=30).stdout
+    defaults = dict(re.findall(r"--([a-z-]+) value\n\s+.*\(default (\S+)\)", help_text))
+    objs = rendered(harness, f"naming={naming}")
+    assert ("Service", defaults["cert-service-name"]) in objs
+    assert ("Secret", defaults["webhook-secret"]) in objs
+    deployment = next(o for (k, _), o in objs.items() if k == "Deployment")
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    assert not [a for a in container["args"]
+                if a.startswith(("--cert-service-name", "--webhook-secret"))]
+    env = {e["name"]: e.get("value") for e in container["env"]}
+    assert env["METALLB_DEPLOYMENT"] == deployment["metadata"]["name"]
+    agent = next(o for (k, _), o in objs.items() if k == "DaemonSet")["spec"]["template"]["spec"]
+    secret = next(v for v in agent["volumes"] if v["name"] == "memberlist")["secret"]
+    assert env["METALLB_ML_SECRET_NAME"] == secret["secretName"]
+    role = next(o for (k, n), o in objs.items()
+                if k == "Role" and n == deployment["metadata"]["name"])
+    named = {n for r in role["rules"] for n in r.get("resourceNames", [])}
+    assert {deployment["metadata"]["name"], secret["secretName"],
+            defaults["webhook-secret"]} <= named
