@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Builds the chart render harness (charts/harness) and renders the plain manifests in
-charts/manifests/ from charts/ingot with its default values. With --check, compares instead of
+charts/manifests/ from charts/ingot with its default values and MetalLB's manifest names. With --check, compares instead of
 writing and exits 1 naming every file that is out of date."""
 
 from __future__ import annotations
@@ -24,8 +24,12 @@ VARIANTS = {
     "ingot-frr.yaml": ["--set", "frrk8s.enabled=false", "--set", "speaker.frr.enabled=true"],
     "ingot-native.yaml": ["--set", "frrk8s.enabled=false"],
 }
+# The plain manifests carry MetalLB's manifest names (Deployment controller, DaemonSet speaker,
+# app=metallb,component=...), so patches and selectors written for metallb-native.yaml apply.
+MANIFEST_NAMES = ["--set", "naming=manifests"]
 HEADER = f"""\
-# Rendered from charts/ingot by charts/render.py with the chart's default values{{extra}}.
+# Rendered from charts/ingot by charts/render.py with MetalLB's plain-manifest names
+# (naming=manifests) and the chart's default values{{extra}}.
 # Do not edit: change the chart and run charts/render.py.
 ---
 apiVersion: v1
@@ -66,7 +70,8 @@ def render(harness: Path, args: list[str]) -> str:
 
 def manifest(harness: Path, overrides: list[str]) -> str:
     extra = "" if not overrides else " and " + " ".join(overrides[1::2])
-    return HEADER.format(extra=extra) + render(harness, ["--include-crds", *overrides])
+    return HEADER.format(extra=extra) + render(harness, ["--include-crds", *MANIFEST_NAMES,
+                                                         *overrides])
 
 
 def main() -> int:

@@ -93,17 +93,26 @@ std::optional<std::string> webhookConfigurationPatch(const json::Value& configur
   return json::write(ops);
 }
 
-std::optional<std::string> crdConversionPatch(const json::Value& crd, std::string_view ca_bundle) {
+std::optional<std::string> crdConversionPatch(const json::Value& crd,
+                                              std::string_view ca_bundle,
+                                              const ServiceRef& service) {
   const json::Value* conversion = member(member(&crd, "spec"), "conversion");
   if (text(member(conversion, "strategy")) != "Webhook") {
     return std::nullopt;
   }
   const json::Value* client = member(member(conversion, "webhook"), "clientConfig");
-  if (text(member(client, "caBundle")) == ca_bundle) {
+  const json::Value* current = member(client, "service");
+  if (text(member(client, "caBundle")) == ca_bundle &&
+      text(member(current, "name")) == service.name &&
+      text(member(current, "namespace")) == service.namespace_) {
     return std::nullopt;
   }
+  json::Value target = json::Value::object();
+  target.set("name", json::Value::string(service.name));
+  target.set("namespace", json::Value::string(service.namespace_));
   json::Value bundle = json::Value::object();
   bundle.set("caBundle", json::Value::string(std::string(ca_bundle)));
+  bundle.set("service", std::move(target));
   json::Value webhook = json::Value::object();
   webhook.set("clientConfig", std::move(bundle));
   json::Value conv = json::Value::object();

@@ -62,10 +62,19 @@ std::vector<std::string> webhookDnsNames(const std::string& service, const std::
 std::optional<std::string> webhookConfigurationPatch(const json::Value& configuration,
                                                      std::string_view ca_bundle);
 
-/// crdConversionPatch returns the merge patch setting the conversion webhook's caBundle of a
-/// CustomResourceDefinition with strategy Webhook; nullopt when it already has it or the CRD
-/// converts without a webhook.
-std::optional<std::string> crdConversionPatch(const json::Value& crd, std::string_view ca_bundle);
+/// ServiceRef names the webhook Service: the conversion webhook must point at the one in the
+/// controller's own namespace, wherever the CRD file said (it ships with metallb-system).
+struct ServiceRef {
+  std::string name;
+  std::string namespace_;
+};
+
+/// crdConversionPatch returns the merge patch setting the conversion webhook's caBundle and
+/// Service (name and namespace; the path is kept) of a CustomResourceDefinition with strategy
+/// Webhook; nullopt when it already has both or the CRD converts without a webhook.
+std::optional<std::string> crdConversionPatch(const json::Value& crd,
+                                              std::string_view ca_bundle,
+                                              const ServiceRef& service);
 
 /// certSecretData returns the Secret data (base64 values) for the CA and serving pairs.
 api::StringMap certSecretData(const KeyPair& ca, const KeyPair& serving);

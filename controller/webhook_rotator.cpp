@@ -172,8 +172,9 @@ Result<void> Rotator::patchBundles(const std::string& ca_pem) {
     if (!text) return Error{text.error().code, "read " + t.name + ": " + text.error().message};
     auto object = json::parse(*text);
     if (!object) return Error{ErrorCode::Internal, t.name + ": " + object.error().message};
-    auto patch = t.json_patch ? webhookConfigurationPatch(*object, bundle)
-                              : crdConversionPatch(*object, bundle);
+    auto patch = t.json_patch
+                     ? webhookConfigurationPatch(*object, bundle)
+                     : crdConversionPatch(*object, bundle, {options_.service, options_.namespace_});
     if (!patch) continue;
     auto done = api_.patch(t.ref, "", t.name,
                            t.json_patch ? k8s::PatchType::Json : k8s::PatchType::Merge, *patch);

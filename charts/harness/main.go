@@ -22,7 +22,7 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 func main() {
 	var valueFiles, sets, lookups multiFlag
-	release := flag.String("release", "ingot", "release name (.Release.Name)")
+	release := flag.String("release", "metallb", "release name (.Release.Name; MetalLB's documented one)")
 	namespace := flag.String("namespace", "metallb-system", "release namespace (.Release.Namespace)")
 	kubeVersion := flag.String("kube-version", "v1.29.0", "Kubernetes version (.Capabilities.KubeVersion)")
 	includeCRDs := flag.Bool("include-crds", false, "print the chart's crds/ files before the templates")

@@ -106,13 +106,13 @@ def test_values_reach_the_pods(harness):
                     "speaker.priorityClassName=node-critical", "loadBalancerClass=ingot",
                     "speaker.bgpDebounceTimeout=500", "speaker.resources.limits.memory=64Mi",
                     "speaker.l2HoldDown=10s")
-    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
-    controller = pod_spec(objs, "Deployment", "ingot-controller")
+    agent = pod_spec(objs, "DaemonSet", "metallb-speaker")
+    controller = pod_spec(objs, "Deployment", "metallb-controller")
     agent_args = agent["containers"][0]["args"]
     assert "--log-level=debug" in agent_args and "--lb-class=ingot" in agent_args
     assert "--bgp-mode=frr-k8s" in agent_args and "--l2-hold-down=10s" in agent_args
     assert "--log-level=warn" in controller["containers"][0]["args"]
-    assert agent["nodeSelector"] == {"rack": "r1"}
+    assert agent["nodeSelector"] == {"rack": "r1", "kubernetes.io/os": "linux"}
     assert (agent["priorityClassName"], controller["priorityClassName"]) == ("node-critical", "infra")
     assert agent["containers"][0]["resources"] == {"limits": {"memory": "64Mi"}}
     env = {e["name"]: e.get("value") for e in agent["containers"][0]["env"]}
@@ -127,8 +127,8 @@ def test_native_flavour_runs_the_agents_layer2_only(harness):
     # MetalLB's native flavour (neither frr-k8s nor FRR): no FRR anywhere, no frr-k8s grant, and
     # both daemons told "none" (the agents answer Layer 2 and report BGPPeers as not served).
     objs = rendered(harness, "frrk8s.enabled=false")
-    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
-    assert [c["name"] for c in agent["containers"]] == ["agent"]
+    agent = pod_spec(objs, "DaemonSet", "metallb-speaker")
+    assert [c["name"] for c in agent["containers"]] == ["speaker"]
     assert "initContainers" not in agent
     args = agent["containers"][0]["args"]
     assert "--bgp-mode=none" in args
@@ -136,10 +136,10 @@ def test_native_flavour_runs_the_agents_layer2_only(harness):
     volumes = {v["name"] for v in agent["volumes"]}
     assert not volumes & {"frr-sockets", "frr-conf", "frr-startup"}
     assert "NET_RAW" in agent["containers"][0]["securityContext"]["capabilities"]["add"]
-    for kind, name in (("DaemonSet", "ingot-agent"), ("Deployment", "ingot-controller")):
+    for kind, name in (("DaemonSet", "metallb-speaker"), ("Deployment", "metallb-controller")):
         env = {e["name"]: e.get("value") for e in pod_spec(objs, kind, name)["containers"][0]["env"]}
         assert env["METALLB_BGP_TYPE"] == "none", name
-    groups = {g for r in objs[("ClusterRole", "ingot:agent")]["rules"] for g in r["apiGroups"]}
+    groups = {g for r in objs[("ClusterRole", "metallb:speaker")]["rules"] for g in r["apiGroups"]}
     assert "frrk8s.metallb.io" not in groups
     assert not [k for k in objs if "frr" in k[1]]
 
@@ -147,13 +147,14 @@ def test_native_flavour_runs_the_agents_layer2_only(harness):
 def test_frr_mode_runs_frr_next_to_the_agent_and_drops_the_frrk8s_grant(harness):
     # One --set with two assignments, as Helm accepts.
     objs = rendered(harness, "frrk8s.enabled=false,speaker.frr.enabled=true")
-    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
-    assert [c["name"] for c in agent["containers"]] == ["agent", "frr"]
+    agent = pod_spec(objs, "DaemonSet", "metallb-speaker")
+    assert [c["name"] for c in agent["containers"]] == ["speaker", "frr"]
     assert "--bgp-mode=frr" in agent["containers"][0]["args"]
-    groups = {g for r in objs[("ClusterRole", "ingot:agent")]["rules"] for g in r["apiGroups"]}
+    groups = {g for r in objs[("ClusterRole", "metallb:speaker")]["rules"] for g in r["apiGroups"]}
     assert "frrk8s.metallb.io" not in groups
     default = rendered(harness)
-    groups = {g for r in default[("ClusterRole", "ingot:agent")]["rules"] for g in r["apiGroups"]}
+    groups = {g for r in default[("ClusterRole", "metallb:speaker")]["rules"]
+              for g in r["apiGroups"]}
     assert "frrk8s.metallb.io" in groups
 
 
@@ -162,13 +163,13 @@ def test_monitoring_objects_are_off_by_default_and_render_when_enabled(harness):
     assert not kinds & {"PodMonitor", "ServiceMonitor", "PrometheusRule"}
     objs = rendered(harness, "prometheus.podMonitor.enabled=true",
                     "prometheus.prometheusRule.enabled=true")
-    alerts = [r["alert"] for g in objs[("PrometheusRule", "ingot")]["spec"]["groups"] for r in g["rules"]]
+    alerts = [r["alert"] for g in objs[("PrometheusRule", "metallb")]["spec"]["groups"] for r in g["rules"]]
     assert alerts == ["MetalLBStaleConfig", "MetalLBConfigNotLoaded", "MetalLBAddressPoolExhausted",
                       "MetalLBAddressPoolUsage75Percent", "MetalLBAddressPoolUsage85Percent",
                       "MetalLBAddressPoolUsage95Percent", "MetalLBBGPSessionDown"]
-    assert ("PodMonitor", "ingot-speaker") in objs
+    assert ("PodMonitor", "metallb-speaker") in objs
     # MetalLB's chart refuses both monitors at once (see test_contradictory_values_fail_the_render).
-    assert ("ServiceMonitor", "ingot-controller-monitor") in rendered(
+    assert ("ServiceMonitor", "metallb-controller-monitor") in rendered(
         harness, "prometheus.serviceMonitor.enabled=true")
 
 
@@ -206,6 +207,14 @@ def test_values_schema_rejects_a_bad_value(harness, bad, path):
      "prometheus.serviceMonitor.enabled and prometheus.podMonitor.enabled cannot both be set"),
     (["frrk8s.enabled=false", "frrk8s.external=true"],
      "namespace is required when frrk8s is external"),
+    # MetalLB values Ingot cannot honour are refused, never dropped (refused-values.yaml).
+    (["tls.curvePreferences=29"], 'tls.curvePreferences="29": not supported'),
+    (["tls.controllerMetricsTLSSecret=metrics-tls"],
+     'tls.controllerMetricsTLSSecret="metrics-tls": not supported'),
+    (["tls.speakerMetricsTLSSecret=metrics-tls"],
+     'tls.speakerMetricsTLSSecret="metrics-tls": not supported'),
+    (["speaker.memberlist.enabled=false", "speaker.wanConfig=true"],
+     "speaker.wanConfig tunes memberlist: it needs speaker.memberlist.enabled"),
 ])
 def test_contradictory_values_fail_the_render(harness, sets, message):
     with pytest.raises(subprocess.CalledProcessError) as caught:
@@ -216,7 +225,7 @@ def test_contradictory_values_fail_the_render(harness, sets, message):
 def test_an_external_frrk8s_gets_the_namespace_it_is_given(harness):
     objs = rendered(harness, "frrk8s.enabled=false", "frrk8s.external=true",
                     "frrk8s.namespace=frr-k8s-system")
-    args = objs[("DaemonSet", "ingot-agent")]["spec"]["template"]["spec"]["containers"][0]["args"]
+    args = pod_spec(objs, "DaemonSet", "metallb-speaker")["containers"][0]["args"]
     assert "--frrk8s-namespace=frr-k8s-system" in args
 
 
@@ -236,10 +245,12 @@ def daemon_binary(env: str, relative: str) -> Path:
      "speaker.ignoreExcludeLB=true", "frrk8s.secretPassthrough=true", "frrk8s.namespace=frr-k8s",
      "speaker.bgpDebounceTimeout=0", "speaker.memberlist.enabled=false",
      "speaker.l2HoldDown=1m30s"),
+    ("speaker.wanConfig=true", "tls.minVersion=VersionTLS12",
+     "tls.cipherSuites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"),
 ])
 @pytest.mark.parametrize("kind, name, env, relative", [
-    ("DaemonSet", "ingot-agent", "INGOT_AGENT", "agent/ingot-agent"),
-    ("Deployment", "ingot-controller", "INGOT_CONTROLLER", "controller/ingot-controller"),
+    ("DaemonSet", "metallb-speaker", "INGOT_AGENT", "agent/ingot-agent"),
+    ("Deployment", "metallb-controller", "INGOT_CONTROLLER", "controller/ingot-controller"),
 ])
 def test_the_daemons_accept_the_rendered_flags_and_environment(harness, sets, kind, name, env,
                                                                relative):
@@ -259,7 +270,7 @@ def test_large_numbers_from_a_values_file_render_as_integers(harness, tmp_path):
     values.write_text("speaker:\n  bgpDebounceTimeout: 3600000\n")
     objs = {(o["kind"], o["metadata"]["name"]): o
             for o in objects(render.render(harness, ["-f", str(values)]))}
-    env = {e["name"]: e.get("value") for e in pod_spec(objs, "DaemonSet", "ingot-agent")
+    env = {e["name"]: e.get("value") for e in pod_spec(objs, "DaemonSet", "metallb-speaker")
            ["containers"][0]["env"]}
     assert env["METALLB_BGP_DEBOUNCE_TIMEOUT"] == "3600000"
 
@@ -270,7 +281,7 @@ def test_large_numbers_from_a_values_file_render_as_integers(harness, tmp_path):
                                    "speaker.livenessProbe.port=7473")])
 def test_probes_use_the_health_port_the_daemon_is_given(harness, sets):
     objs = rendered(harness, *sets)
-    for kind, name in (("DaemonSet", "ingot-agent"), ("Deployment", "ingot-controller")):
+    for kind, name in (("DaemonSet", "metallb-speaker"), ("Deployment", "metallb-controller")):
         container = pod_spec(objs, kind, name)["containers"][0]
         flag = next(a for a in container["args"] if a.startswith("--health-probe-port="))
         port = int(flag.split("=", 1)[1])
@@ -289,15 +300,15 @@ def test_the_memberlist_key_is_left_to_the_controller_so_renders_are_stable(harn
     first, second = render.render(harness, args), render.render(harness, args)
     assert first == second, "two renders of the same values differ"
     objs = {(o["kind"], o["metadata"]["name"]): o for o in objects(first)}
-    assert ("Secret", "ingot-memberlist") not in objs
-    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
+    assert ("Secret", "metallb-memberlist") not in objs
+    agent = pod_spec(objs, "DaemonSet", "metallb-speaker")
     volumes = {v["name"]: v for v in agent["volumes"]}
-    assert volumes["memberlist"]["secret"]["secretName"] == "ingot-memberlist"
+    assert volumes["memberlist"]["secret"]["secretName"] == "metallb-memberlist"
     controller_env = {e["name"]: e.get("value") for e in
-                      pod_spec(objs, "Deployment", "ingot-controller")["containers"][0]["env"]}
-    assert controller_env["METALLB_ML_SECRET_NAME"] == "ingot-memberlist"
-    assert controller_env["METALLB_DEPLOYMENT"] == "ingot-controller"
-    rules = [r for r in objs[("Role", "ingot-controller")]["rules"]
+                      pod_spec(objs, "Deployment", "metallb-controller")["containers"][0]["env"]}
+    assert controller_env["METALLB_ML_SECRET_NAME"] == "metallb-memberlist"
+    assert controller_env["METALLB_DEPLOYMENT"] == "metallb-controller"
+    rules = [r for r in objs[("Role", "metallb-controller")]["rules"]
              if "secrets" in r["resources"] and "create" in r["verbs"]]
     assert rules, "the controller may not create the memberlist Secret"
 
@@ -306,7 +317,7 @@ def secret_file(tmp_path, name: str, annotations: dict) -> str:
     path = tmp_path / f"{name}.yaml"
     path.write_text(yaml.safe_dump({
         "apiVersion": "v1", "kind": "Secret",
-        "metadata": {"name": "ingot-memberlist", "namespace": "metallb-system",
+        "metadata": {"name": "metallb-memberlist", "namespace": "metallb-system",
                      "annotations": annotations},
         "data": {"secretkey": base64.b64encode(b"k" * 128).decode()}}))
     return str(path)
@@ -315,11 +326,11 @@ def secret_file(tmp_path, name: str, annotations: dict) -> str:
 def test_an_upgrade_keeps_the_memberlist_key_this_release_rendered_before(harness, tmp_path):
     # An earlier chart rendered the key into a Secret the release owns: an install that finds it
     # (lookup) renders it again with the same key, so the upgrade neither deletes nor rotates it.
-    owned = secret_file(tmp_path, "owned", {"meta.helm.sh/release-name": "ingot",
+    owned = secret_file(tmp_path, "owned", {"meta.helm.sh/release-name": "metallb",
                                             "meta.helm.sh/release-namespace": "metallb-system"})
     objs = {(o["kind"], o["metadata"]["name"]): o
             for o in objects(render.render(harness, ["--lookup", owned]))}
-    secret = objs[("Secret", "ingot-memberlist")]
+    secret = objs[("Secret", "metallb-memberlist")]
     assert base64.b64decode(secret["data"]["secretkey"]) == b"k" * 128
     assert secret["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "Helm"
     # The controller's own Secret (or another release's) is not taken over: Helm would refuse to
@@ -328,22 +339,22 @@ def test_an_upgrade_keeps_the_memberlist_key_this_release_rendered_before(harnes
         found = secret_file(tmp_path, "found", annotations)
         kinds = {(o["kind"], o["metadata"]["name"])
                  for o in objects(render.render(harness, ["--lookup", found]))}
-        assert ("Secret", "ingot-memberlist") not in kinds, annotations
-    assert ("Secret", "ingot-memberlist") not in rendered(
+        assert ("Secret", "metallb-memberlist") not in kinds, annotations
+    assert ("Secret", "metallb-memberlist") not in rendered(
         harness, "speaker.memberlist.generateSecret=false")
 
 
 def test_ingot_frr_replaces_frr_k8s_when_chosen(harness):
     objs = rendered(harness, "frrk8s.ingotFrr.enabled=true", "frrk8s.namespace=frr-k8s-system")
-    ds = objs[("DaemonSet", "ingot-frr")]
+    ds = objs[("DaemonSet", "metallb-frr")]
     assert ds["metadata"]["namespace"] == "frr-k8s-system"
     spec = ds["spec"]["template"]["spec"]
     assert [c["name"] for c in spec["containers"]] == ["frr", "ingot-frr"]
     args = spec["containers"][1]["args"]
     assert "--namespace=frr-k8s-system" in args
-    rules = objs[("ClusterRole", "ingot:ingot-frr")]["rules"]
+    rules = objs[("ClusterRole", "metallb:ingot-frr")]["rules"]
     assert any("frrnodestates/status" in r["resources"] for r in rules)
-    assert ("DaemonSet", "ingot-frr") not in rendered(harness)  # default: an external frr-k8s
+    assert ("DaemonSet", "metallb-frr") not in rendered(harness)  # default: an external frr-k8s
     binary = daemon_binary("INGOT_FRR", "ingotfrr/ingot-frr")
     done = subprocess.run([str(binary), *args, "--help"], capture_output=True, text=True,
                           env={"PATH": os.environ.get("PATH", "")}, timeout=30)
@@ -360,7 +371,7 @@ def test_the_excludel2_configmap_has_metallbs_default_list_and_is_mounted(harnes
     objs = rendered(harness)
     data = yaml.safe_load(objs[("ConfigMap", "metallb-excludel2")]["data"]["excludel2.yaml"])
     assert data == {"announcedInterfacesToExclude": METALLB_EXCLUDEL2}
-    agent = pod_spec(objs, "DaemonSet", "ingot-agent")
+    agent = pod_spec(objs, "DaemonSet", "metallb-speaker")
     volumes = {v["name"]: v for v in agent["volumes"]}
     mounted = {m["name"]: m["mountPath"] for m in agent["containers"][0]["volumeMounts"]}
     config_volume = next(n for n, v in volumes.items()
@@ -374,8 +385,8 @@ def test_tolerations_node_selectors_and_runtime_class_reach_the_pods(harness, tm
     control_plane = [{"key": f"node-role.kubernetes.io/{role}", "effect": "NoSchedule",
                       "operator": "Exists"} for role in ("master", "control-plane")]
     default = rendered(harness)
-    assert pod_spec(default, "DaemonSet", "ingot-agent")["tolerations"] == control_plane
-    assert "tolerations" not in pod_spec(default, "Deployment", "ingot-controller")
+    assert pod_spec(default, "DaemonSet", "metallb-speaker")["tolerations"] == control_plane
+    assert "tolerations" not in pod_spec(default, "Deployment", "metallb-controller")
     # Lists come from a values file (the harness has no --set list indexes).
     values = tmp_path / "values.yaml"
     values.write_text(yaml.safe_dump({
@@ -386,9 +397,9 @@ def test_tolerations_node_selectors_and_runtime_class_reach_the_pods(harness, tm
                        "runtimeClassName": "gvisor"}}))
     objs = {(o["kind"], o["metadata"]["name"]): o
             for o in objects(render.render(harness, ["-f", str(values)]))}
-    assert pod_spec(objs, "DaemonSet", "ingot-agent")["tolerations"] == [
+    assert pod_spec(objs, "DaemonSet", "metallb-speaker")["tolerations"] == [
         {"key": "dedicated", "operator": "Exists"}]
-    controller = pod_spec(objs, "Deployment", "ingot-controller")
+    controller = pod_spec(objs, "Deployment", "metallb-controller")
     assert controller["tolerations"] == [{"key": "infra", "operator": "Exists"}]
     assert controller["nodeSelector"] == {"kubernetes.io/os": "linux"}
     assert controller["runtimeClassName"] == "gvisor"
@@ -397,9 +408,9 @@ def test_tolerations_node_selectors_and_runtime_class_reach_the_pods(harness, tm
 def test_monitors_select_the_pods_and_scrape_the_metrics_port(harness):
     objs = rendered(harness, "prometheus.podMonitor.enabled=true",
                     "prometheus.podMonitor.interval=15s")
-    for component, kind, name in (("speaker", "DaemonSet", "ingot-agent"),
-                                  ("controller", "Deployment", "ingot-controller")):
-        monitor = objs[("PodMonitor", f"ingot-{component}")]["spec"]
+    for component, kind, name in (("speaker", "DaemonSet", "metallb-speaker"),
+                                  ("controller", "Deployment", "metallb-controller")):
+        monitor = objs[("PodMonitor", f"metallb-{component}")]["spec"]
         template = objs[(kind, name)]["spec"]["template"]
         labels = template["metadata"]["labels"]
         assert monitor["selector"]["matchLabels"].items() <= labels.items()
@@ -421,7 +432,7 @@ NOT_EXPORTED: set = set()
 
 def test_the_alerts_use_metrics_the_daemons_export(harness):
     objs = rendered(harness, "prometheus.prometheusRule.enabled=true")
-    exprs = " ".join(r["expr"] for g in objs[("PrometheusRule", "ingot")]["spec"]["groups"]
+    exprs = " ".join(r["expr"] for g in objs[("PrometheusRule", "metallb")]["spec"]["groups"]
                      for r in g["rules"])
     used = set(re.findall(r"\b(metallb_[a-z_]+)\b", exprs))
     sources = "".join(p.read_text() for d in ("controller", "agent", "common")
@@ -439,7 +450,193 @@ def test_the_default_images_are_the_ones_scripts_build_images_tags(harness):
     version = re.search(r"project\(ingot VERSION (\S+)",
                         (REPO / "CMakeLists.txt").read_text())[1]
     objs = rendered(harness)
-    images = {c["image"] for kind, name in (("DaemonSet", "ingot-agent"),
-                                            ("Deployment", "ingot-controller"))
+    images = {c["image"] for kind, name in (("DaemonSet", "metallb-speaker"),
+                                            ("Deployment", "metallb-controller"))
               for c in pod_spec(objs, kind, name)["containers"]}
-    assert images == {f"ingot/agent:{version}", f"ingot/controller:{version}"}
+    assert images == {f"localhost/ingot/agent:{version}", f"localhost/ingot/controller:{version}"}
+    build_images = (REPO / "scripts/build-images").read_text()
+    assert 'REGISTRY = "localhost/ingot"' in build_images
+
+
+@pytest.mark.parametrize("sets, message", [
+    (["controller.image.repository=quay.io/metallb/controller"],
+     'controller.image.repository="quay.io/metallb/controller" is MetalLB\'s image'),
+    (["speaker.image.repository=quay.io/metallb/speaker"],
+     'speaker.image.repository="quay.io/metallb/speaker" is MetalLB\'s image'),
+    (["speaker.image.repository=ingot/agent"],
+     'speaker.image.repository="ingot/agent" is not fully qualified'),
+    (["controller.image.repository=controller"],
+     'controller.image.repository="controller" is not fully qualified'),
+    (["frrk8s.ingotFrr.enabled=true", "frrk8s.ingotFrr.image.repository=docker.io/ingot-frr"],
+     None),
+    (["frrk8s.ingotFrr.enabled=true", "frrk8s.ingotFrr.image.repository=ingot/ingot-frr"],
+     'frrk8s.ingotFrr.image.repository="ingot/ingot-frr" is not fully qualified'),
+    (["frrk8s.enabled=false", "speaker.frr.enabled=true",
+      "speaker.frr.image.repository=quay.io/frrouting/frr", "speaker.frr.image.tag=10.5.3"],
+     "speaker.frr.image=quay.io/frrouting/frr:10.5.3 is FRR 10.5.3, but the agent's vtysh and "
+     "frr-reload.py are FRR 8.4"),
+    (["frrk8s.enabled=false", "speaker.frr.enabled=true",
+      "speaker.frr.image.repository=quay.io/frrouting/frr", "speaker.frr.image.tag=8.4.4"], None),
+    (["frrk8s.ingotFrr.enabled=true", "frrk8s.ingotFrr.frrImage.repository=quay.io/frrouting/frr",
+      "frrk8s.ingotFrr.frrImage.tag=9.1.0"],
+     "frrk8s.ingotFrr.frrImage=quay.io/frrouting/frr:9.1.0 is FRR 9.1.0"),
+    (["controller.image.repository=registry.example.com:5000/lb/controller"], None),
+])
+def test_image_references_are_fully_qualified_ingot_images(harness, sets, message):
+    args = [a for s in sets for a in ("--set", s)]
+    if message is None:
+        render.render(harness, args)
+        return
+    with pytest.raises(subprocess.CalledProcessError) as caught:
+        render.render(harness, args)
+    assert message in caught.value.stderr
+
+
+def test_a_metallb_values_file_is_refused_not_run_with_metallbs_images(harness, tmp_path):
+    # The image section of MetalLB's values.yaml, as a user's copy of it carries it.
+    values = tmp_path / "metallb-values.yaml"
+    values.write_text(yaml.safe_dump({
+        "controller": {"image": {"repository": "quay.io/metallb/controller", "tag": None}},
+        "speaker": {"image": {"repository": "quay.io/metallb/speaker", "tag": None},
+                    "frr": {"image": {"repository": "quay.io/frrouting/frr",
+                                      "tag": "10.5.3"}}}}))
+    with pytest.raises(subprocess.CalledProcessError) as caught:
+        render.render(harness, ["-f", str(values)])
+    assert "is MetalLB's image: this chart runs Ingot's daemons" in caught.value.stderr
+
+
+def agent_help(binary: Path) -> str:
+    done = subprocess.run([str(binary), "--help"], capture_output=True, text=True,
+                          env={"PATH": os.environ.get("PATH", "")}, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return done.stdout + done.stderr
+
+
+def test_the_memberlist_tuning_configmap_is_mounted_where_the_agent_reads_it(harness):
+    # MetalLB's optional metallb-memberlist-config ConfigMap (key config.json) is mounted at the
+    # directory of the agent's --ml-tuning-path default, inside the excludel2 mount at /etc/metallb.
+    agent = pod_spec(rendered(harness), "DaemonSet", "metallb-speaker")
+    volume = next(v for v in agent["volumes"] if v["name"] == "memberlist-config")
+    assert volume["configMap"] == {"name": "metallb-memberlist-config", "optional": True}
+    mounts = {m["name"]: m["mountPath"] for m in agent["containers"][0]["volumeMounts"]}
+    default = re.search(r"memberlist tuning JSON.*?\(default (\S+)\)",
+                        agent_help(daemon_binary("INGOT_AGENT", "agent/ingot-agent")), re.S)
+    assert default, "ingot-agent --help names no default tuning file"
+    assert f"{mounts['memberlist-config']}/config.json" == default[1]
+    assert mounts["metallb-excludel2"] == "/etc/metallb"
+    without = pod_spec(rendered(harness, "speaker.memberlist.enabled=false"), "DaemonSet",
+                       "metallb-speaker")
+    assert "memberlist-config" not in {v["name"] for v in without["volumes"]}
+
+
+def test_wan_config_reaches_the_agent(harness):
+    args = pod_spec(rendered(harness, "speaker.wanConfig=true"), "DaemonSet",
+                    "metallb-speaker")["containers"][0]["args"]
+    assert "--ml-wan-config" in args
+    assert "--ml-wan-config" not in pod_spec(rendered(harness), "DaemonSet",
+                                             "metallb-speaker")["containers"][0]["args"]
+
+
+def test_the_pods_run_on_linux_nodes_only(harness):
+    # MetalLB's chart and manifests pin both daemons to kubernetes.io/os=linux; a user's
+    # nodeSelector is merged with it.
+    for objs in (rendered(harness), rendered(harness, "naming=manifests")):
+        for kind in ("DaemonSet", "Deployment"):
+            spec = next(o for (k, _), o in objs.items() if k == kind)["spec"]["template"]["spec"]
+            assert spec["nodeSelector"] == {"kubernetes.io/os": "linux"}, kind
+    objs = rendered(harness, "controller.nodeSelector.role=infra")
+    assert pod_spec(objs, "Deployment", "metallb-controller")["nodeSelector"] == {
+        "role": "infra", "kubernetes.io/os": "linux"}
+
+
+def test_tls_values_reach_the_controllers_webhook_server(harness):
+    args = pod_spec(rendered(harness, "tls.minVersion=VersionTLS12",
+                             "tls.cipherSuites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"),
+                    "Deployment", "metallb-controller")["containers"][0]["args"]
+    assert "--tls-min-version=VersionTLS12" in args
+    assert "--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256" in args
+
+
+def test_network_policies_are_metallbs_and_select_the_controller(harness):
+    assert not [k for k in rendered(harness) if k[0] == "NetworkPolicy"]
+    objs = rendered(harness, "networkpolicies.enabled=true", "networkpolicies.apiPort=8443")
+    assert ("NetworkPolicy", "default-deny") not in objs
+    policy = objs[("NetworkPolicy", "controller")]["spec"]
+    template = objs[("Deployment", "metallb-controller")]["spec"]["template"]
+    labels = template["metadata"]["labels"]
+    assert policy["podSelector"]["matchLabels"].items() <= labels.items()
+    assert policy["policyTypes"] == ["Egress", "Ingress"]
+    assert policy["egress"] == [{"ports": [{"protocol": "TCP", "port": 8443}]}]
+    # Each ingress port is a port the controller serves: the metrics port (by number) and the
+    # webhook (by the container port's name).
+    container = template["spec"]["containers"][0]
+    named = {p["name"]: p["containerPort"] for p in container["ports"]}
+    ports = [p["port"] for p in policy["ingress"][0]["ports"]]
+    assert [named.get(p, p) for p in ports] == [9120, 9443]
+    no_webhook = rendered(harness, "networkpolicies.enabled=true",
+                          "controller.webhookMode=disabled")
+    assert [p["port"] for p in no_webhook[("NetworkPolicy", "controller")]["spec"]["ingress"][0]
+            ["ports"]] == [9120]
+    deny = rendered(harness, "networkpolicies.enabled=true", "networkpolicies.defaultDeny=true")
+    assert deny[("NetworkPolicy", "default-deny")]["spec"] == {
+        "podSelector": {}, "policyTypes": ["Ingress", "Egress"]}
+
+
+@pytest.mark.parametrize("args, controller, speaker, name_label", [
+    # MetalLB's chart's names by default: release "metallb" gives its objects' names.
+    (["--release", "metallb"], "metallb-controller", "metallb-speaker", "metallb"),
+    (["--release", "lb"], "lb-metallb-controller", "lb-metallb-speaker", "metallb"),
+    # nameOverride keeps Ingot's earlier names; the agent's objects are "-speaker" either way.
+    (["--release", "ingot", "--set", "nameOverride=ingot"], "ingot-controller", "ingot-speaker",
+     "ingot"),
+])
+def test_names_and_memberlist_seeds_follow_the_release_and_name_override(harness, args,
+                                                                         controller, speaker,
+                                                                         name_label):
+    objs = {(o["kind"], o["metadata"]["name"]): o for o in objects(render.render(harness, args))}
+    deployment, daemonset = objs[("Deployment", controller)], objs[("DaemonSet", speaker)]
+    labels = daemonset["spec"]["template"]["metadata"]["labels"]
+    assert labels["app.kubernetes.io/name"] == name_label
+    assert labels["app.kubernetes.io/component"] == "speaker"
+    # The memberlist seeds and the controller's view of the agents select exactly these Pods.
+    env = {e["name"]: e.get("value") for e in
+           daemonset["spec"]["template"]["spec"]["containers"][0]["env"]}
+    selector = dict(pair.split("=") for pair in env["METALLB_ML_LABELS"].split(","))
+    assert selector.items() <= labels.items()
+    flag = next(a for a in deployment["spec"]["template"]["spec"]["containers"][0]["args"]
+                if a.startswith("--agent-labels="))
+    assert flag == f"--agent-labels={env['METALLB_ML_LABELS']}"
+    assert not dict(pair.split("=") for pair in flag.split("=", 1)[1].split(",")).items() <= \
+        deployment["spec"]["template"]["metadata"]["labels"].items()
+    assert ("Secret", f"{controller.removesuffix('-controller')}-memberlist") not in objs
+    volume = next(v for v in daemonset["spec"]["template"]["spec"]["volumes"]
+                  if v["name"] == "memberlist")
+    assert volume["secret"]["secretName"] == f"{controller.removesuffix('-controller')}-memberlist"
+
+
+@pytest.mark.parametrize("naming", ["chart", "manifests"])
+def test_the_controller_is_told_or_defaults_to_the_rendered_object_names(harness, naming):
+    # Names the controller must find: the webhook Service and certificate Secret (its defaults,
+    # MetalLB's, which the chart does not pass), its own Deployment and the memberlist Secret
+    # (passed as METALLB_DEPLOYMENT and METALLB_ML_SECRET_NAME), all as rendered.
+    help_text = subprocess.run(
+        [str(daemon_binary("INGOT_CONTROLLER", "controller/ingot-controller")), "--help"],
+        capture_output=True, text=True, timeout=30).stdout
+    defaults = dict(re.findall(r"--([a-z-]+) value\n\s+.*\(default (\S+)\)", help_text))
+    objs = rendered(harness, f"naming={naming}")
+    assert ("Service", defaults["cert-service-name"]) in objs
+    assert ("Secret", defaults["webhook-secret"]) in objs
+    deployment = next(o for (k, _), o in objs.items() if k == "Deployment")
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    assert not [a for a in container["args"]
+                if a.startswith(("--cert-service-name", "--webhook-secret"))]
+    env = {e["name"]: e.get("value") for e in container["env"]}
+    assert env["METALLB_DEPLOYMENT"] == deployment["metadata"]["name"]
+    agent = next(o for (k, _), o in objs.items() if k == "DaemonSet")["spec"]["template"]["spec"]
+    secret = next(v for v in agent["volumes"] if v["name"] == "memberlist")["secret"]
+    assert env["METALLB_ML_SECRET_NAME"] == secret["secretName"]
+    role = next(o for (k, n), o in objs.items()
+                if k == "Role" and n == deployment["metadata"]["name"])
+    named = {n for r in role["rules"] for n in r.get("resourceNames", [])}
+    assert {deployment["metadata"]["name"], secret["secretName"],
+            defaults["webhook-secret"]} <= named

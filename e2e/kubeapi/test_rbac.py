@@ -8,8 +8,8 @@ import pytest
 
 from kubeapi.rbac import Policy, Request, User, forbidden_message, rule_allows
 
-SA = User.service_account("metallb-system", "ingot-agent")
-OTHER_SA = User.service_account("default", "ingot-agent")
+SA = User.service_account("metallb-system", "speaker")
+OTHER_SA = User.service_account("default", "speaker")
 ALICE = User("alice", ("devs", "system:authenticated"))
 
 
@@ -75,13 +75,13 @@ def binding(kind, name, role_kind, role, subjects, namespace=None):
                         "name": role}}
 
 
-def sa_subject(name="ingot-agent", namespace="metallb-system"):
+def sa_subject(name="speaker", namespace="metallb-system"):
     return {"kind": "ServiceAccount", "name": name, "namespace": namespace}
 
 
 POLICY = Policy.build(
     cluster_roles=[
-        {"metadata": {"name": "ingot:agent"},
+        {"metadata": {"name": "metallb-system:speaker"},
          "rules": [rule(["list", "watch"], resources=["services", "nodes"])]},
         {"metadata": {"name": "secret-reader"}, "rules": [rule(["get"], resources=["secrets"])]},
         {"metadata": {"name": "urls"}, "rules": [rule(["get"], urls=["/metrics"])]},
@@ -95,7 +95,7 @@ POLICY = Policy.build(
          "rules": [rule(["*"], groups=["*"], resources=["*"])]},
     ],
     cluster_role_bindings=[
-        binding("ClusterRoleBinding", "ingot:agent", "ClusterRole", "ingot:agent",
+        binding("ClusterRoleBinding", "metallb-system:speaker", "ClusterRole", "metallb-system:speaker",
                 [sa_subject()]),
         binding("ClusterRoleBinding", "urls", "ClusterRole", "urls", [sa_subject()]),
         # a ClusterRoleBinding cannot reference a Role: grants nothing
@@ -112,7 +112,7 @@ POLICY = Policy.build(
                 "metallb-system"),
         # a ServiceAccount subject without a namespace means the binding's namespace
         binding("RoleBinding", "local", "ClusterRole", "secret-reader",
-                [{"kind": "ServiceAccount", "name": "ingot-agent"}], "default"),
+                [{"kind": "ServiceAccount", "name": "speaker"}], "default"),
         binding("RoleBinding", "alice", "ClusterRole", "secret-reader",
                 [{"kind": "User", "name": "alice"}], "kube-system"),
     ],
@@ -167,13 +167,13 @@ def test_rules_of_lists_every_grant_with_its_scope():
 
 MESSAGES = [
     (Request("list", "", "services"),
-     'User "system:serviceaccount:metallb-system:ingot-agent" cannot list resource "services" '
+     'User "system:serviceaccount:metallb-system:speaker" cannot list resource "services" '
      'in API group "" at the cluster scope'),
     (Request("patch", "", "services", "status", "default", "x"),
-     'User "system:serviceaccount:metallb-system:ingot-agent" cannot patch resource '
+     'User "system:serviceaccount:metallb-system:speaker" cannot patch resource '
      '"services/status" in API group "" in the namespace "default"'),
     (Request("get", path="/"),
-     'User "system:serviceaccount:metallb-system:ingot-agent" cannot get path "/"'),
+     'User "system:serviceaccount:metallb-system:speaker" cannot get path "/"'),
 ]
 
 

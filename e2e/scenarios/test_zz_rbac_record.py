@@ -116,7 +116,7 @@ def test_no_daemon_request_was_refused():
 def test_every_lab_recorded_its_daemons():
     for name, decisions in records().items():
         users = {d["user"] for d in decisions}
-        assert f"{SA_PREFIX}metallb-system:ingot-controller" in users, \
+        assert f"{SA_PREFIX}metallb-system:controller" in users, \
             f"{name}: no request of the controller recorded: {sorted(users)}"
 
 

@@ -98,24 +98,36 @@ BOOST_AUTO_TEST_CASE(crd_patch_only_for_webhook_conversion) {
     std::string crd;
     std::optional<std::string> patch;
   };
+  // The controller runs in namespace lb-system; the CRD file ships pointing at metallb-system.
   const std::string merge =
-      R"({"spec":{"conversion":{"webhook":{"clientConfig":{"caBundle":"Q0E="}}}}})";
+      R"({"spec":{"conversion":{"webhook":{"clientConfig":{"caBundle":"Q0E=",)"
+      R"("service":{"name":"metallb-webhook-service","namespace":"lb-system"}}}}}})";
+  const std::string ours =
+      R"("service":{"name":"metallb-webhook-service","namespace":"lb-system","path":"/convert"})";
   const std::vector<Case> cases = {
       {"webhook without bundle",
        R"({"spec":{"conversion":{"strategy":"Webhook","webhook":{"clientConfig":{}}}}})", merge},
       {"stale bundle",
        R"({"spec":{"conversion":{"strategy":"Webhook","webhook":{"clientConfig":)"
-       R"({"caBundle":"x"}}}}})",
+       R"({"caBundle":"x",)" +
+           ours + "}}}}}",
        merge},
-      {"current bundle",
+      {"current bundle, Service in the CRD file's namespace",
        R"({"spec":{"conversion":{"strategy":"Webhook","webhook":{"clientConfig":)"
-       R"({"caBundle":"Q0E="}}}}})",
+       R"({"caBundle":"Q0E=","service":{"name":"metallb-webhook-service",)"
+       R"("namespace":"metallb-system","path":"/convert"}}}}}})",
+       merge},
+      {"current bundle and Service",
+       R"({"spec":{"conversion":{"strategy":"Webhook","webhook":{"clientConfig":)"
+       R"({"caBundle":"Q0E=",)" +
+           ours + "}}}}}",
        std::nullopt},
       {"no conversion webhook", R"({"spec":{"conversion":{"strategy":"None"}}})", std::nullopt},
   };
+  const ServiceRef service{"metallb-webhook-service", "lb-system"};
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {
-      BOOST_TEST(crdConversionPatch(*json::parse(c.crd), "Q0E=").value_or("none") ==
+      BOOST_TEST(crdConversionPatch(*json::parse(c.crd), "Q0E=", service).value_or("none") ==
                  c.patch.value_or("none"));
     }
   }

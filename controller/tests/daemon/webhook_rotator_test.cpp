@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The certificate rotator against kube's FakeApiClient: a missing Secret is filled and the CA
-// bundle published; a pass that cannot write keeps the served certificate and is reported.
+// bundle published (and the BGPPeer conversion webhook pointed at the controller's namespace);
+// a pass that cannot write keeps the served certificate and is reported.
 #include "controller/webhook_rotator.h"
 
 #include <boost/test/unit_test.hpp>
@@ -50,6 +51,10 @@ BOOST_AUTO_TEST_CASE(a_missing_secret_is_filled_and_the_bundle_published) {
   BOOST_TEST(writes[1].body.find(api::encodeBase64(ca)) != std::string::npos);
   BOOST_TEST(writes[2].verb == "patch");
   BOOST_TEST(writes[2].body.find(api::encodeBase64(ca)) != std::string::npos);
+  // The conversion webhook is pointed at the Service in the controller's namespace.
+  BOOST_TEST(writes[2].body.find(R"("service":{"name":"metallb-webhook-service",)"
+                                 R"("namespace":"metallb-system"})") != std::string::npos,
+             writes[2].body);
   BOOST_TEST(f.metrics.render().find("ingot_webhook_cert_rotations_total 1") != std::string::npos);
 }
 
