@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-// The webhook's certificates with OpenSSL: a self-signed CA and a serving certificate it signs
-// (ECDSA P-256, SANs for the webhook Service's DNS names), PEM in and out, and the facts the
-// rotation decision reads from a Secret's PEM (validity, SANs, whether the CA signed the
-// certificate and the key matches it). Times are passed in.
+// Certificates with OpenSSL for the daemons' TLS endpoints: a self-signed CA and a serving
+// certificate it signs (ECDSA P-256, DNS SANs), PEM in and out, and the facts a rotation decision
+// reads from PEM (validity, SANs, whether the CA signed the certificate and the key matches it).
+// The controller's webhook and every daemon's HTTPS /metrics use them. Times are passed in.
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "common/http/tls_settings.h"
 #include "common/util/result.h"
 
-namespace ingot::controller::webhook {
+struct ssl_ctx_st;  // OpenSSL's SSL_CTX
+
+namespace ingot::http {
 
 using SystemTime = std::chrono::system_clock::time_point;
 
@@ -50,4 +54,14 @@ Result<CertFacts> inspectCert(const std::string& pem);
 /// private key. Errors give OpenSSL's reason.
 Result<void> verifyServing(const KeyPair& serving, const std::string& ca_cert);
 
-}  // namespace ingot::controller::webhook
+/// selfSigned makes a serving certificate for dns_names valid from now for a year, signed by a
+/// throw-away CA (what a daemon serves when no certificate is given).
+Result<KeyPair> selfSigned(const std::string& common_name,
+                           const std::vector<std::string>& dns_names,
+                           SystemTime now);
+
+/// serverContext builds a TLS server context serving pair with the settings. Errors say whether
+/// the pair or the settings were refused.
+Result<std::shared_ptr<ssl_ctx_st>> serverContext(const TlsSettings& settings, const KeyPair& pair);
+
+}  // namespace ingot::http

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// The webhook server's TLS settings from MetalLB's --tls-min-version and --tls-cipher-suites:
-// Go's version names (VersionTLS12, VersionTLS13; empty = TLS 1.3, MetalLB's default) and the
-// IANA cipher suite names Go and Kubernetes use, mapped to OpenSSL's names. As in MetalLB, cipher
-// suites apply to TLS 1.2 only and are refused together with a TLS 1.3 minimum. Pure.
+// A TLS server's settings (the webhook's and /metrics') from MetalLB's --tls-min-version and
+// --tls-cipher-suites: Go's version names (VersionTLS12, VersionTLS13; empty = TLS 1.3, MetalLB's
+// default) and the IANA cipher suite names Go and Kubernetes use, mapped to OpenSSL's names. As in
+// MetalLB, cipher suites apply to TLS 1.2 only and are refused together with a TLS 1.3 minimum.
+// Pure.
 #pragma once
 
 #include <string>
 
 #include "common/util/result.h"
 
-namespace ingot::controller::webhook {
+namespace ingot::http {
 
 /// TlsSettings is what the server's SSL_CTX is configured with.
 struct TlsSettings {
@@ -22,4 +23,4 @@ struct TlsSettings {
 Result<TlsSettings> parseTlsSettings(const std::string& min_version,
                                      const std::string& cipher_suites);
 
-}  // namespace ingot::controller::webhook
+}  // namespace ingot::http
