@@ -2,6 +2,7 @@
 #include "agent/flags.h"
 
 #include "api/duration.h"
+#include "common/http/tls_settings.h"
 
 namespace ingot::agent {
 namespace {
@@ -82,6 +83,11 @@ void addConnectionFlags(FlagSet& set, Flags& f) {
                           "pod's namespace, else metallb-system)");
   set.add({"node-name", false, daemon::text(f.node_name),
            "this node's name (env METALLB_NODE_NAME; required)", "METALLB_NODE_NAME"});
+  set.add({"tls-min-version", false, daemon::text(f.tls_min_version),
+           "minimum TLS version of the HTTPS /metrics endpoint: VersionTLS12 or VersionTLS13 "
+           "(default VersionTLS13)"});
+  set.add({"tls-cipher-suites", false, daemon::text(f.tls_cipher_suites),
+           "comma-separated TLS 1.2 cipher suites of the /metrics endpoint (IANA names)"});
 }
 
 void addAnnounceFlags(FlagSet& set, Flags& f) {
@@ -169,9 +175,7 @@ FlagSet flagSet(Flags& f) {
   addConnectionFlags(set, f);
   addAnnounceFlags(set, f);
   addMemberlistFlags(set, f.memberlist);
-  set.ignore(f.ignored,
-             {"ml-namespace", "host", "pprof-bind-address", "tls-min-version", "tls-cipher-suites",
-              "tls-curve-preferences", "metrics-cert-dir"},
+  set.ignore(f.ignored, {"ml-namespace", "host", "pprof-bind-address", "tls-curve-preferences"},
              {"enable-pprof"});
   return set;
 }
@@ -197,6 +201,9 @@ Result<Flags> parseFlags(const std::vector<std::string>& args,
     if (flags.node_name.empty()) {
       return invalidArgument("the node name is unknown: pass --node-name or set METALLB_NODE_NAME");
     }
+    if (auto tls = http::parseTlsSettings(flags.tls_min_version, flags.tls_cipher_suites); !tls) {
+      return tls.error();
+    }
     if (flags.namespace_.empty()) flags.namespace_ = pod_namespace;
     if (flags.namespace_.empty()) flags.namespace_ = "metallb-system";
     if (flags.frrk8s_namespace.empty()) flags.frrk8s_namespace = flags.namespace_;
@@ -216,8 +223,7 @@ std::string usage() {
   out += flagSet(unused).usage();
   out +=
       "\nAccepted for MetalLB compatibility, without effect: --ml-namespace, --host,\n"
-      "  --pprof-bind-address, --enable-pprof, --tls-min-version, --tls-cipher-suites,\n"
-      "  --tls-curve-preferences, --metrics-cert-dir.\n"
+      "  --pprof-bind-address, --enable-pprof, --tls-curve-preferences.\n"
       "\nEnvironment: METALLB_NODE_NAME, METALLB_POD_NAME, METALLB_NAMESPACE, FRRK8S_NAMESPACE,\n"
       "  METALLB_BGP_TYPE (frr-k8s|frr|none; native runs as none), METALLB_BGP_DEBOUNCE_TIMEOUT,\n"
       "  METALLB_ML_BIND_ADDR, METALLB_ML_BIND_PORT, METALLB_ML_LABELS,\n"

@@ -60,6 +60,10 @@ struct Flags : daemon::MetalLBFlags {
   /// --ml-tuning-path and their METALLB_ML_* variables. Memberlist runs when enabled() (MetalLB's
   /// rule: a bind address and labels); otherwise every Node object counts as a live agent.
   memberlist::MembershipOptions memberlist;
+  /// --tls-min-version, --tls-cipher-suites: the HTTPS /metrics endpoint's TLS (MetalLB's
+  /// names and defaults: TLS 1.3).
+  std::string tls_min_version;
+  std::string tls_cipher_suites;
 };
 
 using daemon::Environment;

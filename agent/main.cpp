@@ -12,6 +12,7 @@
 #include "agent/manager.h"
 #include "agent/membership_source.h"
 #include "agent/metrics.h"
+#include "common/http/tls_settings.h"
 #include "kube/shell.h"
 
 namespace {
@@ -158,6 +159,12 @@ int run(const Flags& flags, log::Logger& logger) {
   o.health_address = "127.0.0.1";
   o.not_ready_message = "no configuration loaded and synced yet\n";
   o.ignored_flags = flags.ignored;
+  o.secure_metrics = true;
+  o.metrics_host = flags.node_name;
+  // parseFlags checked the TLS flags.
+  if (auto tls = http::parseTlsSettings(flags.tls_min_version, flags.tls_cipher_suites)) {
+    o.metrics_tls = *tls;
+  }
   return k8s::runShell(flags, o, metrics, logger,
                        [&](const k8s::ShellContext& c) -> Result<std::unique_ptr<k8s::Workload>> {
                          auto membership =

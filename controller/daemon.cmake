@@ -14,14 +14,12 @@ ingot_add_library(ingot_controller
     ${CMAKE_CURRENT_LIST_DIR}/status_writes.cpp
     ${CMAKE_CURRENT_LIST_DIR}/write_pool.cpp
     ${CMAKE_CURRENT_LIST_DIR}/webhook_admission.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/webhook_certs.cpp
     ${CMAKE_CURRENT_LIST_DIR}/webhook_convert.cpp
     ${CMAKE_CURRENT_LIST_DIR}/webhook_json.cpp
     ${CMAKE_CURRENT_LIST_DIR}/webhook_rotation.cpp
     ${CMAKE_CURRENT_LIST_DIR}/webhook_rotator.cpp
     ${CMAKE_CURRENT_LIST_DIR}/webhook_server.cpp
     ${CMAKE_CURRENT_LIST_DIR}/webhook_service.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/webhook_tls.cpp
     ${CMAKE_CURRENT_LIST_DIR}/webhooks.cpp
   LIBRARIES ingot_controller_core ingot_controller_unannounced ingot_config ingot_api ingot_json ingot_kube_daemon ingot_kube ingot_daemon ingot_http ingot_util
             OpenSSL::Crypto OpenSSL::SSL)

@@ -78,7 +78,7 @@ FlagSet flagSet(Flags& f) {
   set.add({"agent-labels", false, daemon::text(f.agent_labels),
            "label selector of the agent Pods, whose readiness tells which agents are alive "
            "(default app.kubernetes.io/component=speaker)"});
-  set.ignore(f.ignored, {"pprof-bind-address", "tls-curve-preferences", "metrics-cert-dir"},
+  set.ignore(f.ignored, {"pprof-bind-address", "tls-curve-preferences"},
              {"webhook-http2"});
   return set;
 }
@@ -128,7 +128,7 @@ std::string usage() {
   out += flagSet(unused).usage();
   out +=
       "\nAccepted for MetalLB compatibility, without effect:\n"
-      "  --pprof-bind-address, --tls-curve-preferences, --metrics-cert-dir, --webhook-http2.\n"
+      "  --pprof-bind-address, --tls-curve-preferences, --webhook-http2.\n"
       "\nEnvironment: METALLB_NAMESPACE, METALLB_POD_NAME, METALLB_BGP_TYPE (frr-k8s|frr|none,\n"
       "  default frr-k8s; native counts as none), METALLB_ML_SECRET_NAME, METALLB_DEPLOYMENT,\n"
       "  KUBECONFIG, KUBERNETES_SERVICE_HOST/PORT (in-cluster).\n";

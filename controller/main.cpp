@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "common/http/tls_settings.h"
 #include "controller/flags.h"
 #include "controller/manager.h"
 #include "controller/metrics.h"
@@ -114,6 +115,13 @@ int run(const Flags& flags, log::Logger& logger) {
   o.event_queue_capacity = kEventQueueCapacity;
   o.not_ready_message = "the first full pass has not succeeded yet\n";
   o.ignored_flags = flags.ignored;
+  o.secure_metrics = true;
+  o.metrics_host = "ingot-controller";
+  // parseFlags checked the TLS flags; MetalLB applies them to the webhook and /metrics alike.
+  if (auto tls =
+          http::parseTlsSettings(flags.webhook.tls_min_version, flags.webhook.tls_cipher_suites)) {
+    o.metrics_tls = *tls;
+  }
   return k8s::runShell(flags, o, metrics, logger, [&](const k8s::ShellContext& c) {
     return start(flags, c, metrics, logger);
   });

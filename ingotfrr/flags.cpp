@@ -8,25 +8,6 @@ namespace {
 
 using daemon::FlagSet;
 
-/// bindAddress parses frr-k8s' "host:port" (":port" and "0" too; port 0 disables).
-daemon::Setter bindAddress(std::string& host, int& port) {
-  return [&host, &port](const std::string& v) {
-    const size_t colon = v.rfind(':');
-    std::string h = colon == std::string::npos ? "" : v.substr(0, colon);
-    const std::string p = colon == std::string::npos ? v : v.substr(colon + 1);
-    int parsed = 0;
-    if (auto e = daemon::port(parsed)(p); !e.empty()) {
-      return std::string("must be host:port (port 0-65535; 0 disables)");
-    }
-    if (h.size() >= 2 && h.front() == '[' && h.back() == ']') {
-      h = h.substr(1, h.size() - 2);
-    }
-    host = h == "0.0.0.0" || h == "::" ? "" : h;
-    port = parsed;
-    return std::string();
-  };
-}
-
 daemon::Setter milliseconds(std::chrono::milliseconds& out) {
   return [&out](const std::string& v) {
     int ms = 0;
@@ -67,9 +48,10 @@ void addFrrK8sFlags(FlagSet& set, Flags& f) {
   set.add({"namespace", false, daemon::text(f.namespace_),
            "namespace whose FRRConfigurations and Secrets are read (default: the pod's)"});
   set.add({"pod-name", false, daemon::text(f.pod_name), "this pod's name (Events' instance)"});
-  set.add({"metrics-bind-address", false, bindAddress(f.metrics_address, f.port),
+  set.add({"metrics-bind-address", false, daemon::bindAddress(f.metrics_address, f.port),
            "host:port of plain-HTTP /metrics (default 0.0.0.0:9140; port 0 disables)"});
-  set.add({"health-probe-bind-address", false, bindAddress(f.health_address, f.health_probe_port),
+  set.add({"health-probe-bind-address", false,
+           daemon::bindAddress(f.health_address, f.health_probe_port),
            "host:port of /healthz and /readyz (default 127.0.0.1:7572; port 0 disables)"});
   set.add({"bgp-debounce-timeout", false, milliseconds(f.debounce),
            "milliseconds within which changes after an apply are coalesced (env "

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "common/daemon/endpoints.h"
+#include "kube/access_reviews.h"
 #include "kube/kubeconfig.h"
 #include "kube/startup.h"
 
@@ -30,12 +31,33 @@ Result<Clients> connectTo(const daemon::CommonFlags& flags,
   return connect(flags.kubeconfig, flags.context, rest, metrics, logger);
 }
 
+/// MetricsAccess is the gate of HTTPS /metrics and what it asks; it outlives the servers.
+struct MetricsAccess {
+  explicit MetricsAccess(ApiClient& client) : reviews(client), gate(reviews) {}
+  ApiAccessReviews reviews;
+  daemon::MetricsGate gate;
+};
+
 Result<daemon::Endpoints> serve(const daemon::CommonFlags& flags,
                                 const ShellOptions& options,
                                 const DaemonMetrics& metrics,
-                                const Workload& workload) {
+                                const Workload& workload,
+                                MetricsAccess* access) {
   daemon::EndpointOptions o;
+  if (access != nullptr && flags.port != 0) {
+    auto cert = daemon::metricsCertificate(
+        flags.tls_cert_file, flags.tls_private_key_file,
+        options.metrics_host.empty() ? options.name : options.metrics_host);
+    if (!cert) {
+      return cert.error();
+    }
+    o.gate = &access->gate;
+    o.metrics_cert = std::move(*cert);
+    o.metrics_tls = options.metrics_tls;
+  }
   o.metrics_port = flags.port;
+  o.plain_metrics_port = flags.plain_metrics_port;
+  o.plain_metrics_address = flags.plain_metrics_address;
   o.health_port = flags.health_probe_port;
   o.health_address = options.health_address;
   o.not_ready_message = options.not_ready_message;
@@ -61,12 +83,17 @@ struct Running {
   DaemonMetrics& metrics;
   log::Logger& logger;
   daemon::SignalWatcher& signals;
+  ApiClient& reviews;  ///< the client the metrics gate's reviews go through
 };
 
 /// serveUntilSignal serves the endpoints and runs the workload until a signal. It returns
 /// nothing when the workload ran until the signal, and the exit status when it ended before.
 std::optional<int> serveUntilSignal(const Running& r, Workload& workload) {
-  auto servers = serve(r.flags, r.options, r.metrics, workload);
+  std::unique_ptr<MetricsAccess> access;
+  if (r.options.secure_metrics) {
+    access = std::make_unique<MetricsAccess>(r.reviews);
+  }
+  auto servers = serve(r.flags, r.options, r.metrics, workload, access.get());
   if (!servers) {
     return fail(r.options, r.logger, "listen", servers.error());
   }
@@ -127,7 +154,10 @@ int runShell(const daemon::CommonFlags& flags,
       !ok) {
     return fail(options, logger, "preflight", ok.error());
   }
-  return runConnected(Running{flags, options, metrics, logger, signals}, *clients, make);
+  // The reviews go through the events client: a scrape never waits behind the informers' and
+  // writes' rate limit, and they are a couple of requests a minute at most.
+  return runConnected(Running{flags, options, metrics, logger, signals, *clients->events}, *clients,
+                      make);
 }
 
 std::string podNamespace() {

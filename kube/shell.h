@@ -20,6 +20,7 @@
 #include "common/daemon/flags.h"
 #include "common/daemon/memory.h"
 #include "common/daemon/signals.h"
+#include "common/http/tls_settings.h"
 #include "common/util/log.h"
 #include "common/util/result.h"
 #include "common/version/version.h"
@@ -70,6 +71,12 @@ struct ShellOptions {
   std::string health_address;              ///< where the health endpoint listens ("" = everywhere)
   std::string not_ready_message;           ///< /readyz body while not ready
   std::vector<std::string> ignored_flags;  ///< MetalLB flags given without effect; each warned
+  /// secure_metrics serves /metrics over HTTPS (the flags' certificate, else a self-signed one
+  /// for metrics_host) to the bearer tokens the API server authenticates and authorizes for
+  /// "get" on the non-resource URL /metrics, as MetalLB v0.16; false = plain HTTP.
+  bool secure_metrics = false;
+  http::TlsSettings metrics_tls;
+  std::string metrics_host;
 };
 
 /// runShell runs a daemon from connecting to shutdown and returns the process's exit status:

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <optional>
+#include <sstream>
 
 namespace ingot::daemon {
 namespace {
@@ -14,11 +15,16 @@ constexpr int kMetricsWorkers = 2;
 using http::Request;
 using http::Response;
 
-Result<void> writePorts(const std::string& path, int metrics, int health) {
+int portOf(const std::unique_ptr<http::Server>& s) {
+  return s ? s->port() : 0;
+}
+
+Result<void> writePorts(const std::string& path, const Endpoints& s) {
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc);
-    out << "metrics " << metrics << "\nhealth " << health << "\n";
+    out << "metrics " << portOf(s.metrics) << "\nhealth " << portOf(s.health) << "\nmetricshttps "
+        << portOf(s.metrics_https) << "\n";
     if (!out.flush()) {
       return Error{ErrorCode::Unavailable, "ports file " + path + ": cannot write " + tmp};
     }
@@ -39,8 +45,13 @@ http::Handler readOnly(http::Handler handler) {
   };
 }
 
-http::Handler metricsHandler(std::function<std::string()> render) {
-  return readOnly([render = std::move(render)](const Request& r) {
+http::Handler metricsHandler(std::function<std::string()> render, MetricsGate* gate) {
+  return readOnly([render = std::move(render), gate](const Request& r) {
+    if (gate != nullptr) {
+      if (auto refused = gate->check(r)) {
+        return *refused;
+      }
+    }
     if (r.path != "/metrics") {
       return Response{404, "text/plain; charset=utf-8", "not found\n"};
     }
@@ -66,11 +77,13 @@ http::Handler healthHandler(std::function<bool()> ready, std::string not_ready) 
 Result<std::unique_ptr<http::Server>> listen(const std::string& address,
                                              int port,
                                              int workers,
-                                             http::Handler handler) {
+                                             http::Handler handler,
+                                             std::shared_ptr<ssl_ctx_st> tls = nullptr) {
   http::ServerOptions o;
   o.address = address;
   o.port = port;
   o.workers = workers;
+  o.tls = std::move(tls);
   // One request per connection, as these endpoints always answered: scrapers and probes open a
   // connection per request anyway, and clients that read a response to the end of the stream
   // keep working.
@@ -85,11 +98,31 @@ Result<Endpoints> serveEndpoints(const EndpointOptions& options,
                                  std::function<bool()> ready) {
   const bool pick = !options.ports_file.empty();
   Endpoints s;
-  if (options.metrics_port != 0) {
+  if (options.metrics_port != 0 && options.gate != nullptr) {
+    auto tls = http::serverContext(options.metrics_tls, options.metrics_cert);
+    if (!tls) {
+      return Error{tls.error().code, "metrics endpoint (--port): " + tls.error().message};
+    }
     auto m = listen(pick ? kLoopback : options.metrics_address, pick ? 0 : options.metrics_port,
-                    kMetricsWorkers, metricsHandler(std::move(render)));
+                    kMetricsWorkers, metricsHandler(render, options.gate), *tls);
     if (!m) {
       return Error{m.error().code, "metrics endpoint (--port): " + m.error().message};
+    }
+    s.metrics_https = std::move(*m);
+  }
+  if (options.metrics_port != 0 && (options.gate == nullptr || pick)) {
+    auto m = listen(pick ? kLoopback : options.metrics_address, pick ? 0 : options.metrics_port,
+                    kMetricsWorkers, metricsHandler(std::move(render), nullptr));
+    if (!m) {
+      return Error{m.error().code, "metrics endpoint (--port): " + m.error().message};
+    }
+    s.metrics = std::move(*m);
+  } else if (options.plain_metrics_port != 0 && !pick) {
+    auto m = listen(options.plain_metrics_address, options.plain_metrics_port, kMetricsWorkers,
+                    metricsHandler(std::move(render), nullptr));
+    if (!m) {
+      return Error{m.error().code,
+                   "plain metrics endpoint (--plain-metrics-bind-address): " + m.error().message};
     }
     s.metrics = std::move(*m);
   }
@@ -104,8 +137,7 @@ Result<Endpoints> serveEndpoints(const EndpointOptions& options,
     s.health = std::move(*h);
   }
   if (pick) {
-    auto ok = writePorts(options.ports_file, s.metrics ? s.metrics->port() : 0,
-                         s.health ? s.health->port() : 0);
+    auto ok = writePorts(options.ports_file, s);
     if (!ok) {
       return ok.error();
     }
@@ -135,6 +167,37 @@ Result<std::pair<int, int>> readPortsFile(const std::string& path) {
         "ports file " + path + ": needs a \"metrics <port>\" and a \"health <port>\" line"};
   }
   return std::make_pair(*metrics, *health);
+}
+
+namespace {
+
+Result<std::string> readWhole(const std::string& path, const std::string& flag) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  if (!in || !(text << in.rdbuf())) {
+    return Error{ErrorCode::InvalidArgument, flag + " " + path + ": cannot read the file"};
+  }
+  return text.str();
+}
+
+}  // namespace
+
+Result<http::KeyPair> metricsCertificate(const std::string& cert_file,
+                                         const std::string& key_file,
+                                         const std::string& host) {
+  if (cert_file.empty() != key_file.empty()) {
+    return Error{ErrorCode::InvalidArgument,
+                 "the metrics certificate needs both a certificate and a key file (--tls-cert-file "
+                 "and --tls-private-key-file, or --metrics-cert-dir with tls.crt and tls.key)"};
+  }
+  if (cert_file.empty()) {
+    return http::selfSigned(host, {host, "localhost"}, std::chrono::system_clock::now());
+  }
+  auto cert = readWhole(cert_file, "--tls-cert-file");
+  if (!cert) return cert.error();
+  auto key = readWhole(key_file, "--tls-private-key-file");
+  if (!key) return key.error();
+  return http::KeyPair{*cert, *key};
 }
 
 }  // namespace ingot::daemon

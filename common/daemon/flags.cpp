@@ -178,8 +178,8 @@ void addCommonFlags(FlagSet& set, CommonFlags& f, const std::string& health_help
              return std::string();
            },
            "all, debug, info, warn, error or none (default info)"});
-  set.add({"port", false, port(f.port),
-           "port of the plain-HTTP /metrics endpoint, 0 disables (default 9120)"});
+  set.add(
+      {"port", false, port(f.port), "port of the /metrics endpoint, 0 disables (default 9120)"});
   set.add({"health-probe-port", false, port(f.health_probe_port), health_help});
   set.add({"ports-file", false, text(f.ports_file),
            "for tests: listen on 127.0.0.1 on ports the system picks, for the endpoints --port "
@@ -201,6 +201,22 @@ void addMetalLBFlags(FlagSet& set,
            "METALLB_POD_NAME"});
   set.add({"lb-class", false, text(f.lb_class),
            "handle only Services of this spec.loadBalancerClass (\"\" = Services without one)"});
+  set.add({"plain-metrics-bind-address", false,
+           bindAddress(f.plain_metrics_address, f.plain_metrics_port),
+           "host:port where /metrics is served over plain HTTP as well, to anyone who can "
+           "connect (for a local scraper, e.g. 127.0.0.1:7472; default 0: off)"});
+  set.add({"tls-cert-file", false, text(f.tls_cert_file),
+           "PEM certificate of the HTTPS /metrics endpoint (default: self-signed at start-up)"});
+  set.add({"tls-private-key-file", false, text(f.tls_private_key_file),
+           "PEM private key of --tls-cert-file"});
+  set.add({"metrics-cert-dir", false,
+           [&f](const std::string& dir) {
+             f.tls_cert_file = dir.empty() ? "" : dir + "/tls.crt";
+             f.tls_private_key_file = dir.empty() ? "" : dir + "/tls.key";
+             return std::string();
+           },
+           "directory holding tls.crt and tls.key for the HTTPS /metrics endpoint (MetalLB's "
+           "flag; the same as --tls-cert-file DIR/tls.crt --tls-private-key-file DIR/tls.key)"});
 }
 
 Setter text(std::string& out) {
@@ -225,6 +241,24 @@ Setter integer(int& out, int min, int max, std::string what) {
       return what;
     }
     out = n;
+    return std::string();
+  };
+}
+
+Setter bindAddress(std::string& host, int& port_out) {
+  return [&host, &port_out](const std::string& v) {
+    const size_t colon = v.rfind(':');
+    std::string h = colon == std::string::npos ? "" : v.substr(0, colon);
+    const std::string p = colon == std::string::npos ? v : v.substr(colon + 1);
+    int parsed = 0;
+    if (auto e = port(parsed)(p); !e.empty()) {
+      return std::string("must be host:port (port 0-65535; 0 disables)");
+    }
+    if (h.size() >= 2 && h.front() == '[' && h.back() == ']') {
+      h = h.substr(1, h.size() - 2);
+    }
+    host = h == "0.0.0.0" || h == "::" ? "" : h;
+    port_out = parsed;
     return std::string();
   };
 }

@@ -77,8 +77,8 @@ struct CommonFlags {
   std::string kubeconfig;  ///< --kubeconfig ("" = $KUBECONFIG, in-cluster, ~/.kube/config)
   std::string context;     ///< --context ("" = current-context)
   log::Level log_level = log::Level::Info;  ///< --log-level
-  int port = 9120;                          ///< --port: plain-HTTP /metrics; 0 disables
-  int health_probe_port = 17472;            ///< --health-probe-port: /healthz, /readyz; 0 disables
+  int port = 9120;  ///< --port: /metrics (HTTPS in ingot-controller/-agent); 0 disables
+  int health_probe_port = 17472;  ///< --health-probe-port: /healthz, /readyz; 0 disables
   /// --ports-file (for tests): listen on 127.0.0.1 on ports the system picks and write them here
   std::string ports_file;
   double kube_api_qps = 20;  ///< --kube-api-qps; <= 0 disables client-side throttling
@@ -87,6 +87,15 @@ struct CommonFlags {
   bool version = false;      ///< --version: print the version and git revision, then exit
   std::string namespace_;    ///< --namespace: where the objects are read (fallbacks per daemon)
   std::string pod_name;      ///< --pod-name: this pod, owner or source of what the daemon writes
+  /// The certificate of HTTPS /metrics (ingot-controller, ingot-agent): --tls-cert-file and
+  /// --tls-private-key-file (kube-rbac-proxy's names), or --metrics-cert-dir (MetalLB's: its
+  /// tls.crt and tls.key); none = a self-signed certificate made at start-up.
+  std::string tls_cert_file;
+  std::string tls_private_key_file;
+  /// --plain-metrics-bind-address (ingot-controller, ingot-agent): /metrics over plain HTTP
+  /// without authentication as well, on this host:port (port 0 = off, the default).
+  std::string plain_metrics_address;
+  int plain_metrics_port = 0;
   /// ignored lists the flags of the daemon Ingot replaces (MetalLB's, frr-k8s') that were given
   /// but have no effect here (pprof, TLS of the metrics endpoint, ...), in command-line order;
   /// main warns about each.
@@ -141,6 +150,10 @@ Setter integer(int& out, int min, int max, std::string what);
 
 /// port accepts 0-65535.
 Setter port(int& out);
+
+/// bindAddress parses "host:port" (":port" and "0" too; port 0 disables; "0.0.0.0" and "::"
+/// become "" = every interface; brackets around an IPv6 host are dropped).
+Setter bindAddress(std::string& host, int& port);
 
 /// number accepts any decimal floating-point number.
 Setter number(double& out);

@@ -158,19 +158,33 @@ def test_frr_mode_runs_frr_next_to_the_agent_and_drops_the_frrk8s_grant(harness)
     assert "frrk8s.metallb.io" in groups
 
 
+PROMETHEUS = ("prometheus.serviceAccount=prometheus-k8s", "prometheus.namespace=monitoring")
+
+
 def test_monitoring_objects_are_off_by_default_and_render_when_enabled(harness):
     kinds = {k for k, _ in rendered(harness)}
     assert not kinds & {"PodMonitor", "ServiceMonitor", "PrometheusRule"}
     objs = rendered(harness, "prometheus.podMonitor.enabled=true",
-                    "prometheus.prometheusRule.enabled=true")
+                    "prometheus.prometheusRule.enabled=true", *PROMETHEUS)
     alerts = [r["alert"] for g in objs[("PrometheusRule", "metallb")]["spec"]["groups"] for r in g["rules"]]
+    # MetalLBBGPSessionDown only in frr mode, where the agent knows the sessions
+    # (e2e/kubeapi/test_metrics_https.py checks every flavour's alerts against the metrics).
     assert alerts == ["MetalLBStaleConfig", "MetalLBConfigNotLoaded", "MetalLBAddressPoolExhausted",
                       "MetalLBAddressPoolUsage75Percent", "MetalLBAddressPoolUsage85Percent",
-                      "MetalLBAddressPoolUsage95Percent", "MetalLBBGPSessionDown"]
+                      "MetalLBAddressPoolUsage95Percent"]
     assert ("PodMonitor", "metallb-speaker") in objs
     # MetalLB's chart refuses both monitors at once (see test_contradictory_values_fail_the_render).
     assert ("ServiceMonitor", "metallb-controller-monitor") in rendered(
-        harness, "prometheus.serviceMonitor.enabled=true")
+        harness, "prometheus.serviceMonitor.enabled=true", *PROMETHEUS)
+
+
+def test_a_monitor_needs_prometheus_account_unless_rbac_prometheus_is_off(harness):
+    with pytest.raises(subprocess.CalledProcessError) as failed:
+        rendered(harness, "prometheus.podMonitor.enabled=true")
+    assert "prometheus.serviceAccount must be set" in failed.value.stderr
+    objs = rendered(harness, "prometheus.podMonitor.enabled=true",
+                    "prometheus.rbacPrometheus=false")
+    assert ("ClusterRole", "metallb-prometheus") not in objs
 
 
 def merged_values(harness, *sets: str) -> dict:
@@ -209,10 +223,6 @@ def test_values_schema_rejects_a_bad_value(harness, bad, path):
      "namespace is required when frrk8s is external"),
     # MetalLB values Ingot cannot honour are refused, never dropped (refused-values.yaml).
     (["tls.curvePreferences=29"], 'tls.curvePreferences="29": not supported'),
-    (["tls.controllerMetricsTLSSecret=metrics-tls"],
-     'tls.controllerMetricsTLSSecret="metrics-tls": not supported'),
-    (["tls.speakerMetricsTLSSecret=metrics-tls"],
-     'tls.speakerMetricsTLSSecret="metrics-tls": not supported'),
     (["speaker.memberlist.enabled=false", "speaker.wanConfig=true"],
      "speaker.wanConfig tunes memberlist: it needs speaker.memberlist.enabled"),
 ])
@@ -407,7 +417,7 @@ def test_tolerations_node_selectors_and_runtime_class_reach_the_pods(harness, tm
 
 def test_monitors_select_the_pods_and_scrape_the_metrics_port(harness):
     objs = rendered(harness, "prometheus.podMonitor.enabled=true",
-                    "prometheus.podMonitor.interval=15s")
+                    "prometheus.podMonitor.interval=15s", *PROMETHEUS)
     for component, kind, name in (("speaker", "DaemonSet", "metallb-speaker"),
                                   ("controller", "Deployment", "metallb-controller")):
         monitor = objs[("PodMonitor", f"metallb-{component}")]["spec"]
@@ -418,10 +428,62 @@ def test_monitors_select_the_pods_and_scrape_the_metrics_port(harness):
         assert endpoint["interval"] == "15s"
         ports = {p["name"]: p["containerPort"] for c in template["spec"]["containers"]
                  for p in c.get("ports", [])}
-        assert ports[endpoint["port"]] == 9120
+        assert endpoint["port"] == "metricshttps" and ports["metricshttps"] == 9120
+        assert endpoint["scheme"] == "https"
+        assert endpoint["tlsConfig"] == {"insecureSkipVerify": True}
+        assert endpoint["authorization"]["credentials"] == {"name": "metallb-metrics-token",
+                                                            "key": "token"}
         flag = next(a for a in template["spec"]["containers"][0]["args"]
                     if a.startswith("--port="))
         assert flag == "--port=9120"
+    # The token is a metrics-reader ServiceAccount's, allowed to get /metrics.
+    secret = objs[("Secret", "metallb-metrics-token")]
+    assert secret["type"] == "kubernetes.io/service-account-token"
+    reader = secret["metadata"]["annotations"]["kubernetes.io/service-account.name"]
+    assert ("ServiceAccount", reader) in objs
+    metrics_get = [{"nonResourceURLs": ["/metrics"], "verbs": ["get"]}]
+    assert objs[("ClusterRole", "metallb-metrics-reader")]["rules"] == metrics_get
+    assert objs[("ClusterRoleBinding", "metallb-metrics-reader")]["subjects"][0]["name"] == reader
+    # Prometheus' own account may get /metrics too (the ServiceMonitor's bearer token).
+    assert objs[("ClusterRole", "metallb-prometheus")]["rules"] == metrics_get
+    assert objs[("ClusterRoleBinding", "metallb-prometheus")]["subjects"] == [
+        {"kind": "ServiceAccount", "name": "prometheus-k8s", "namespace": "monitoring"}]
+
+
+def test_service_monitors_scrape_https_with_prometheus_token(harness):
+    objs = rendered(harness, "prometheus.serviceMonitor.enabled=true", *PROMETHEUS)
+    for component in ("speaker", "controller"):
+        (endpoint,) = objs[("ServiceMonitor", f"metallb-{component}-monitor")]["spec"]["endpoints"]
+        assert endpoint["port"] == "metricshttps" and endpoint["scheme"] == "https"
+        assert endpoint["bearerTokenFile"] == "/var/run/secrets/kubernetes.io/serviceaccount/token"
+        assert endpoint["tlsConfig"] == {"insecureSkipVerify": True}
+        service = objs[("Service", f"metallb-{component}-monitor-service")]["spec"]
+        assert service["ports"] == [{"name": "metricshttps", "port": 9120,
+                                     "targetPort": "metricshttps"}]
+
+
+def test_metrics_certificates_and_review_grants(harness):
+    objs = rendered(harness, "tls.speakerMetricsTLSSecret=agent-metrics",
+                    "tls.controllerMetricsTLSSecret=controller-metrics",
+                    "tls.minVersion=VersionTLS12")
+    for kind, name, secret in (("DaemonSet", "metallb-speaker", "agent-metrics"),
+                               ("Deployment", "metallb-controller", "controller-metrics")):
+        spec = pod_spec(objs, kind, name)
+        container = spec["containers"][0]
+        assert "--metrics-cert-dir=/etc/metrics" in container["args"]
+        assert "--tls-min-version=VersionTLS12" in container["args"]
+        assert {"name": "metrics-certs", "mountPath": "/etc/metrics", "readOnly": True} in \
+            container["volumeMounts"]
+        assert {"name": "metrics-certs", "secret": {"secretName": secret}} in spec["volumes"]
+    for role in ("metallb:speaker", "metallb:controller"):
+        rules = objs[("ClusterRole", role)]["rules"]
+        assert {"apiGroups": ["authentication.k8s.io"], "resources": ["tokenreviews"],
+                "verbs": ["create"]} in rules
+        assert {"apiGroups": ["authorization.k8s.io"], "resources": ["subjectaccessreviews"],
+                "verbs": ["create"]} in rules
+    default = rendered(harness)
+    assert not any(a.startswith("--metrics-cert-dir") for a in
+                   pod_spec(default, "DaemonSet", "metallb-speaker")["containers"][0]["args"])
 
 
 # Alert metrics no Ingot daemon exports, each with the reason (docs/compatibility.md). None: the

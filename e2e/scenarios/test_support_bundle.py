@@ -39,7 +39,10 @@ UNRELATED = "un-" + secrets.token_hex(12)          # data of a Secret nothing re
 
 @pytest.fixture(scope="module")
 def cluster():
-    spec = ClusterSpec(nodes=2, mode="frr", agent_args=("--port", str(METRICS_PORT)))
+    # The bundle reads the agents' metrics over plain HTTP (the pod IP, as the API server's pod
+    # proxy would): the agents serve that copy besides HTTPS.
+    spec = ClusterSpec(nodes=2, mode="frr",
+                       agent_args=("--plain-metrics-bind-address", f":{METRICS_PORT}"))
     for c in start_cluster(spec):
         configure(c)
         apply_scenario(c)

@@ -146,17 +146,32 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
          BOOST_TEST(f.frr_full_reload);
        },
        ""},
-      {"tls_and_pprof_flags_are_accepted_and_listed_as_ignored",
+      {"pprof_flags_are_accepted_and_listed_as_ignored",
        {"--node-name", "n", "--ml-namespace", "x", "--enable-pprof", "--host", "h",
         "--tls-min-version=VersionTLS13"},
        {},
        "",
        [](const Flags& f) {
-         BOOST_TEST(f.ignored == (std::vector<std::string>{"ml-namespace", "enable-pprof", "host",
-                                                           "tls-min-version"}),
+         BOOST_TEST(f.ignored == (std::vector<std::string>{"ml-namespace", "enable-pprof", "host"}),
                     boost::test_tools::per_element());
+         BOOST_TEST(f.tls_min_version == "VersionTLS13");
        },
        ""},
+      {"metallbs_metrics_cert_dir_names_its_tls_files",
+       {"--node-name", "n", "--metrics-cert-dir", "/etc/metrics"},
+       {},
+       "",
+       [](const Flags& f) {
+         BOOST_TEST(f.tls_cert_file == "/etc/metrics/tls.crt");
+         BOOST_TEST(f.tls_private_key_file == "/etc/metrics/tls.key");
+       },
+       ""},
+      {"an_unknown_tls_version_is_refused",
+       {"--node-name", "n", "--tls-min-version=VersionTLS99"},
+       {},
+       "",
+       [](const Flags&) {},
+       "VersionTLS99"},
       {"memberlist_is_off_by_default_with_metallb_defaults",
        {"--node-name", "n"},
        {},

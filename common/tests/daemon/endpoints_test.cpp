@@ -20,6 +20,16 @@ using namespace std::chrono_literals;
 
 namespace {
 
+/// options enables the endpoints (1) or not (0), with a ports file.
+EndpointOptions options(int metrics, int health, std::string not_ready, std::string ports_file) {
+  EndpointOptions o;
+  o.metrics_port = metrics;
+  o.health_port = health;
+  o.not_ready_message = std::move(not_ready);
+  o.ports_file = std::move(ports_file);
+  return o;
+}
+
 /// connectLoopback connects to 127.0.0.1:port; -1 on failure.
 int connectLoopback(int port) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -75,7 +85,7 @@ BOOST_AUTO_TEST_SUITE(endpoints)
 BOOST_AUTO_TEST_CASE(paths_answer_as_the_probes_and_scrapers_expect) {
   TempFile ports;
   std::atomic<bool> ready{false};
-  EndpointOptions o{1, "", 1, "", "not ready yet\n", ports.path};
+  EndpointOptions o = options(1, 1, "not ready yet\n", ports.path);
   auto served = serveEndpoints(
       o, [] { return std::string("m 1\n"); }, [&] { return ready.load(); });
   BOOST_REQUIRE_MESSAGE(served.has_value(),
@@ -101,7 +111,7 @@ BOOST_AUTO_TEST_CASE(health_and_other_scrapes_answer_while_a_render_is_stuck) {
   TempFile ports;
   std::atomic<bool> release{false};
   std::atomic<int> renders{0};
-  EndpointOptions o{1, "", 1, "", "", ports.path};
+  EndpointOptions o = options(1, 1, "", ports.path);
   auto served = serveEndpoints(
       o,
       [&] {
@@ -128,7 +138,7 @@ BOOST_AUTO_TEST_CASE(health_and_other_scrapes_answer_while_a_render_is_stuck) {
 
 BOOST_AUTO_TEST_CASE(only_get_and_head_are_served) {
   TempFile ports;
-  EndpointOptions o{1, "", 0, "", "", ports.path};
+  EndpointOptions o = options(1, 0, "", ports.path);
   auto served = serveEndpoints(
       o, [] { return std::string("m 1\n"); }, [] { return true; });
   BOOST_REQUIRE(served.has_value());
@@ -148,7 +158,7 @@ BOOST_AUTO_TEST_CASE(only_get_and_head_are_served) {
 // one answer) get it without waiting for a keep-alive timeout.
 BOOST_AUTO_TEST_CASE(every_answer_closes_the_connection) {
   TempFile ports;
-  EndpointOptions o{0, "", 1, "", "", ports.path};
+  EndpointOptions o = options(0, 1, "", ports.path);
   auto served = serveEndpoints(
       o, [] { return std::string(); }, [] { return true; });
   BOOST_REQUIRE(served.has_value());

@@ -29,7 +29,8 @@ def discovery_resources(registry: Registry, group: str, version: str) -> list:
     entries = []
     for res in registry.resources(group, version):
         entry = {"name": res.plural, "singularName": res.singular_name,
-                 "namespaced": res.namespaced, "kind": res.kind, "verbs": VERBS}
+                 "namespaced": res.namespaced, "kind": res.kind,
+                 "verbs": ["create"] if res.review else VERBS}
         if res.short_names:
             entry["shortNames"] = list(res.short_names)
         if res.categories:

@@ -23,7 +23,7 @@ from .errors import (
 from .faults import ADMIN_PATH, THROTTLE_BODY, timeout_after_commit
 from .meta import canonical, meta_of, parse_bool, parse_int
 from .patch import PATCH_TYPES
-from . import openapi_v2, protobuf
+from . import openapi_v2, protobuf, reviews
 from .registry import Resource, with_version
 from .selectors import ObjectFilter, parse_field_selector, parse_label_selector
 from .tables import partial_metadata, requested_shape, table
@@ -302,6 +302,8 @@ class Handler(RequestHandler):
         token = (self.headers.get("Authorization") or "").partition(" ")[2].strip()
         self.api.authorizer.authorize(Attributes(token, verb, t.res, t.namespace, t.name, t.sub,
                                                  self._user))
+        if t.res.review:
+            return self._review(verb, t, body)
         reads = {"get": self._get, "list": self._list, "watch": self._watch}
         if verb in reads:
             return reads[verb](t)
@@ -405,6 +407,22 @@ class Handler(RequestHandler):
         else:  # typed lists of built-in kinds carry no apiVersion/kind per item
             rendered = {k: v for k, v in obj.items() if k not in ("apiVersion", "kind")}
         return json.dumps(rendered, separators=(",", ":")).encode()
+
+    def _review(self, verb: str, t: Target, body: bytes) -> None:
+        """TokenReview and SubjectAccessReview: created, answered, never stored."""
+        if verb != "create":
+            raise method_not_allowed()
+        obj = self._object_body(t.res, body)
+        if t.res.kind == "TokenReview":
+            answer = reviews.token_review(obj, self._token_user)
+        else:
+            answer = reviews.subject_access_review(t.res, obj, self.api.authorizer.policy())
+        self._send_json(201, dict(answer, apiVersion=t.res.group_version, kind=t.res.kind))
+
+    def _token_user(self, token: str):
+        if token in self.api.tokens:
+            return reviews.ADMIN
+        return self.api.token_issuer.authenticate(self.cluster.store, token)
 
     def _create(self, t: Target, body: bytes) -> None:
         if t.res.namespaced and not t.namespace:

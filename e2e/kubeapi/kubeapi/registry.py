@@ -39,6 +39,8 @@ class Resource:
     name_rule: str = "subdomain"  # "subdomain", "label1035", "label1123" or "path"
     deprecation: str = ""
     singular: str = ""
+    # Create-only, never stored: the object comes back with its status (reviews.py).
+    review: bool = False
     # Converts stored objects of a CRD kind between versions (conversion.Converter), or None.
     converter: Any = field(default=None, compare=False, hash=False, repr=False)
 
@@ -107,6 +109,9 @@ BUILTIN_RESOURCES = (
              name_rule="path"),
     _builtin("rbac.authorization.k8s.io/v1", "roles", "Role", name_rule="path"),
     _builtin("rbac.authorization.k8s.io/v1", "rolebindings", "RoleBinding", name_rule="path"),
+    _builtin("authentication.k8s.io/v1", "tokenreviews", "TokenReview", False, review=True),
+    _builtin("authorization.k8s.io/v1", "subjectaccessreviews", "SubjectAccessReview", False,
+             review=True),
     _builtin("admissionregistration.k8s.io/v1", "validatingwebhookconfigurations",
              "ValidatingWebhookConfiguration", False, categories=("api-extensions",)),
     _builtin("apiextensions.k8s.io/v1", "customresourcedefinitions", "CustomResourceDefinition",

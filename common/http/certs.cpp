@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/webhook_certs.h"
+#include "common/http/certs.h"
 
 #include <ctime>
 #include <memory>
@@ -8,10 +8,11 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-namespace ingot::controller::webhook {
+namespace ingot::http {
 namespace {
 
 template <typename T, void (*F)(T*)>
@@ -198,4 +199,38 @@ Result<void> verifyServing(const KeyPair& serving, const std::string& ca_cert) {
   return {};
 }
 
-}  // namespace ingot::controller::webhook
+Result<KeyPair> selfSigned(const std::string& common_name,
+                           const std::vector<std::string>& dns_names,
+                           SystemTime now) {
+  constexpr auto kYear = std::chrono::hours(24 * 365);
+  // Valid from an hour ago: a scraper whose clock is a little behind still accepts it.
+  const CertSpec ca{common_name + "-ca", "", {}, now - std::chrono::hours(1), now + kYear};
+  auto authority = generateCa(ca);
+  if (!authority) return authority.error();
+  return generateServing(
+      CertSpec{common_name, "", dns_names, now - std::chrono::hours(1), now + kYear}, *authority);
+}
+
+Result<std::shared_ptr<ssl_ctx_st>> serverContext(const TlsSettings& settings,
+                                                  const KeyPair& pair) {
+  std::shared_ptr<SSL_CTX> ctx(SSL_CTX_new(TLS_server_method()), SSL_CTX_free);
+  if (!ctx) return sslError("creating a TLS context");
+  SSL_CTX_set_options(ctx.get(), SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION);
+  if (SSL_CTX_set_min_proto_version(ctx.get(), settings.min_version) != 1 ||
+      (!settings.cipher_list.empty() &&
+       SSL_CTX_set_cipher_list(ctx.get(), settings.cipher_list.c_str()) != 1)) {
+    return sslError("OpenSSL refused the TLS settings");
+  }
+  auto cert = readCert(pair.cert);
+  if (!cert) return cert.error();
+  auto key = readKey(pair.key);
+  if (!key) return key.error();
+  if (SSL_CTX_use_certificate(ctx.get(), cert->get()) != 1 ||
+      SSL_CTX_use_PrivateKey(ctx.get(), key->get()) != 1 ||
+      SSL_CTX_check_private_key(ctx.get()) != 1) {
+    return sslError("the private key does not match the certificate");
+  }
+  return ctx;
+}
+
+}  // namespace ingot::http

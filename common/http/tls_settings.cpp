@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/webhook_tls.h"
+#include "common/http/tls_settings.h"
 
 #include <map>
 #include <string_view>
 
 #include <openssl/tls1.h>
 
-namespace ingot::controller::webhook {
+namespace ingot::http {
 namespace {
 
 /// ciphers maps the IANA names Go accepts for TLS 1.2 to OpenSSL's names. Suites OpenSSL 3 no
@@ -55,7 +55,7 @@ Result<int> parseVersion(const std::string& name) {
                          "VersionTLS13");
 }
 
-std::string trim(std::string_view s) {
+std::string trimmedName(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
   return std::string(s);
@@ -74,7 +74,7 @@ Result<TlsSettings> parseTlsSettings(const std::string& min_version,
   std::string_view rest = cipher_suites;
   while (!cipher_suites.empty()) {
     const size_t comma = rest.find(',');
-    const std::string name = trim(rest.substr(0, comma));
+    const std::string name = trimmedName(rest.substr(0, comma));
     const auto it = ciphers().find(name);
     if (it == ciphers().end()) {
       return invalidArgument("--tls-cipher-suites: cipher suite \"" + name +
@@ -94,4 +94,4 @@ Result<TlsSettings> parseTlsSettings(const std::string& min_version,
   return out;
 }
 
-}  // namespace ingot::controller::webhook
+}  // namespace ingot::http
