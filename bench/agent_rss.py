@@ -16,7 +16,8 @@ through the status subresource, as the controller would. No controller runs.
 
 It waits (bounded) until the FRRConfiguration metallb-node1 lists all N bench prefixes and prints:
 the time from the last Service written to that point, then the agent's VmRSS/VmHWM
-(/proc/<pid>/status) and CPU time (utime+stime, /proc/<pid>/stat), once on convergence and once
+(/proc/<pid>/status), PSS, private and anonymous memory (/proc/<pid>/smaps_rollup), the
+shared-library and executable text in its resident set (/proc/<pid>/smaps) and CPU time (utime+stime, /proc/<pid>/stat), once on convergence and once
 more after the agent went idle (its ServiceBGPStatus writes etc. done). Figures only; nothing
 about time is asserted. Every process is stopped by PID.
 
@@ -177,9 +178,46 @@ def rss_by_mapping(pid: int, top: int = 6) -> str:
     return ", ".join(parts)
 
 
+def memory_figures(pid: int) -> dict:
+    """RSS, PSS, private and anonymous memory (/proc/<pid>/smaps_rollup), and what of the
+    resident set is file-backed code (/proc/<pid>/smaps, executable mappings): of shared
+    libraries (`lib_text`, its PSS `lib_text_pss`), of the executable (`exe_text`), and every
+    mapping of a shared library, text, read-only data and relocations (`lib_all`). MiB."""
+    out = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]:
+        key, _, value = line.partition(":")
+        out[key] = int(value.split()[0]) / 1024
+    out["Private"] = out["Private_Clean"] + out["Private_Dirty"]
+    exe = os.path.realpath(f"/proc/{pid}/exe")
+    sums = {"lib_text": 0, "lib_text_pss": 0, "exe_text": 0, "lib_all": 0}
+    kind, text = None, False
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        head = line.split()
+        if head and "-" in head[0] and len(head) >= 5 and ":" not in head[0]:
+            path = head[5] if len(head) > 5 else ""
+            kind = ("exe" if path == exe
+                    else "lib" if ".so" in os.path.basename(path) else None)
+            text = "x" in head[1]
+        elif kind and head and head[0] in ("Rss:", "Pss:"):
+            kb = int(head[1])
+            if kind == "lib" and head[0] == "Rss:":
+                sums["lib_all"] += kb
+            if text:
+                slot = {("lib", "Rss:"): "lib_text", ("lib", "Pss:"): "lib_text_pss",
+                        ("exe", "Rss:"): "exe_text"}.get((kind, head[0]))
+                if slot:
+                    sums[slot] += kb
+    out.update({k: v / 1024 for k, v in sums.items()})
+    return out
+
+
 def describe(name: str, pid: int) -> str:
     f = proc_figures(pid)
+    m = memory_figures(pid)
     return (f"{name}: VmRSS {f['VmRSS']:.1f} MiB (anonymous {f['RssAnon']:.1f}), "
+            f"PSS {m['Pss']:.1f}, private {m['Private']:.1f} (anonymous {m['Anonymous']:.1f}); "
+            f"shared-library text {m['lib_text']:.1f} (PSS {m['lib_text_pss']:.1f}; "
+            f"all library mappings {m['lib_all']:.1f}), executable text {m['exe_text']:.1f}; "
             f"VmHWM {f['VmHWM']:.1f} MiB, CPU {f['cpu']:.2f} s")
 
 

@@ -108,6 +108,7 @@ Result<SetPoolsOutcome> Allocator::setPools(const std::map<std::string, config::
   for (std::size_t i = 0; i < spaces_.size(); ++i) {
     by_name_.emplace(spaces_[i].name(), i);
   }
+  cacheAutomaticOrder();
   rebuildUsage();
   return out;
 }
@@ -125,7 +126,19 @@ void Allocator::rebuildUsage() {
   });
 }
 
+void Allocator::cacheAutomaticOrder() {
+  // Without any serviceAllocation the order depends on no service: compute it once.
+  const bool any_allocation = std::any_of(spaces_.begin(), spaces_.end(), [](const PoolSpace& s) {
+    return s.pool().allocation.has_value();
+  });
+  automatic_order_.reset();
+  if (!any_allocation) {
+    automatic_order_ = automaticPoolOrder(spaces_, "", {});
+  }
+}
+
 void Allocator::reset() {
+  automatic_order_.reset();
   spaces_.clear();
   by_name_.clear();
   index_ = PoolIndex{};
@@ -235,10 +248,10 @@ Result<void> Allocator::assign(const ServiceRequest& svc, const std::vector<net:
   }
   // Re-assigning exactly what the service holds cannot clash with anyone (every later user of
   // its addresses was checked against it); only the pool's admission may have changed.
-  if (auto id = idOf(svc.key); id && table_.ports(*id) == svc.ports &&
-                               table_.sharing(*id) == svc.sharing &&
-                               table_.ips(*id) == normalized(ips)) {
-    const PoolSpace& pool = spaces_[table_.pool(*id)];
+  const auto held = idOf(svc.key);
+  if (held && table_.ports(*held) == svc.ports && table_.sharing(*held) == svc.sharing &&
+      table_.ips(*held) == normalized(ips)) {
+    const PoolSpace& pool = spaces_[table_.pool(*held)];
     if (!admits(pool.pool(), svc.namespace_, svc.labels)) {
       return invalidArgument("pool " + pool.name() + " not compatible for ip assignment");
     }
@@ -252,22 +265,30 @@ Result<void> Allocator::assign(const ServiceRequest& svc, const std::vector<net:
   if (auto ok = checkAssign(svc, ips, pool); !ok) {
     return ok;
   }
-  record(svc, static_cast<uint16_t>(*owner), normalized(ips));
+  // ips is usually in order already (IPv4 first): copy it only to sort it.
+  if (std::is_sorted(ips.begin(), ips.end())) {
+    record(svc, held, static_cast<uint16_t>(*owner), ips);
+  } else {
+    record(svc, held, static_cast<uint16_t>(*owner), normalized(ips));
+  }
   return {};
 }
 
 void Allocator::record(const ServiceRequest& svc,
+                       std::optional<AllocationTable::Id> held,
                        uint16_t pool,
                        const std::vector<net::IpAddress>& ips) {
-  unassign(svc.key);
-  std::vector<bool> fresh;
-  fresh.reserve(ips.size());
-  for (const auto& ip : ips) {
-    fresh.push_back(!table_.used(ip));
+  if (held) {
+    release(*held);
+  }
+  // At most two addresses (checkAssign): which of them nobody held before, as bits.
+  unsigned fresh = 0;
+  for (std::size_t i = 0; i < ips.size() && i < 2; ++i) {
+    fresh |= table_.used(ips[i]) ? 0U : 1U << i;
   }
   const AllocationTable::Id id = table_.insert(svc.key, pool, ips, svc.ports, svc.sharing);
-  for (std::size_t i = 0; i < ips.size(); ++i) {
-    if (!fresh[i]) {
+  for (std::size_t i = 0; i < ips.size() && i < 2; ++i) {
+    if ((fresh & (1U << i)) == 0) {
       continue;
     }
     spaces_[pool].markUsed(ips[i]);
@@ -283,10 +304,15 @@ bool Allocator::unassign(const std::string& service_key) {
   if (!id) {
     return false;
   }
-  const std::vector<net::IpAddress> ips = table_.ips(*id);
-  const std::size_t pool = table_.pool(*id);
-  const uint32_t sharing = table_.sharingId(*id);
-  table_.erase(*id);
+  release(*id);
+  return true;
+}
+
+void Allocator::release(AllocationTable::Id id) {
+  const std::vector<net::IpAddress> ips = table_.ips(id);
+  const std::size_t pool = table_.pool(id);
+  const uint32_t sharing = table_.sharingId(id);
+  table_.erase(id);
   for (const auto& ip : ips) {
     if (table_.used(ip)) {
       continue;
@@ -300,7 +326,6 @@ bool Allocator::unassign(const std::string& service_key) {
     }
   }
   --services_per_pool_[pool];
-  return true;
 }
 
 // ---------------------------------------------------------------------------------------------

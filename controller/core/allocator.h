@@ -172,11 +172,18 @@ class Allocator {
   Result<void> checkAssign(const ServiceRequest& svc,
                            const std::vector<net::IpAddress>& ips,
                            const PoolSpace& space) const;
-  void record(const ServiceRequest& svc, uint16_t pool, const std::vector<net::IpAddress>& ips);
+  /// record stores svc's allocation, replacing what it held (held: its id, looked up once).
+  void record(const ServiceRequest& svc,
+              std::optional<AllocationTable::Id> held,
+              uint16_t pool,
+              const std::vector<net::IpAddress>& ips);
+  /// release frees what the service with this id holds.
+  void release(AllocationTable::Id id);
   std::optional<AllocationTable::Id> idOf(const std::string& service_key) const {
     return table_.find(service_key);
   }
   void rebuildUsage();
+  void cacheAutomaticOrder();
   std::optional<net::IpAddress> firstUsable(const ServiceRequest& svc,
                                             const PoolSpace& space,
                                             net::Family f) const;
@@ -195,6 +202,9 @@ class Allocator {
   std::vector<uint64_t> services_per_pool_;  // by position in spaces_
   AllocationTable table_;
   std::map<uint32_t, std::set<net::IpAddress>> shared_;  // by sharing id; non-empty keys only
+  // automaticPoolOrder when no pool has a serviceAllocation (then it is the same for every
+  // service); nullopt otherwise.
+  std::optional<std::vector<std::size_t>> automatic_order_;
 };
 
 }  // namespace ingot::controller

@@ -132,7 +132,11 @@ std::optional<std::vector<net::IpAddress>> Allocator::pickAutomatic(
   using Ips = std::vector<net::IpAddress>;
   std::optional<Ips> primary_only;
   std::optional<Ips> secondary_only;
-  for (std::size_t i : automaticPoolOrder(spaces_, svc.namespace_, svc.labels)) {
+  std::vector<std::size_t> order;
+  if (!automatic_order_) {
+    order = automaticPoolOrder(spaces_, svc.namespace_, svc.labels);
+  }
+  for (std::size_t i : automatic_order_ ? *automatic_order_ : order) {
     const Candidates c =
         candidates(svc, spaces_[i], wantsV4(families.family), wantsV6(families.family));
     if (families.family != ServiceFamily::Dual) {
@@ -198,7 +202,7 @@ Result<std::vector<net::IpAddress>> Allocator::allocateFromPool(const ServiceReq
   if (auto ok = assign(svc, *ips); !ok) {
     return ok.error();
   }
-  return *ips;
+  return std::move(*ips);
 }
 
 Result<std::vector<net::IpAddress>> Allocator::allocate(const ServiceRequest& svc,
@@ -210,7 +214,7 @@ Result<std::vector<net::IpAddress>> Allocator::allocate(const ServiceRequest& sv
   if (!ips || !assign(svc, *ips)) {
     return Error{ErrorCode::Exhausted, "no available IPs"};
   }
-  return *ips;
+  return std::move(*ips);
 }
 
 Result<net::IpAddress> Allocator::allocateAdditionalFamily(const ServiceRequest& svc,

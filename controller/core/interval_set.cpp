@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "controller/core/interval_set.h"
 
+#include <iterator>
+#include <utility>
+
 namespace ingot::controller {
 namespace {
 
@@ -22,26 +25,28 @@ bool IntervalSet::contains(net::U128 x) const {
 }
 
 bool IntervalSet::insert(net::U128 x) {
-  if (contains(x)) {
-    return false;
-  }
-  net::U128 first = x;
-  net::U128 last = x;
-  // Merge with the run ending right before x.
+  // One search: next is the first run starting after x, prev the run before it (if any).
   auto next = runs_.upper_bound(x);
-  if (next != runs_.begin()) {
-    auto prev = std::prev(next);
-    if (x != 0 && prev->second == x - 1) {
-      first = prev->first;
-      runs_.erase(prev);
-    }
+  auto prev = next == runs_.begin() ? runs_.end() : std::prev(next);
+  if (prev != runs_.end() && prev->second >= x) {
+    return false;  // already present
   }
-  // Merge with the run starting right after x.
-  if (x != kMax && next != runs_.end() && next->first == x + 1) {
-    last = next->second;
+  const bool joins_prev = prev != runs_.end() && x != 0 && prev->second == x - 1;
+  const bool joins_next = x != kMax && next != runs_.end() && next->first == x + 1;
+  // Runs are extended in place; only a merge of two runs frees a node, and only a value with
+  // no neighbour allocates one (the common case, an address after a run, allocates nothing).
+  if (joins_prev && joins_next) {
+    prev->second = next->second;
     runs_.erase(next);
+  } else if (joins_prev) {
+    prev->second = x;
+  } else if (joins_next) {
+    auto node = runs_.extract(next);
+    node.key() = x;
+    runs_.insert(std::move(node));
+  } else {
+    runs_.emplace_hint(next, x, x);
   }
-  runs_.emplace(first, last);
   if (size_ != kMax) {
     ++size_;
   }
