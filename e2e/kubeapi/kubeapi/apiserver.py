@@ -42,7 +42,7 @@ class KubeApiServer:
                  bookmark_interval: float = 1.0, close_watches_after: Optional[float] = None,
                  fail_writes: float = 0.0, seed: Optional[int] = None, latency_ms: float = 0.0,
                  service_cidrs=("10.96.0.0/12",), builtin_crds: bool = True,
-                 crd_dirs=None, schema_validation: bool = True, conversion_webhooks: bool = False,
+                 crd_dirs=None, schema_validation: bool = True,
                  rbac: bool = True, authz_log: Optional[str] = None, verbose: bool = False,
                  faults: Optional[FaultPlan] = None, grace_scale: float = 1.0):
         try:
@@ -66,7 +66,6 @@ class KubeApiServer:
         self.cluster.validation.enabled = schema_validation
         # Pod grace periods last deletionGracePeriodSeconds times this (tests shorten them).
         self.cluster.collector.grace_scale = grace_scale
-        self.cluster.conversion_webhooks = conversion_webhooks
         # ServiceAccount tokens (authn.py), authorised by RBAC (authz.py); the `tokens` above
         # are all-powerful. Admission plugins: cluster.admission.
         self.token_issuer = TokenIssuer()

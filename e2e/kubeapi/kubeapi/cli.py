@@ -74,8 +74,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="store custom resources without checking them against their CRD's schema and CEL "
              "rules (pruning and defaulting still happen); to measure the cost of validation")
     add("--conversion-webhooks", action="store_true",
-        help="convert custom resources between versions through their CRD's conversion webhook "
-             "(default: versions share one storage and only apiVersion changes)")
+        help="no effect, kept for old command lines: a CRD with a conversion webhook is always "
+             "converted through it, as on a real server")
     add("--no-rbac", action="store_true",
         help="do not authorise ServiceAccount tokens by RBAC (allow them everything); to "
              "measure the cost of authorisation")
@@ -117,7 +117,7 @@ def main(argv=None) -> int:
         service_cidrs=args.service_cidr or ("10.96.0.0/12",),
         builtin_crds=not args.no_builtin_crds, crd_dirs=args.crd_dir or None,
         schema_validation=not args.no_schema_validation,
-        conversion_webhooks=args.conversion_webhooks, rbac=not args.no_rbac,
+        rbac=not args.no_rbac,
         authz_log=args.authz_log, verbose=args.verbose, faults=fault_plan(args),
         grace_scale=args.grace_scale).start()
     done = threading.Event()

@@ -111,7 +111,7 @@ class CrdHooks(Hooks):
 
     def after_write(self, cluster, obj):
         name = meta_of(obj)["name"]
-        converter = Converter(cluster.store, name, cluster.conversion_webhooks)
+        converter = Converter(cluster.store, name)
         cluster.registry.register_crd(name, [dataclasses.replace(r, converter=converter)
                                              for r in resources_from_crd(obj)])
 
