@@ -78,7 +78,7 @@ def main() -> int:
         directory = Path(tmp)
         kubeapi.generate_certs(directory / "certs")
         server = kubeapi.KubeApiServer(tokens=(TOKEN,), cert_dir=directory / "certs",
-                                       bookmark_interval=0.2, conversion_webhooks=True).start()
+                                       bookmark_interval=0.2).start()
         try:
             with probes.running_daemons(server, directory, Path(args.controller),
                                         Path(args.agent)) as d:

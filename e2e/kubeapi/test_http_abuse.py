@@ -249,7 +249,7 @@ def running_daemons(server, directory: Path, controller_path: Path, agent_path: 
 
 @pytest.fixture
 def daemons(start_server, tmp_path):
-    server = start_server(conversion_webhooks=True)
+    server = start_server()
     with running_daemons(server, tmp_path, controller_binary(), agent_binary()) as running:
         yield running
         running.alive()

@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 import kubeapi
-from conftest import POOLS, ApiClient, pool
+from conftest import KUBECTL, POOLS, ApiClient, pool
 
 REPO = Path(__file__).resolve().parents[2]
 NS = "metallb-system"
@@ -122,12 +122,12 @@ def bundles_set(client: ApiClient) -> bool:
 
 @pytest.fixture
 def start_controller(start_server, tmp_path):
-    """Starts the test API server (conversion webhooks on), the chart's webhook objects and
+    """Starts the test API server, the chart's webhook objects and
     ingot-controller --webhook-mode=onlywebhook; stops the controller (by its PID) after."""
     procs = []
 
     def start(*flags: str, wait_bundles: bool = True) -> Running:
-        server = start_server(conversion_webhooks=True)
+        server = start_server()
         client = ApiClient(server)
         port = free_port()
         expose(client, port)
@@ -207,6 +207,35 @@ def test_a_v1beta1_peer_is_stored_as_v1beta2_through_the_controller(start_contro
     assert stored["spec"]["peerAddress"] == "10.0.0.1"
     back = c.get(PEERS.format("v1beta1") + "/tor").body
     assert back["apiVersion"] == "metallb.io/v1beta1" and back["spec"]["peerASN"] == 64501
+
+
+def test_kubectl_gets_an_invalid_v1beta1_peer_denied_by_the_v1beta2_webhook(start_controller,
+                                                                             tmp_path):
+    """The chart's rule names v1beta2 only; with matchPolicy Equivalent the server converts a
+    v1beta1 BGPPeer through the controller's /convert and sends it to
+    /validate-metallb-io-v1beta2-bgppeer, so kubectl gets MetalLB's denial as on a real
+    cluster."""
+    running = start_controller()
+    kubeconfig = tmp_path / "kubectl-config"
+    running.server.write_kubeconfig(kubeconfig)
+    peer = {"apiVersion": "metallb.io/v1beta1", "kind": "BGPPeer",
+            "metadata": {"name": "keyed", "namespace": NS},
+            "spec": {"myASN": 64500, "peerASN": 64501, "peerAddress": "10.0.0.1",
+                     "password": "k" * 81}}
+    env = dict(os.environ, HOME=str(tmp_path), KUBECACHEDIR=str(tmp_path / "cache"))
+    result = subprocess.run([KUBECTL, "--kubeconfig", str(kubeconfig), "create", "-f", "-"],
+                            input=json.dumps(peer), capture_output=True, text=True, env=env,
+                            timeout=60)
+    assert result.returncode != 0, result.stdout
+    assert 'admission webhook "bgppeervalidationwebhook.metallb.io" denied the request' \
+        in result.stderr, result.stderr
+    assert "TCP-MD5 keys are at most 80 bytes" in result.stderr, result.stderr
+    assert running.client.get(PEERS.format("v1beta2") + "/keyed").status == 404
+    peer["spec"]["password"] = "k" * 80
+    ok = subprocess.run([KUBECTL, "--kubeconfig", str(kubeconfig), "create", "-f", "-"],
+                        input=json.dumps(peer), capture_output=True, text=True, env=env,
+                        timeout=60)
+    assert ok.returncode == 0, ok.stderr
 
 
 def review(kind: str, obj) -> bytes:

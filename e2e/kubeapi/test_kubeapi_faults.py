@@ -12,11 +12,14 @@ kube-apiserver behaviour it follows:
 
 from __future__ import annotations
 
+import inspect
 import time
 
 import pytest
 
+import kubeapi
 from conftest import CM, TOKEN, ApiClient, configmap
+from kubeapi.errors import ApiError
 from kubeapi.faults import ALL_VERBS, FaultPlan, Faults, TIMEOUT_MESSAGE
 
 EVENTS = "/api/v1/namespaces/default/events"
@@ -158,6 +161,53 @@ def test_faults_are_set_and_shown_through_the_admin_endpoint(start_server):
     assert refused.status == 400 and "throttleNext" in refused.message
     assert set(ALL_VERBS) == set(client.put(ADMIN, {"throttleVerbs": list(ALL_VERBS)})
                                  .body["throttleVerbs"])
+
+
+def test_watch_cache_defaults_are_a_real_servers_and_the_admin_endpoint_changes_them(
+        start_server):
+    """Bookmarks about once a minute (the cacher's defaultBookmarkFrequency, time.Minute) and
+    5 minutes of history (--etcd-compaction-interval) by default; chaos tests make them
+    aggressive at run time."""
+    assert kubeapi.parse_args([]).bookmark_interval == 60.0
+    assert kubeapi.parse_args([]).compaction_window == 300.0
+    defaults = inspect.signature(kubeapi.KubeApiServer).parameters
+    assert defaults["bookmark_interval"].default == 60.0
+    assert defaults["compaction_window"].default == 300.0
+    server = start_server(bookmark_interval=60.0)
+    client = ApiClient(server)
+    shown = client.get(ADMIN).body
+    assert shown["bookmarkInterval"] == 60.0 and shown["compactionWindow"] == 300.0
+    first = client.post(CM, configmap("first")).body["metadata"]["resourceVersion"]
+    changed = client.put(ADMIN, {"bookmarkInterval": 0.1, "compactionWindow": 0.2})
+    assert changed.status == 200 and changed.body["bookmarkInterval"] == 0.1
+    with client.watch(f"{CM}?allowWatchBookmarks=true&resourceVersion={first}") as stream:
+        assert stream.next(timeout=10)["type"] == "BOOKMARK"
+    time.sleep(0.5)  # the window passes
+    assert client.post(CM, configmap("second")).status == 201
+    with client.watch(f"{CM}?resourceVersion={int(first) - 1}") as stream:
+        gone = stream.next(timeout=10)  # the write of "first" was compacted away
+    assert gone["type"] == "ERROR" and gone["object"]["code"] == 410
+    for bad in ({"bookmarkInterval": 0}, {"compactionWindow": "long"},
+                {"bookmarkInterval": None}):
+        refused = client.put(ADMIN, bad)
+        assert refused.status == 400, bad
+    assert client.put(ADMIN, {"compactionWindow": None}).body["compactionWindow"] is None
+    assert server.bookmark_interval == 0.1
+
+
+def test_faults_hit_only_the_users_named():
+    """fault_users lets a chaos test throttle the daemons (ServiceAccounts) and not its own
+    admin client, as APF's exempt level spares system:masters."""
+    plan = FaultPlan(throttle_fraction=1.0, timeout_fraction=1.0,
+                     fault_users=("system:serviceaccount:",))
+    faults = Faults(plan, lambda: 0.0)
+    speaker = "system:serviceaccount:metallb-system:speaker"
+    assert faults.throttle("list", "admin") is None and not faults.time_out("create", "admin")
+    assert faults.throttle("list", speaker) == 1 and faults.time_out("create", speaker)
+    faults.configure({"faultUsers": []})
+    assert faults.throttle("list", "admin") == 1
+    with pytest.raises(ApiError):
+        faults.configure({"faultUsers": "everyone"})
 
 
 def test_the_admin_endpoint_needs_an_all_powerful_token(start_server):

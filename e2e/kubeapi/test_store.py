@@ -61,6 +61,39 @@ def test_events_after_is_per_kind_and_410_once_compacted():
     assert [e.rv for e in store.events_after(1, CM)] == [3, 4]
 
 
+# Time-based compaction, as kube-apiserver's compactor (k8s.io/apiserver pkg/storage/etcd3
+# compact.go, every --etcd-compaction-interval, 5 min) makes older revisions unreadable: a
+# watch or list from one gets 410 (etcd3 store: interpretWatchError / the cacher's
+# tooOldResourceVersion). Rows: (case, window, times of the writes rv 1.., time of the read,
+# resourceVersion read from, the rvs returned or None for 410).
+COMPACTION = [
+    ("inside the window every event is kept", 300, [0, 10, 20], 100, 0, [1, 2, 3]),
+    ("an idle server compacts too: older events are gone", 300, [0, 10, 400], 305, 0, None),
+    ("an up-to-date resourceVersion never gets 410", 300, [0, 10, 20], 1000, 3, []),
+    ("a resourceVersion at the compaction point is still served", 300, [0, 10, 400], 620, 2,
+     [3]),
+    ("older than the compaction point: 410", 300, [0, 10, 400], 620, 1, None),
+    ("an aggressive window (chaos tests)", 2, [0, 1, 2], 3.5, 0, None),
+    ("no window: only the count bounds history", None, [0, 10, 20], 10 ** 6, 0, [1, 2, 3]),
+]
+
+
+@pytest.mark.parametrize("case,window,writes,read_at,rv,expected", COMPACTION,
+                         ids=[c[0] for c in COMPACTION])
+def test_compaction_by_time(case, window, writes, read_at, rv, expected):
+    now = [0.0]
+    store = Store(100, compaction_window=window, clock=lambda: now[0])
+    store.cond.acquire()
+    for index, at in enumerate(writes):
+        now[0] = at
+        store.write(CM, obj("a", str(index)), None)
+    now[0] = read_at
+    events = store.events_after(rv, CM)
+    assert (None if events is None else [e.rv for e in events]) == expected, case
+    listed = store.list_at(CM, "", rv)
+    assert (listed is None) == (expected is None), case
+
+
 def test_event_log_keeps_order_across_batched_trimming():
     log = EventLog()
     for rv in range(1, 5001):

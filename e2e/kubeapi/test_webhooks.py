@@ -15,6 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 import kubeapi
+from kubeapi.registry import Resource
+from kubeapi.webhooks import invocation
 from conftest import POOLS, ApiClient, pool
 
 NS = "metallb-system"
@@ -240,7 +242,7 @@ CRD = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/bgppeers.metallb.
 
 
 def test_bgppeers_are_stored_as_v1beta2_through_the_conversion_webhook(start_server, webhook):
-    server = start_server(conversion_webhooks=True)
+    server = start_server()
     client = ApiClient(server)
     expose(client, webhook.port)
     bundle = {"spec": {"conversion": {"webhook": {"clientConfig": {"caBundle":
@@ -272,3 +274,112 @@ def test_bgppeers_are_stored_as_v1beta2_through_the_conversion_webhook(start_ser
     assert broken.status == 500
     assert broken.body["message"].startswith(
         "Internal error occurred: conversion webhook for metallb.io/v1beta2, Kind=BGPPeer failed")
+
+
+# matchPolicy (k8s.io/apiserver/pkg/admission/plugin/webhook/generic/webhook.go,
+# Webhook.ShouldCallHook): each row is (case, rules, matchPolicy, request version, subresource,
+# the version the webhook is called for or None).
+V1BETA1 = Resource("metallb.io", "v1beta1", "bgppeers", "BGPPeer", custom=True)
+V1BETA2 = Resource("metallb.io", "v1beta2", "bgppeers", "BGPPeer", custom=True)
+V1ALPHA1 = Resource("metallb.io", "v1alpha1", "bgppeers", "BGPPeer", custom=True)
+
+
+def _rule(*versions, resources=("bgppeers",)):
+    return {"apiGroups": ["metallb.io"], "apiVersions": list(versions),
+            "operations": ["CREATE"], "resources": list(resources)}
+
+
+SHOULD_CALL_HOOK = [
+    ("an exact match is called for the request's version",
+     [_rule("v1beta2")], None, V1BETA2, "", "v1beta2"),
+    ("Equivalent is the default: another served version is converted to the rule's",
+     [_rule("v1beta2")], None, V1BETA1, "", "v1beta2"),
+    ("Exact calls no webhook for another version",
+     [_rule("v1beta2")], "Exact", V1BETA1, "", None),
+    ("an exact match wins over an earlier equivalent rule",
+     [_rule("v1alpha1"), _rule("v1beta1")], "Equivalent", V1BETA1, "", "v1beta1"),
+    ("the first rule in order names the version among equivalents",
+     [_rule("v1alpha1"), _rule("v1beta2")], "Equivalent", V1BETA1, "", "v1alpha1"),
+    ("a rule for the main resource does not cover its status subresource",
+     [_rule("v1beta2")], "Equivalent", V1BETA1, "status", None),
+    ("a status rule covers an equivalent status write",
+     [_rule("v1beta2", resources=("bgppeers/status",))], "Equivalent", V1BETA1, "status",
+     "v1beta2"),
+    ("another group is never equivalent",
+     [dict(_rule("v1beta2"), apiGroups=["other.io"])], "Equivalent", V1BETA1, "", None),
+]
+
+
+@pytest.mark.parametrize("case,rules,policy,res,sub,called", SHOULD_CALL_HOOK,
+                         ids=[row[0] for row in SHOULD_CALL_HOOK])
+def test_should_call_hook_match_policy(case, rules, policy, res, sub, called):
+    hook = {"rules": rules} if policy is None else {"rules": rules, "matchPolicy": policy}
+    request = kubeapi.AdmissionRequest("CREATE", res, NS, "p", sub, {}, None, False)
+    target = invocation(hook, request, [V1ALPHA1, V1BETA1, V1BETA2])
+    assert (target.version if target else None) == called, case
+
+
+def peer_configuration(ca_bundle: str, **hook) -> dict:
+    config = configuration(ca_bundle, name="bgppeervalidationwebhook.metallb.io",
+                           rules=[_rule("v1beta2")], **hook)
+    config["webhooks"][0]["clientConfig"]["service"]["path"] = \
+        "/validate-metallb-io-v1beta2-bgppeer"
+    return config
+
+
+def test_a_v1beta1_write_is_converted_and_sent_to_the_v1beta2_webhook(client, webhook):
+    """A real server's default matchPolicy Equivalent: the v1beta1 BGPPeer reaches the webhook
+    as v1beta2, through the conversion webhook, and its denial reaches the client."""
+    expose(client, webhook.port)
+    bundle = {"spec": {"conversion": {"webhook": {"clientConfig": {"caBundle":
+                                                                   webhook.ca_bundle}}}}}
+    assert client.patch(CRD, bundle).status == 200
+    assert client.post(CONFIGS, peer_configuration(webhook.ca_bundle)).status == 201
+    stored = client.get(f"{CONFIGS}/metallb-webhook-configuration").body["webhooks"][0]
+    assert stored["matchPolicy"] == "Equivalent"  # SetDefaults_ValidatingWebhook
+    assert stored["rules"][0]["scope"] == "*"
+    webhook.decide = lambda request: (
+        {"allowed": False, "status": {"code": 403, "message": "peerASN equals myASN"}}
+        if request["object"]["spec"]["peerASN"] == 64500 else {"allowed": True})
+    old_style = {"apiVersion": "metallb.io/v1beta1", "kind": "BGPPeer",
+                 "metadata": {"name": "tor", "namespace": NS},
+                 "spec": {"myASN": 64500, "peerASN": 64500, "peerAddress": "10.0.0.1"}}
+    denied = client.post(PEERS.format("v1beta1"), old_style)
+    assert denied.status == 403
+    assert denied.body["message"] == ('admission webhook "bgppeervalidationwebhook.metallb.io" '
+                                      "denied the request: peerASN equals myASN")
+    sent = webhook.reviews[-1]["request"]
+    assert sent["kind"] == {"group": "metallb.io", "version": "v1beta2", "kind": "BGPPeer"}
+    assert sent["resource"]["version"] == "v1beta2"
+    assert sent["requestKind"]["version"] == "v1beta1"
+    assert sent["requestResource"]["version"] == "v1beta1"
+    assert sent["object"]["apiVersion"] == "metallb.io/v1beta2"
+    assert webhook.conversions[-1]["request"]["desiredAPIVersion"] == "metallb.io/v1beta2"
+    old_style["spec"]["peerASN"] = 64501
+    assert client.post(PEERS.format("v1beta1"), old_style).status == 201
+    update = client.patch(PEERS.format("v1beta1") + "/tor", {"spec": {"holdTime": "90s"}})
+    assert update.status == 200  # UPDATE is not in the rule's operations
+    assert client.get(PEERS.format("v1beta2") + "/tor").body["spec"]["peerASN"] == 64501
+
+
+def test_exact_match_policy_lets_another_version_through(client, webhook):
+    expose(client, webhook.port)
+    config = peer_configuration(webhook.ca_bundle, matchPolicy="Exact")
+    assert client.post(CONFIGS, config).status == 201
+    webhook.decide = lambda request: {"allowed": False}
+    peer = {"apiVersion": "metallb.io/v1beta2", "kind": "BGPPeer",
+            "metadata": {"name": "tor", "namespace": NS},
+            "spec": {"myASN": 1, "peerASN": 2, "peerAddress": "10.0.0.1"}}
+    assert client.post(PEERS.format("v1beta2"), peer).status == 400  # denied, no code
+    bundle = {"spec": {"conversion": {"webhook": {"clientConfig": {"caBundle":
+                                                                   webhook.ca_bundle}}}}}
+    assert client.patch(CRD, bundle).status == 200
+    old_style = dict(peer, apiVersion="metallb.io/v1beta1")
+    assert client.post(PEERS.format("v1beta1"), old_style).status == 201
+    assert len(webhook.reviews) == 1
+
+
+def test_an_unknown_match_policy_is_refused(client):
+    response = client.post(CONFIGS, configuration("", matchPolicy="Loose"))
+    assert response.status == 422
+    assert response.body["details"]["causes"][0]["field"] == "webhooks[0].matchPolicy"

@@ -123,7 +123,7 @@ class ClusterSpec:
     authz_log: Optional[str] = None  # the API server's RBAC decision record (rbac.py); None:
                                      # <run dir>/api/authz.jsonl
     webhooks: bool = True           # register the controller's webhooks (netlab/webhooks.py)
-                                    # and convert BGPPeers through it (--conversion-webhooks)
+                                    # (the API server converts BGPPeers through it)
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -326,8 +326,6 @@ class Cluster:
                 str(self.kubeconfig), "--cert-dir", str(apidir / "certs"), "--token", TOKEN,
                 "--namespace", FRRK8S_NS, "--history", "200000", "--authz-log",
                 str(self.authz_log)]
-        if self.spec.webhooks:
-            argv.append("--conversion-webhooks")
         if self.spec.mode == "none":  # the metallb.io CRDs only: frr-k8s is not installed
             argv += ["--crd-dir", str(REPO / "crds")]
         for cidr in SERVICE_CIDRS:

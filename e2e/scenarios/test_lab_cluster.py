@@ -123,14 +123,17 @@ def test_an_invalid_pool_is_denied_at_apply_time(cluster, objects, show_logs_on_
 
 def test_a_v1beta1_peer_is_stored_as_v1beta2_and_read_back(cluster, objects,
                                                            show_logs_on_failure):
+    # The webhook sees it too (matchPolicy Equivalent, as v1beta2): an address no other
+    # BGPPeer of the module uses, or it is denied as a duplicate peer, as on a real cluster.
+    address = "192.0.2.10"
     peer = {"apiVersion": "metallb.io/v1beta1", "kind": "BGPPeer",
             "metadata": {"name": "old-style", "namespace": m.METALLB_NS},
-            "spec": {"myASN": 64513, "peerASN": 64512, "peerAddress": cluster.address("tor"),
+            "spec": {"myASN": 64513, "peerASN": 64512, "peerAddress": address,
                      "holdTime": "90s"}}
     objects.apply(peer)
     stored = cluster.client.get("BGPPeer", "old-style", m.METALLB_NS)  # v1beta2, the storage
     assert stored["apiVersion"] == "metallb.io/v1beta2"
-    assert stored["spec"]["peerAddress"] == cluster.address("tor")
+    assert stored["spec"]["peerAddress"] == address
     assert stored["spec"]["holdTime"] == "90s"
     down = json.loads(cluster.kubectl("get", "bgppeers.v1beta1.metallb.io", "old-style", "-n",
                                       m.METALLB_NS, "-o", "json").stdout)

@@ -16,6 +16,7 @@ from .authn import TokenIssuer
 from .authz import RbacAuthorizer
 from .certs import CertPaths, generate_certs, kubeconfig_text, write_file_atomically
 from .cluster import Cluster
+from .errors import bad_request
 from .faults import EventReaper, FaultPlan, Faults
 from .handler import Handler
 from .registry import BUILTIN_CRDS, BUILTIN_RESOURCES, Registry, load_crds
@@ -27,22 +28,31 @@ from .transport import HttpServer
 DEFAULT_NAMESPACES = ("default", "kube-system", "metallb-system")
 
 
+def _seconds(value: object) -> bool:
+    """True for a positive number (not a bool)."""
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and value > 0
+
+
 class KubeApiServer:
     """A running test API server. Usable as a context manager.
 
     The fault-injection knobs are plain attributes that may be changed while it runs:
     `latency_ms`, `fail_writes` (fraction of writes answered 500, drawn from a RNG seeded with
     `seed`; call `reseed()` to restart the sequence), `close_watches_after` (seconds, or None)
-    and `bookmark_interval` (seconds). The overload faults (429 with Retry-After, 504 after a
+    and `bookmark_interval` (seconds; a real server sends one about every minute), and
+    `cluster.store.compaction_window` (seconds of history kept; older resourceVersions get
+    410, as after etcd's compaction every 5 minutes). `configure()` changes the last two and
+    the fault plan from a JSON object (the admin endpoint's PUT). The overload faults (429 with Retry-After, 504 after a
     committed write, Event expiry) are `faults.plan` (faults.py), also changeable through the
     admin endpoint; `faults` passed here is the initial plan."""
 
     def __init__(self, *, address: str = "127.0.0.1", port: int = 0, tokens=(),
                  tls: bool = True, cert_dir=None, namespaces=(), history: int = 1000,
-                 bookmark_interval: float = 1.0, close_watches_after: Optional[float] = None,
+                 bookmark_interval: float = 60.0, compaction_window: Optional[float] = 300.0,
+                 close_watches_after: Optional[float] = None,
                  fail_writes: float = 0.0, seed: Optional[int] = None, latency_ms: float = 0.0,
                  service_cidrs=("10.96.0.0/12",), builtin_crds: bool = True,
-                 crd_dirs=None, schema_validation: bool = True, conversion_webhooks: bool = False,
+                 crd_dirs=None, schema_validation: bool = True,
                  rbac: bool = True, authz_log: Optional[str] = None, verbose: bool = False,
                  faults: Optional[FaultPlan] = None, grace_scale: float = 1.0):
         try:
@@ -61,12 +71,11 @@ class KubeApiServer:
         self.verbose = verbose
         self.builtin_crds = builtin_crds
         self.crds = load_crds(crd_dirs) if crd_dirs else BUILTIN_CRDS
-        self.cluster = Cluster(Registry(BUILTIN_RESOURCES), Store(history),
+        self.cluster = Cluster(Registry(BUILTIN_RESOURCES), Store(history, compaction_window),
                                ServiceAllocator(service_cidrs))
         self.cluster.validation.enabled = schema_validation
         # Pod grace periods last deletionGracePeriodSeconds times this (tests shorten them).
         self.cluster.collector.grace_scale = grace_scale
-        self.cluster.conversion_webhooks = conversion_webhooks
         # ServiceAccount tokens (authn.py), authorised by RBAC (authz.py); the `tokens` above
         # are all-powerful. Admission plugins: cluster.admission.
         self.token_issuer = TokenIssuer()
@@ -181,6 +190,33 @@ class KubeApiServer:
         write_file_atomically(path, self.kubeconfig(token))
 
     # -- fault injection ----------------------------------------------------------------------
+
+    def configure(self, changes: object) -> None:
+        """Applies the admin endpoint's PUT: `bookmarkInterval` (seconds, > 0),
+        `compactionWindow` (seconds, > 0, or null: no time limit) and the fault plan's fields
+        (faults.py). Raises 400 naming a bad field, changing nothing then."""
+        if not isinstance(changes, dict):
+            raise bad_request("the fault plan must be a JSON object")
+        rest = dict(changes)
+        bookmark = rest.pop("bookmarkInterval", None)
+        window_given = "compactionWindow" in rest
+        window = rest.pop("compactionWindow", None)
+        if "bookmarkInterval" in changes and not _seconds(bookmark):
+            raise bad_request("field 'bookmarkInterval' must be a positive number of seconds")
+        if window is not None and not _seconds(window):
+            raise bad_request("field 'compactionWindow' must be a positive number of seconds "
+                              "or null")
+        self.faults.configure(rest)
+        if bookmark is not None:
+            self.bookmark_interval = float(bookmark)
+        if window_given:
+            with self.cluster.store.cond:
+                self.cluster.store.compaction_window = None if window is None else float(window)
+
+    def describe(self) -> dict:
+        """The admin endpoint's GET: the watch cache knobs, the fault plan and counters."""
+        return dict(self.faults.describe(), bookmarkInterval=self.bookmark_interval,
+                    compactionWindow=self.cluster.store.compaction_window)
 
     def reseed(self, seed: Optional[int]) -> None:
         with self._rng_lock:

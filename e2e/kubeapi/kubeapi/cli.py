@@ -39,8 +39,12 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="namespace to create at start besides default, kube-system, metallb-system")
     add("--history", type=int, default=1000,
         help="watch events kept; older resourceVersions get 410 Expired (default 1000)")
-    add("--bookmark-interval", type=float, default=1.0,
-        help="seconds between BOOKMARK events on watches that allow them (default 1)")
+    add("--bookmark-interval", type=float, default=60.0,
+        help="seconds between BOOKMARK events on watches that allow them (default 60, about "
+             "what a real server sends)")
+    add("--compaction-window", type=float, default=300.0,
+        help="seconds of watch history kept: older resourceVersions get 410 Expired, as after "
+             "etcd's compaction (default 300, kube-apiserver's 5 minute interval)")
     add("--close-watches-after", type=float, help="fault: end every watch after SECONDS")
     add("--fail-writes", type=float, default=0.0,
         help="fault: fraction of writes answered 500 InternalError")
@@ -63,6 +67,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     add("--event-ttl", type=float,
         help="seconds an Event lives after its last write, as kube-apiserver's --event-ttl "
              "(default: Events never expire)")
+    add("--storage-reinit", type=float, default=0.0,
+        help="fault: seconds during which a CRD's list and watch requests get 429 "
+             "'storage is (re)initializing' after a CRD update replaced its storage (default 0)")
     add("--service-cidr", action="append",
         help="service cluster IP range, one per family (default 10.96.0.0/12)")
     add("--no-builtin-crds", action="store_true",
@@ -74,8 +81,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="store custom resources without checking them against their CRD's schema and CEL "
              "rules (pruning and defaulting still happen); to measure the cost of validation")
     add("--conversion-webhooks", action="store_true",
-        help="convert custom resources between versions through their CRD's conversion webhook "
-             "(default: versions share one storage and only apiVersion changes)")
+        help="no effect, kept for old command lines: a CRD with a conversion webhook is always "
+             "converted through it, as on a real server")
     add("--no-rbac", action="store_true",
         help="do not authorise ServiceAccount tokens by RBAC (allow them everything); to "
              "measure the cost of authorisation")
@@ -104,7 +111,7 @@ def fault_plan(args: argparse.Namespace) -> FaultPlan:
                      throttle_verbs=_verbs("--throttle-verbs", args.throttle_verbs),
                      timeout_next=args.timeout_next, timeout_fraction=args.timeout_fraction,
                      timeout_verbs=_verbs("--timeout-verbs", args.timeout_verbs),
-                     event_ttl=args.event_ttl)
+                     event_ttl=args.event_ttl, storage_reinit=args.storage_reinit)
 
 
 def main(argv=None) -> int:
@@ -112,12 +119,13 @@ def main(argv=None) -> int:
     server = KubeApiServer(
         address=args.address, port=args.port, tokens=args.token, tls=not args.insecure_http,
         cert_dir=args.cert_dir, namespaces=args.namespace, history=args.history,
-        bookmark_interval=args.bookmark_interval, close_watches_after=args.close_watches_after,
+        bookmark_interval=args.bookmark_interval, compaction_window=args.compaction_window,
+        close_watches_after=args.close_watches_after,
         fail_writes=args.fail_writes, seed=args.seed, latency_ms=args.latency,
         service_cidrs=args.service_cidr or ("10.96.0.0/12",),
         builtin_crds=not args.no_builtin_crds, crd_dirs=args.crd_dir or None,
         schema_validation=not args.no_schema_validation,
-        conversion_webhooks=args.conversion_webhooks, rbac=not args.no_rbac,
+        rbac=not args.no_rbac,
         authz_log=args.authz_log, verbose=args.verbose, faults=fault_plan(args),
         grace_scale=args.grace_scale).start()
     done = threading.Event()

@@ -106,8 +106,8 @@ class Cluster:
         # Run in order before every write: a custom resource is pruned, defaulted and validated
         # against its CRD's schema first, as the real server does before admission webhooks.
         self.validation = SchemaValidation(store)  # .enabled = False skips it (benchmarks)
-        self.webhooks = ValidatingWebhooks(store)
-        self.conversion_webhooks = False  # see conversion.py
+        self.webhooks = ValidatingWebhooks(store, registry)
+        self.crd_storage: dict = {}  # CRD name -> what its storage serves (hooks.CrdHooks)
         self.admission: list[AdmissionPlugin] = [NamespaceLifecycle(store), SchemaPruning(store),
                                                  SchemaDefaulting(store), self.validation,
                                                  self.webhooks]

@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """CRD version conversion. With `conversion.strategy: None` (or no conversion) every version
-shares one storage and only `apiVersion` changes between them. With `strategy: Webhook`, when
-the server is started with conversion webhooks on (`KubeApiServer(conversion_webhooks=True)`,
-`--conversion-webhooks`), it does what a real server does:
+shares one storage and only `apiVersion` changes between them. With `strategy: Webhook` the
+server does what a real server does, always (apiextensions-apiserver's webhookConverter):
 
 * an object written through a version other than the storage version is converted to the
   storage version before it is stored;
@@ -13,7 +12,9 @@ each by a ConversionReview POST to the CRD's `conversion.webhook.clientConfig` (
 reached as admission webhooks are, see webhooks.py, or a URL), in the first of its
 `conversionReviewVersions` this server speaks (`v1`, `v1beta1`: the same shape under
 apiextensions.k8s.io/<that>). A failed conversion is a 500 `conversion webhook for
-<group/version>, Kind=<kind> failed: ...`."""
+<group/version>, Kind=<kind> failed: ...`: a webhook that is unreachable (no Service, no
+ready endpoint, no CA bundle yet, a TLS or HTTP failure) fails every conversion, as on a real
+cluster. An object already at the wanted version is never sent."""
 
 from __future__ import annotations
 
@@ -30,16 +31,15 @@ _REVIEW_VERSIONS = ("v1", "v1beta1")
 class Converter:
     """Converts the objects of one CRD between its versions."""
 
-    def __init__(self, store: Store, crd_name: str, webhooks_enabled: bool):
+    def __init__(self, store: Store, crd_name: str):
         self.store = store
         self.crd_name = crd_name
-        self.webhooks_enabled = webhooks_enabled
 
     def _webhook(self):
         """(clientConfig, review version) when this CRD converts through a webhook, else None."""
         crd = self.store.get(_CRDS, "", self.crd_name)
         conversion = ((crd or {}).get("spec") or {}).get("conversion") or {}
-        if not self.webhooks_enabled or conversion.get("strategy") != "Webhook":
+        if conversion.get("strategy") != "Webhook":
             return None
         webhook = conversion.get("webhook") or {}
         offered = webhook.get("conversionReviewVersions") or []

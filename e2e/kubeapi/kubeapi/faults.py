@@ -13,6 +13,12 @@ tested against them on purpose:
   `FinishRequest`) with `NewTimeoutError("request did not complete within requested timeout
   - context deadline exceeded", 0)`, while the storage write goes on and may commit. The
   client cannot tell whether it did; here it always does.
+* **a custom resource's storage starting again** (429 `storage is (re)initializing`,
+  Retry-After 1): after a CRD update replaces the storage (Store.reset_watches), the new
+  watch cache lists from etcd before it serves; until then list and watch requests are
+  refused (k8s.io/apiserver pkg/storage/cacher: `ready.check` under
+  ResilientWatchCacheInitialization answers `NewTooManyRequestsError`). `storage_reinit`
+  is how long that lasts here (default 0: ready at once).
 * **Event expiry**: kube-apiserver stores Events with an etcd lease of `--event-ttl` (default
   1 h, `registry/core/event/storage` `TTLFunc`), renewed on every write; when the lease ends
   etcd deletes the key and watchers see DELETED. `EventReaper` does that with a configurable
@@ -40,6 +46,13 @@ TIMEOUT_MESSAGE = ("Timeout: request did not complete within requested timeout -
                    "deadline exceeded")
 
 
+def storage_reinitializing() -> ApiError:
+    """The cacher's 429 while it is not ready (storage.NewTooManyRequestsError, retry after
+    1 s)."""
+    return ApiError(429, "TooManyRequests", "Too many requests: storage is (re)initializing",
+                    {"retryAfterSeconds": 1})
+
+
 def timeout_after_commit() -> ApiError:
     """The 504 the finisher sends when a request outlives its deadline (no Retry-After: the
     finisher passes retryAfterSeconds 0)."""
@@ -58,6 +71,10 @@ class FaultPlan:
     timeout_fraction: float = 0.0
     timeout_verbs: tuple = ("create",)
     event_ttl: Optional[float] = None  # seconds an Event lives after its last write
+    storage_reinit: float = 0.0  # seconds a replaced CRD storage answers list/watch 429
+    # The 429 and 504 faults hit only users whose name starts with one of these (e.g.
+    # "system:serviceaccount:" for the daemons, sparing a test's own admin client); empty: all.
+    fault_users: tuple = ()
 
 
 @dataclass
@@ -65,6 +82,7 @@ class FaultCounters:
     throttled: int = 0
     timed_out: int = 0
     events_expired: int = 0
+    reinitializing: int = 0
 
 
 class Faults:
@@ -73,24 +91,31 @@ class Faults:
     def __init__(self, plan: FaultPlan, draw: Callable[[], float]):
         self.plan = plan
         self.counters = FaultCounters()
+        # (user, verb, "resource.group[/sub]") -> requests received, faulted or not: what a
+        # client asked for, so tests can check that a steady state writes nothing.
+        self.requests: dict = {}
         self._draw = draw  # uniform [0, 1): the server's seeded RNG
         self._lock = threading.Lock()
 
-    def throttle(self, verb: str) -> Optional[int]:
+    def throttle(self, verb: str, user: str = "") -> Optional[int]:
         """Returns the Retry-After seconds when this request is to be rejected with 429."""
         with self._lock:
-            if not self._take("throttle", verb):
+            if not self._hits(user) or not self._take("throttle", verb):
                 return None
             self.counters.throttled += 1
             return max(0, int(self.plan.retry_after))
 
-    def time_out(self, verb: str) -> bool:
+    def time_out(self, verb: str, user: str = "") -> bool:
         """True when this write is to commit and then be answered 504."""
         with self._lock:
-            if not self._take("timeout", verb):
+            if not self._hits(user) or not self._take("timeout", verb):
                 return False
             self.counters.timed_out += 1
             return True
+
+    def _hits(self, user: str) -> bool:
+        prefixes = self.plan.fault_users
+        return not prefixes or any(user.startswith(p) for p in prefixes)
 
     def _take(self, kind: str, verb: str) -> bool:
         plan = self.plan
@@ -103,6 +128,24 @@ class Faults:
         fraction = getattr(plan, f"{kind}_fraction")
         return fraction > 0 and self._draw() < fraction
 
+    def reinitializing(self, verb: str, replaced_at: Optional[float], user: str = "",
+                       now: Optional[float] = None) -> bool:
+        """True when a list or watch of a storage replaced at replaced_at (monotonic) is to be
+        answered 429 because its cache is still starting (fault_users applies)."""
+        if verb not in ("list", "watch") or replaced_at is None or not self._hits(user):
+            return False
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            if now - replaced_at >= self.plan.storage_reinit:
+                return False
+            self.counters.reinitializing += 1
+            return True
+
+    def count_request(self, user: str, verb: str, resource: str) -> None:
+        with self._lock:
+            key = (user, verb, resource)
+            self.requests[key] = self.requests.get(key, 0) + 1
+
     def count_expired(self, n: int) -> None:
         with self._lock:
             self.counters.events_expired += n
@@ -113,6 +156,8 @@ class Faults:
             out = {_camel(f.name): _jsonable(getattr(self.plan, f.name)) for f in fields(FaultPlan)}
             out["counters"] = {_camel(f.name): getattr(self.counters, f.name)
                                for f in fields(FaultCounters)}
+            out["requests"] = [{"user": u, "verb": v, "resource": r, "count": n}
+                               for (u, v, r), n in sorted(self.requests.items())]
             return out
 
     def configure(self, changes: object) -> None:
@@ -123,6 +168,9 @@ class Faults:
         parsed = {}
         names = {f.name: f for f in fields(FaultPlan)}
         for key, value in changes.items():
+            if key == "requests" and value == []:
+                parsed[key] = value  # PUT {"requests": []} forgets the request counts
+                continue
             name = _snake(key)
             if name not in names:
                 raise bad_request(f"unknown fault field {key!r}; known: "
@@ -130,10 +178,17 @@ class Faults:
             parsed[name] = _parse_field(key, name, value)
         with self._lock:
             for name, value in parsed.items():
-                setattr(self.plan, name, value)
+                if name == "requests":
+                    self.requests.clear()
+                else:
+                    setattr(self.plan, name, value)
 
 
 def _parse_field(key: str, name: str, value: object):
+    if name == "fault_users":
+        if not isinstance(value, list) or any(not isinstance(v, str) for v in value):
+            raise bad_request(f"fault field {key!r} must be a list of user name prefixes")
+        return tuple(value)
     if name.endswith("_verbs"):
         if not isinstance(value, list) or any(v not in ALL_VERBS for v in value):
             raise bad_request(f"fault field {key!r} must be a list of verbs among "

@@ -20,7 +20,7 @@ from .discovery import (
 from .errors import (
     ApiError, error_details, bad_request, internal_error, method_not_allowed,
     resource_not_found, unauthorized)
-from .faults import ADMIN_PATH, THROTTLE_BODY, timeout_after_commit
+from .faults import ADMIN_PATH, THROTTLE_BODY, storage_reinitializing, timeout_after_commit
 from .meta import canonical, meta_of, parse_bool, parse_int
 from .patch import PATCH_TYPES
 from . import openapi_v2, protobuf, reviews
@@ -294,8 +294,10 @@ class Handler(RequestHandler):
 
     def _resource_verb(self, method: str, t: Target, body: bytes) -> None:
         verb = self._verb(method, t)
+        user = self._user.name if self._user else "admin"
+        self.api.faults.count_request(user, verb, t.res.qualified + (f"/{t.sub}" if t.sub else ""))
         # API Priority and Fairness runs after authentication and before authorisation.
-        retry_after = self.api.faults.throttle(verb)
+        retry_after = self.api.faults.throttle(verb, user)
         if retry_after is not None:
             return self._send_bytes(429, THROTTLE_BODY, "text/plain; charset=utf-8",
                                     [f"Retry-After: {retry_after}"])
@@ -304,6 +306,9 @@ class Handler(RequestHandler):
                                                  self._user))
         if t.res.review:
             return self._review(verb, t, body)
+        if self.api.faults.reinitializing(
+                verb, self.cluster.store.storage_replaced_at.get(t.res.key), user):
+            raise storage_reinitializing()
         reads = {"get": self._get, "list": self._list, "watch": self._watch}
         if verb in reads:
             return reads[verb](t)
@@ -328,7 +333,7 @@ class Handler(RequestHandler):
     def _write(self, name: str, verb: Callable, t: Target, body: bytes) -> None:
         if self.api.should_fail_write():
             raise internal_error("injected fault: write failed (--fail-writes)")
-        if not self.api.faults.time_out(name):
+        if not self.api.faults.time_out(name, self._user.name if self._user else "admin"):
             return verb(t, body)
         self._discard = True
         try:
@@ -344,10 +349,10 @@ class Handler(RequestHandler):
             raise ApiError(403, "Forbidden", f'forbidden: User "{self._user.name}" cannot '
                            f'{method.lower()} path "{ADMIN_PATH}"', {})
         if method == "PUT":
-            self.api.faults.configure(self._json_body(body))
+            self.api.configure(self._json_body(body))
         elif method != "GET":
             raise method_not_allowed()
-        self._send_json(200, self.api.faults.describe())
+        self._send_json(200, self.api.describe())
 
     # -- verbs --------------------------------------------------------------------------------
 

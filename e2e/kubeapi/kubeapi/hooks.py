@@ -12,7 +12,7 @@ from . import cel
 from .authn import TOKEN_TYPE
 from .conversion import Converter
 from .errors import FieldError
-from .meta import meta_of, utc_now
+from .meta import canonical, meta_of, utc_now
 from .registry import resources_from_crd
 from .service_strategy import check_load_balancer_class, prepare_status_update
 from .services import default_service_spec
@@ -111,16 +111,29 @@ class CrdHooks(Hooks):
 
     def after_write(self, cluster, obj):
         name = meta_of(obj)["name"]
-        converter = Converter(cluster.store, name, cluster.conversion_webhooks)
+        converter = Converter(cluster.store, name)
         cluster.registry.register_crd(name, [dataclasses.replace(r, converter=converter)
                                              for r in resources_from_crd(obj)])
+        # crdHandler.updateCustomResourceDefinition: a change of the spec or of the accepted
+        # names (not of other status or metadata) replaces the storage, ending its watches.
+        serving = canonical([obj.get("spec"), (obj.get("status") or {}).get("acceptedNames")])
+        before = cluster.crd_storage.get(name)
+        cluster.crd_storage[name] = serving
+        if before is not None and before != serving:
+            cluster.store.reset_watches(self._key(obj))
 
     def after_delete(self, cluster, obj):
         cluster.registry.unregister_crd(meta_of(obj)["name"])
-        spec = obj.get("spec") or {}
-        key = (spec.get("group"), (spec.get("names") or {}).get("plural"))
+        cluster.crd_storage.pop(meta_of(obj)["name"], None)
+        key = self._key(obj)
         for item in cluster.store.list(key):
             cluster.store.delete(key, item)
+        cluster.store.reset_watches(key)
+
+    @staticmethod
+    def _key(obj):
+        spec = obj.get("spec") or {}
+        return (spec.get("group"), (spec.get("names") or {}).get("plural"))
 
     @staticmethod
     def _validate(obj):

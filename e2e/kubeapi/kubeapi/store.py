@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -31,6 +32,7 @@ class StoredEvent:
     obj: dict
     prev: Optional[dict]
     encoded: dict = field(default_factory=dict, compare=False, repr=False)
+    at: float = field(default=0.0, compare=False)  # the store clock when it was written
 
 
 class EventLog:
@@ -46,6 +48,9 @@ class EventLog:
 
     def append(self, event: StoredEvent) -> None:
         self._events.append(event)
+
+    def oldest(self) -> Optional[StoredEvent]:
+        return self._events[self._head] if self._head < len(self._events) else None
 
     def drop_oldest(self) -> StoredEvent:
         event = self._events[self._head]
@@ -103,8 +108,14 @@ class Store:
     write and deletion as observer(key, prev, obj), obj None on deletion; indexes that other
     modules keep (e.g. the Service allocations) follow the store that way."""
 
-    def __init__(self, history: int):
+    def __init__(self, history: int, compaction_window: float = 300.0,
+                 clock: Callable[[], float] = time.monotonic):
         self.cond = threading.Condition(threading.RLock())
+        # Events older than this many seconds are dropped (as etcd's periodic compaction,
+        # kube-apiserver --etcd-compaction-interval 5m, makes older revisions unreadable);
+        # `history` also bounds their number. None: no time limit.
+        self.compaction_window: Optional[float] = compaction_window
+        self._clock = clock
         self.rv = 0
         self.compacted = 0  # events with rv <= compacted may have been dropped
         self.observers: list[Callable] = []
@@ -112,6 +123,10 @@ class Store:
         self._history = EventLog()
         self._history_by_key: dict = {}
         self._history_size = max(1, history)
+        # Storage key -> how often its storage was replaced (a CRD update): a watch ends when
+        # the count it started with changes (see reset_watches).
+        self.storage_generation: dict = {}
+        self.storage_replaced_at: dict = {}  # storage key -> time.monotonic() of the last reset
 
     def get(self, key: tuple, namespace: str, name: str) -> Optional[dict]:
         bucket = self._buckets.get(key)
@@ -172,19 +187,42 @@ class Store:
     def _record(self, kind: str, key: tuple, obj: dict, prev: Optional[dict]) -> None:
         meta = meta_of(obj)
         event = StoredEvent(self.rv, kind, key, meta.get("namespace", ""), meta["name"], obj,
-                            prev)
+                            prev, at=self._clock())
         self._history.append(event)
         log = self._history_by_key.get(key)
         if log is None:
             log = self._history_by_key[key] = EventLog()
         log.append(event)
         while len(self._history) > self._history_size:
-            dropped = self._history.drop_oldest()
-            self._history_by_key[dropped.key].drop_oldest()
-            self.compacted = dropped.rv
+            self._drop_oldest()
+        self.compact()
         for observer in self.observers:
             observer(key, prev, None if kind == "DELETED" else obj)
         self.cond.notify_all()
+
+    def reset_watches(self, key: tuple) -> None:
+        """Ends every watch on key, as apiextensions-apiserver does when it replaces a custom
+        resource's storage (crdHandler.updateCustomResourceDefinition → removeStorage_locked →
+        tearDown destroys the old cacher, closing its watchers)."""
+        self.storage_generation[key] = self.storage_generation.get(key, 0) + 1
+        self.storage_replaced_at[key] = time.monotonic()
+        self.cond.notify_all()
+
+    def _drop_oldest(self) -> None:
+        dropped = self._history.drop_oldest()
+        self._history_by_key[dropped.key].drop_oldest()
+        self.compacted = dropped.rv
+
+    def compact(self) -> None:
+        """Drops the events older than the compaction window. Called on every write and
+        before history is read, so an idle server compacts too."""
+        if self.compaction_window is None:
+            return
+        horizon = self._clock() - self.compaction_window
+        oldest = self._history.oldest()
+        while oldest is not None and oldest.at < horizon:
+            self._drop_oldest()
+            oldest = self._history.oldest()
 
     def oldest_available(self) -> int:
         return self.compacted + 1
@@ -192,6 +230,7 @@ class Store:
     def events_after(self, rv: int, key: Optional[tuple] = None) -> Optional[list]:
         """Returns every event newer than rv (of one storage key, or of all); None when some
         events newer than rv were already dropped."""
+        self.compact()
         if rv < self.compacted:
             return None
         log = self._history if key is None else self._history_by_key.get(key)
@@ -200,6 +239,7 @@ class Store:
     def list_at(self, key: tuple, namespace: str, rv: int, start: str = "") -> Optional[list]:
         """Returns the objects of a storage key as they were at rv (None if too old), in the
         order and range of list(): the current objects with the writes after rv undone."""
+        self.compact()
         if rv < self.compacted:
             return None
         log = self._history_by_key.get(key)

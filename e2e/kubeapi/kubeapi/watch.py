@@ -32,6 +32,10 @@ class WatchStream:
         self.filt = filt
         self.shape = shape
         self.sent_table_header = False
+        # The storage this watch reads; it ends when a CRD update replaces it (Store.reset_watches).
+        store = handler.api.cluster.store
+        with store.cond:
+            self.generation = store.storage_generation.get(res.key, 0)
 
     def begin(self) -> None:
         handler = self.handler
@@ -113,8 +117,10 @@ class WatchStream:
         return None
 
     def follow(self, cursor: int, bookmarks: bool, timeout: int) -> None:
-        """Streams events after cursor until the timeout, a fault deadline, server stop or
-        the client leaving; sends a BOOKMARK every bookmark interval when asked to."""
+        """Streams events after cursor until the timeout, a fault deadline, server stop, the
+        storage being replaced (a CRD update: the stream ends without an error, the client
+        watches again and gets the new storage) or the client leaving; sends a BOOKMARK every
+        bookmark interval when asked to."""
         api = self.handler.api
         store = api.cluster.store
         limits = [t for t in (timeout, api.close_watches_after) if t]
@@ -128,6 +134,7 @@ class WatchStream:
                     store.cond.wait(max(0.0, wake - time.monotonic()))
                 if api.stopping.is_set():
                     break
+                replaced = store.storage_generation.get(self.res.key, 0) != self.generation
                 seen, cursor = cursor, store.rv
                 events = store.events_after(seen, self.res.key)
             if events is None:
@@ -137,6 +144,8 @@ class WatchStream:
             chunks = [c for c in map(self.encode_event, events) if c is not None]
             if chunks:
                 self.handler.wfile.write(b"".join(chunks))  # still one chunk per event
+            if replaced:
+                break
             now = time.monotonic()
             if deadline is not None and now >= deadline:
                 break

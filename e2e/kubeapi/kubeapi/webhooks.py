@@ -4,7 +4,10 @@
 validation:
 
 * a webhook is called when one of its `rules` matches (operations, apiGroups, apiVersions,
-  resources with `*`, `*/*`, `x/status`, and scope), its `namespaceSelector` matches the
+  resources with `*`, `*/*`, `x/status`, and scope) or, under `matchPolicy: Equivalent` (the
+  default), when a rule matches another served version of the same resource: the objects are
+  then converted to that version (through the CRD's conversion webhook) and sent as it, with
+  `requestKind`/`requestResource` naming the version the client wrote; its `namespaceSelector` matches the
   namespace's labels (a cluster-scoped object always matches, a Namespace is matched by its own
   labels) and its `objectSelector` matches the labels of the new or the old object;
 * the call is an AdmissionReview v1 POST over HTTPS to `clientConfig.url`, or to a Service
@@ -35,6 +38,7 @@ from typing import Any, Optional
 from .admission import AdmissionPlugin, AdmissionRequest, warn
 from .errors import ApiError, FieldError, conflict, internal_error
 from .meta import meta_of
+from .registry import Registry, Resource
 from .store import Store
 
 _CONFIGS = ("admissionregistration.k8s.io", "validatingwebhookconfigurations")
@@ -72,8 +76,10 @@ def _resource_listed(patterns: list, plural: str, sub: str) -> bool:
     return False
 
 
-def rule_matches(rule: dict, request: AdmissionRequest) -> bool:
-    res = request.res
+def rule_matches(rule: dict, request: AdmissionRequest, res: Optional[Resource] = None) -> bool:
+    """rules.Matcher.Matches (k8s.io/apiserver/pkg/admission/plugin/webhook/predicates/rules):
+    whether rule covers request, taken as a request for res (default: its own resource)."""
+    res = res or request.res
     scope = rule.get("scope", "*")
     if scope != "*" and scope != ("Namespaced" if res.namespaced else "Cluster"):
         return False
@@ -83,8 +89,43 @@ def rule_matches(rule: dict, request: AdmissionRequest) -> bool:
             and _resource_listed(rule.get("resources") or [], res.plural, request.sub))
 
 
+def invocation(hook: dict, request: AdmissionRequest, equivalents: list) -> Optional[Resource]:
+    """The resource a webhook is called for, or None: the rule part of ShouldCallHook
+    (k8s.io/apiserver/pkg/admission/plugin/webhook/generic/webhook.go). A rule matching the
+    request's own resource wins; else, under matchPolicy Equivalent, the first rule (in order)
+    matching one of the equivalent resources (the other served versions of the same group and
+    resource, EquivalentResourceMapper.EquivalentResourcesFor) names the version called."""
+    rules = hook.get("rules") or []
+    if any(rule_matches(rule, request) for rule in rules):
+        return request.res
+    if hook.get("matchPolicy", "Equivalent") != "Equivalent":
+        return None
+    own = (request.res.group, request.res.version, request.res.plural)
+    for rule in rules:
+        for other in equivalents:
+            if (other.group, other.version, other.plural) != own \
+                    and rule_matches(rule, request, other):
+                return other
+    return None
+
+
 def _labels(obj: Optional[dict]) -> dict:
     return (meta_of(obj).get("labels") or {}) if obj else {}
+
+
+def default_configuration(obj: dict) -> None:
+    """SetDefaults_ValidatingWebhook and SetDefaults_Rule (k8s.io/kubernetes
+    pkg/apis/admissionregistration/v1/defaults.go), in place."""
+    for hook in obj.get("webhooks") or []:
+        if not isinstance(hook, dict):
+            continue
+        for field, value in (("failurePolicy", "Fail"), ("matchPolicy", "Equivalent"),
+                             ("namespaceSelector", {}), ("objectSelector", {}),
+                             ("timeoutSeconds", 10)):
+            hook.setdefault(field, value)
+        for rule in hook.get("rules") or []:
+            if isinstance(rule, dict):
+                rule.setdefault("scope", "*")
 
 
 def validate_configuration(obj: dict) -> None:
@@ -100,6 +141,10 @@ def validate_configuration(obj: dict) -> None:
         if "v1" not in (hook.get("admissionReviewVersions") or []):
             raise FieldError(f"{path}.admissionReviewVersions", "FieldValueInvalid",
                              "Invalid value: must include at least one of v1")
+        if hook.get("matchPolicy", "Equivalent") not in ("Exact", "Equivalent"):
+            raise FieldError(f"{path}.matchPolicy", "FieldValueNotSupported",
+                             f"Unsupported value: {json.dumps(hook.get('matchPolicy'))}: "
+                             'supported values: "Equivalent", "Exact"')
         config = hook.get("clientConfig") or {}
         if ("url" in config) == ("service" in config):
             raise FieldError(f"{path}.clientConfig", "FieldValueRequired",
@@ -210,18 +255,44 @@ class _SniHandler(urllib.request.HTTPSHandler):
         return self.do_open(Connection, req)
 
 
-def review(request: AdmissionRequest) -> dict:
-    """The AdmissionReview v1 request a real server sends for this write."""
+def _kind(res: Resource) -> dict:
+    return {"group": res.group, "version": res.version, "kind": res.kind}
+
+
+def _resource(res: Resource) -> dict:
+    return {"group": res.group, "version": res.version, "resource": res.plural}
+
+
+def versioned(request: AdmissionRequest, target: Resource) -> tuple:
+    """(object, oldObject) at target's version, as the dispatcher converts the versioned
+    attributes to the invocation's kind (generic.ConvertToGVK, through the CRD's conversion
+    webhook for a custom resource). request.obj holds the request's version whatever its
+    apiVersion says; request.old is the stored object."""
     res = request.res
-    kind = {"group": res.group, "version": res.version, "kind": res.kind}
-    resource = {"group": res.group, "version": res.version, "resource": res.plural}
-    body = {"uid": str(uuid.uuid4()), "kind": kind, "resource": resource,
-            "requestKind": kind, "requestResource": resource, "name": request.name,
+    obj = dict(request.obj, apiVersion=res.group_version) if request.obj is not None else None
+    old = request.old
+    if res.converter is None:
+        return tuple(None if o is None else dict(o, apiVersion=target.group_version)
+                     for o in (obj, old))
+    return tuple(None if o is None else res.converter.convert(o, target.group_version, res.kind)
+                 for o in (obj, old))
+
+
+def review(request: AdmissionRequest, target: Optional[Resource] = None,
+           objects: Optional[tuple] = None) -> dict:
+    """The AdmissionReview v1 request a real server sends for this write to a webhook called
+    for target (CreateV1AdmissionReview: kind/resource are the invocation's, requestKind/
+    requestResource the request's); objects are (object, oldObject) at target's version."""
+    res = request.res
+    target = target or res
+    obj, old = objects if objects is not None else (request.obj, request.old)
+    body = {"uid": str(uuid.uuid4()), "kind": _kind(target), "resource": _resource(target),
+            "requestKind": _kind(res), "requestResource": _resource(res), "name": request.name,
             "operation": request.operation,
             "userInfo": {"username": "kubeapi-test-admin",
                          "groups": ["system:masters", "system:authenticated"]},
-            "object": request.obj if request.operation != "DELETE" else None,
-            "oldObject": request.old if request.operation != "CREATE" else None,
+            "object": obj if request.operation != "DELETE" else None,
+            "oldObject": old if request.operation != "CREATE" else None,
             "dryRun": request.dry_run,
             "options": {"apiVersion": "meta.k8s.io/v1", "kind": _OPTIONS[request.operation]}}
     if request.sub:
@@ -249,21 +320,36 @@ class ValidatingWebhooks(AdmissionPlugin):
     """Calls the matching validating webhooks of every stored configuration (the last
     admission plugin). `calls` counts the calls made, for tests."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, registry: Optional[Registry] = None):
         self.store = store
+        self.registry = registry
         self.calls = 0
 
     def admit(self, request: AdmissionRequest) -> None:
         if request.res.key == _CONFIGS and request.operation != "DELETE":
+            default_configuration(request.obj)
             validate_configuration(request.obj)
-        hooks = [hook for config in self.store.list(_CONFIGS)
-                 for hook in config.get("webhooks") or [] if self._matches(hook, request)]
-        if not hooks:
+        equivalents = [r for r in self.registry.all() if r.key == request.res.key] \
+            if self.registry is not None else []
+        calls = []
+        for config in self.store.list(_CONFIGS):
+            for hook in config.get("webhooks") or []:
+                target = invocation(hook, request, equivalents)
+                if target is not None and self._selected(hook, request):
+                    calls.append((hook, target))
+        if not calls:
             return
+        # Conversions happen before the lock is released, as the objects are the request's.
+        versions: dict = {}
+        sent = []
+        for hook, target in calls:
+            if target.version not in versions:
+                versions[target.version] = versioned(request, target)
+            sent.append((hook, review(request, target, versions[target.version])))
         before = self._current(request)
         with _unlocked(self.store):
-            for hook in hooks:
-                self._call(hook, request)
+            for hook, body in sent:
+                self._call(hook, body)
         if self._current(request) != before:
             raise conflict(request.res, request.name)
 
@@ -272,9 +358,8 @@ class ValidatingWebhooks(AdmissionPlugin):
                                 else "", request.name)
         return meta_of(stored).get("resourceVersion") if stored else None
 
-    def _matches(self, hook: dict, request: AdmissionRequest) -> bool:
-        if not any(rule_matches(rule, request) for rule in hook.get("rules") or []):
-            return False
+    def _selected(self, hook: dict, request: AdmissionRequest) -> bool:
+        """The namespaceSelector and objectSelector part of ShouldCallHook."""
         if request.res.namespaced:
             namespace = self.store.get(("", "namespaces"), "", request.namespace)
             if not selector_matches(hook.get("namespaceSelector"), _labels(namespace)):
@@ -287,10 +372,9 @@ class ValidatingWebhooks(AdmissionPlugin):
         return (selector_matches(selector, _labels(request.obj))
                 or (request.old is not None and selector_matches(selector, _labels(request.old))))
 
-    def _call(self, hook: dict, request: AdmissionRequest) -> None:
+    def _call(self, hook: dict, sent: dict) -> None:
         name, timeout = hook["name"], hook.get("timeoutSeconds", 10)
         config = hook.get("clientConfig") or {}
-        sent = review(request)
         try:
             url, server_name = resolve(self.store, config)
         except WebhookCallError as err:

@@ -152,11 +152,12 @@ BOOST_AUTO_TEST_CASE(converges_on_creates_updates_and_deletes_by_another_client)
 }
 
 BOOST_AUTO_TEST_CASE(survives_watches_cut_every_two_seconds_and_relists_after_gone) {
-  // Watches end every 2 s; the history keeps only 30 events, and bookmarks come once a second.
-  // The "quiet" informer's namespace never changes, so it resumes from a bookmark while the
-  // writer below makes far more than 30 changes a second: every reconnect of it meets 410.
-  TestApiServer server(
-      ApiServerOptions{{"--close-watches-after", "2", "--history", "30", "--namespace", "quiet"}});
+  // Watches end every 2 s; the history keeps only 30 events, and bookmarks come once a second
+  // (the server's default is a real server's minute: asked for here). The "quiet" informer's
+  // namespace never changes, so it resumes from a bookmark while the writer below makes far
+  // more than 30 changes a second: every reconnect of it meets 410.
+  TestApiServer server(ApiServerOptions{{"--close-watches-after", "2", "--history", "30",
+                                         "--bookmark-interval", "1", "--namespace", "quiet"}});
   auto writer = server.client();
   for (int i = 0; i < 3; ++i) {
     BOOST_REQUIRE(
