@@ -29,14 +29,14 @@ from netlab.proc import LabError, run, wait_until
 
 L2_POOL = "l2-pool"
 L2PROBE = Path(__file__).resolve().parents[2] / "bench" / "l2probe.py"
-METRICS_PORT = 7472  # the agents' /metrics, on every address of their node namespace
+METRICS_PORT = 9120  # the chart's --port of the agents: /metrics in their node namespace
 LABEL = re.compile(r'(\w+)="([^"]*)"')
 CONVERGE = 45.0  # seconds a scenario waits for the wire (bounded polling; never asserted)
 
 
 def l2_spec(nodes: int = 3, node_labels: Optional[dict] = None) -> ClusterSpec:
     return ClusterSpec(nodes=nodes, mode="frr-k8s", node_frr=False,
-                       node_labels=node_labels or {}, agent_args=("--port", str(METRICS_PORT)))
+                       node_labels=node_labels or {})
 
 
 def prepare(cluster: Cluster) -> None:

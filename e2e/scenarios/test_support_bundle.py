@@ -31,7 +31,6 @@ from netlab.cluster import TOKEN, ClusterSpec
 from netlab.ingotctl import find_ingotctl
 from netlab.proc import run, wait_until
 
-METRICS_PORT = 7472
 SECRET_IN_SECRET = "sb-" + secrets.token_hex(12)   # a BGPPeer's passwordSecret
 PLAIN_PASSWORD = "pw-" + secrets.token_hex(12)     # a BGPPeer's spec.password
 UNRELATED = "un-" + secrets.token_hex(12)          # data of a Secret nothing references
@@ -39,7 +38,8 @@ UNRELATED = "un-" + secrets.token_hex(12)          # data of a Secret nothing re
 
 @pytest.fixture(scope="module")
 def cluster():
-    spec = ClusterSpec(nodes=2, mode="frr", agent_args=("--port", str(METRICS_PORT)))
+    # The agents serve /metrics on the chart's port, which their Pods declare ("monitoring").
+    spec = ClusterSpec(nodes=2, mode="frr")
     for c in start_cluster(spec):
         configure(c)
         apply_scenario(c)
