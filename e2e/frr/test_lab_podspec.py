@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import copy
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -180,3 +181,12 @@ def test_the_charts_pods_plan_as_the_lab_runs_them(mode):
             assert got.env["METALLB_NODE_NAME"] == "node1"
             assert {"/etc/ml_secret_key", "/etc/metallb"} <= paths
             assert f"--bgp-mode={mode}" in got.argv
+
+
+def test_the_lab_readme_lists_what_the_lab_does_not_honour_and_supplies():
+    """e2e/netlab/README.md repeats podspec's one list: every entry is named there."""
+    readme = (Path(podspec.__file__).parent / "README.md").read_text()
+    text = " ".join(readme.split())
+    missing = [k for k in podspec.UNHONOURED if f"`{k}`" not in text and k not in text]
+    missing += [k for k in podspec.LAB_OVERRIDES if f"**{k}**" not in text]
+    assert not missing, f"e2e/netlab/README.md does not name {missing}"
