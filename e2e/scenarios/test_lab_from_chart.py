@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from scenario import lab_skip_reason, show_logs_on_failure  # noqa: F401
+from scenario import _recorded, lab_skip_reason, show_logs_on_failure  # noqa: F401
 from netlab import rbac
 from netlab.cluster import Cluster, ClusterSpec
 from netlab.podspec import SERVICE_ACCOUNT_DIR
@@ -55,7 +55,8 @@ def _container(workload: dict, name: str) -> dict:
 def test_each_daemon_runs_its_rendered_pod(flavour):
     spec = ClusterSpec(nodes=1, webhooks=False, **FLAVOURS[flavour])
     _skip(spec)
-    with Cluster(spec) as cluster:
+    # Its RBAC decisions join the scenarios' record (test_zz_rbac_record.py).
+    with Cluster(_recorded(spec)) as cluster:
         roles = {"controller": "controller", "agent": "agent-node1"}
         if spec.ingot_frr:
             roles["ingot-frr"] = "frr-k8s-node1"
