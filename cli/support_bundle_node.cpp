@@ -15,7 +15,8 @@ namespace ingot::cli {
 namespace {
 
 /// metricsPort is the pod's container port named "monitoring" or "metrics", else its
-/// prometheus.io/port annotation, else fallback.
+/// prometheus.io/port annotation unless prometheus.io/scheme says https (the bundle reads plain
+/// HTTP: the daemons' HTTPS endpoint wants a reviewed token), else fallback.
 int metricsPort(const json::Value& pod, int fallback) {
   const auto* containers = memberAt(pod, {"spec", "containers"});
   for (const auto& c :
@@ -30,7 +31,8 @@ int metricsPort(const json::Value& pod, int fallback) {
     }
   }
   const std::string annotated = stringAt(pod, {"metadata", "annotations", "prometheus.io/port"});
-  if (!annotated.empty() && annotated.find_first_not_of("0123456789") == std::string::npos &&
+  const bool https = stringAt(pod, {"metadata", "annotations", "prometheus.io/scheme"}) == "https";
+  if (!https && !annotated.empty() && annotated.find_first_not_of("0123456789") == std::string::npos &&
       annotated.size() <= 5) {
     return std::stoi(annotated);
   }

@@ -109,7 +109,7 @@ def cmd_up(args) -> int:
         return 1
     start = time.monotonic()
     cluster = Cluster(ClusterSpec(nodes=args.nodes, mode=args.mode, slot=UP_SLOT,
-                                  persistent=True))
+                                  persistent=True, ingot_frr=args.ingot_frr))
     try:
         cluster.up()
         print(f"lab {cluster.run_name} up in {time.monotonic() - start:.1f} s; applying "
@@ -158,6 +158,9 @@ def main(argv=None) -> int:
     up = sub.add_parser("up", help="bring the cluster lab up and apply examples/")
     up.add_argument("--nodes", type=int, default=2)
     up.add_argument("--mode", choices=MODES, default="frr")
+    up.add_argument("--ingot-frr", action="store_true",
+                    help="frr-k8s mode: the chart's frrk8s.ingotFrr.enabled (ingot-frr from the "
+                         "render)")
     sub.add_parser("status", help="addresses, ToR routes and process liveness")
     sub.add_parser("down", help="stop and remove the lab started by up")
     sub.add_parser("list", help="show recorded lab runs")

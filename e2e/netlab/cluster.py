@@ -27,22 +27,21 @@ A Cluster is either built here (up()) or attached to a running persistent one fr
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
+from . import chart as chart_mod
 from . import ledger as ledger_mod
-from . import rbac
+from . import podrun, podspec, rbac
 from . import webhooks
 from .frr import VTYSH, FrrRouter
 from .kubeclient import KubeClient
-from .manifests import METALLB_NS, SPEAKER_LABELS, node as node_manifest, pod_status, \
-    speaker_pod, to_yaml
+from .manifests import node as node_manifest, to_yaml
 from .proc import LabError, kill_pid, pid_alive, run, wait_until
 from .topology import Lab
 from .torconf import TorConfig
@@ -112,11 +111,16 @@ class ClusterSpec:
     slot: Optional[int] = None      # None: any free slot; `e2e/lab up` uses 0
     persistent: bool = False        # outlives this process (`e2e/lab up`)
     node_labels: dict = field(default_factory=dict)  # name → labels, replacing the defaults
-    agent_args: tuple = ()          # extra ingot-agent flags
-    controller_args: tuple = ()     # extra ingot-controller flags
+    agent_args: tuple = ()          # ingot-agent flags after the chart's
+    controller_args: tuple = ()     # ingot-controller flags after the chart's
+    ingot_frr: bool = False         # frr-k8s mode: frrk8s.ingotFrr.enabled, ingot-frr runs
+                                    # from the render (else the lab's stand-in for frr-k8s)
+    chart_values: tuple = ()        # further `--set k=v` of the chart render
+    mutate: Optional[Callable[[list], None]] = None  # changes the rendered objects in place
+                                                     # before the lab uses them (tests)
     bfd_interval_ms: int = 100      # the ToRs' BFD timers (the examples' profile is 100 ms)
     start_agents: bool = True       # False: no agent (tests of the lab itself)
-    memberlist: bool = True         # agents gossip (encrypted with the lab's secret)
+    memberlist: bool = True         # agents gossip (speaker.memberlist.enabled)
     node_frr: bool = True           # FRR (and in frr-k8s mode ingot-frr) on every node; False
                                     # (frr-k8s and none modes): the nodes run nothing but the
                                     # agent (mode none sets it False)
@@ -132,6 +136,8 @@ class ClusterSpec:
             raise LabError(f"nodes {self.nodes}: must be 1..20")
         if self.mode == "none":
             self.node_frr = False  # Layer 2 only: nothing but the agent on the nodes
+        if self.ingot_frr and self.mode != "frr-k8s":
+            raise LabError("ingot_frr (frrk8s.ingotFrr.enabled) needs mode frr-k8s")
         if not self.node_frr and self.mode == "frr":
             raise LabError("node_frr=False needs mode frr-k8s (the agent then writes "
                            "FRRConfigurations only) or none")
@@ -172,7 +178,12 @@ class Cluster:
         self.agent = find_agent()
         self.controller = find_controller()
         self._client: Optional[KubeClient] = None
-        self._controller_env: dict = {}  # the chart's controller environment (rbac.py)
+        self.render: list = []       # the chart's objects for this flavour (chart.py)
+        self.daemons: dict = {}      # daemon → (workload, container name) in the render
+        self.pods: dict = {}         # role → the Pod object the lab made for it
+        self.plans: dict = {}        # role → its podspec.LaunchPlan
+        self._tokens: dict = {}      # (namespace, ServiceAccount) → token
+        self._initialised: set = set()  # Pods whose init containers ran
 
     # Naming ---------------------------------------------------------------------------------
 
@@ -203,10 +214,6 @@ class Cluster:
     def kubeconfig(self) -> Path:
         """kubectl's and the test's kubeconfig (admin token)."""
         return self.workdir / "api" / "kubeconfig"
-
-    def daemon_kubeconfig(self, daemon: str) -> Path:
-        """The kubeconfig of the controller or the agents: their ServiceAccount's token."""
-        return self.workdir / "api" / f"kubeconfig-{daemon}"
 
     @property
     def authz_log(self) -> Path:
@@ -248,11 +255,12 @@ class Cluster:
 
     def _build(self) -> None:
         self.logdir.mkdir(parents=True, exist_ok=True)
+        self._render_chart()
         self._add_hosts()
         self._save_info()
         self._start_frr()
         self._start_api()
-        self._apply_chart_rbac()
+        self._apply_chart()
         self._create_cluster_objects()
         if self.spec.webhooks:
             self.apply(webhooks.webhook_objects(self.addresses["api"]))
@@ -263,11 +271,21 @@ class Cluster:
                        webhooks.ca_bundles_published(self.client), 60)
         if self.spec.start_agents and self.agent is not None:
             for node in self.node_names:
-                self.start_agent(node)
+                self.start_agent(node, wait=False)
+            for node in self.node_names:
+                self._wait_ready(f"agent-{node}")
         if self.spec.mode == "frr-k8s" and self.spec.node_frr:
             for node in self.node_names:
                 self.start_frrk8s(node)
         self._save_info()
+
+    def _render_chart(self) -> None:
+        """Renders the chart for the spec's flavour (chart.py) and finds its daemons."""
+        self.render = chart_mod.render(self.spec.mode, self.spec.ingot_frr, self.spec.memberlist,
+                                       self.spec.chart_values)
+        if self.spec.mutate is not None:
+            self.spec.mutate(self.render)
+        self.daemons = rbac.daemons(self.render)
 
     def _controller_alive(self) -> bool:
         proc = self.procs["controller"]
@@ -293,15 +311,22 @@ class Cluster:
             self.routers[node] = FrrRouter(self.lab, self.lab.hosts[node]).start()
 
     def _spawn(self, role: str, host: str, argv: Sequence[str], env: Optional[dict] = None,
-               cwd: Optional[Path] = None) -> subprocess.Popen:
+               cwd: Optional[Path] = None, program: str = "",
+               exact_env: bool = False) -> subprocess.Popen:
+        """Starts argv in host's namespace (argv as given when it already starts with
+        `ip netns exec`). program: what finally runs (recorded in the ledger), argv[0] by
+        default. exact_env: env is the whole environment, not additions to ours."""
         log = open(self.logdir / f"{role}.log", "ab")
-        full_env = dict(os.environ, **(env or {}))
-        # `ip netns exec` execs argv[0], so the PID recorded is the daemon's own.
-        proc = subprocess.Popen(["ip", "netns", "exec", self.ns(host), *argv],
-                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True, env=full_env, cwd=cwd)
+        full_env = dict(env or {}) if exact_env else dict(os.environ, **(env or {}))
+        if list(argv[:3]) != ["ip", "netns", "exec"]:
+            argv = ["ip", "netns", "exec", self.ns(host), *argv]
+        # `ip netns exec` (and unshare, sh) exec the next program, so the PID recorded is the
+        # daemon's own.
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True, env=full_env,
+                                cwd=cwd)
         log.close()
-        self.ledger.add_process(proc.pid, self.ns(host), argv[0])
+        self.ledger.add_process(proc.pid, self.ns(host), program or argv[4])
         self.procs[role] = proc
         self._save_info()
         return proc
@@ -342,23 +367,17 @@ class Cluster:
         except _Fatal as e:
             raise LabError(str(e)) from None
 
-    def _apply_chart_rbac(self) -> None:
-        """Applies the chart's ServiceAccounts and RBAC (the plain manifest of the mode) and
-        writes each daemon's kubeconfig with its ServiceAccount's token (rbac.py)."""
-        objects, accounts = rbac.chart_rbac(self.spec.mode)
-        workload, self._controller_env = rbac.controller_workload(self.spec.mode)
-        if not self.spec.memberlist:  # as the chart with speaker.memberlist.enabled=false
-            for name in ("METALLB_ML_SECRET_NAME", "METALLB_DEPLOYMENT"):
-                self._controller_env.pop(name, None)
+    def _apply_chart(self) -> None:
+        """Applies the render's ServiceAccounts and RBAC, a token Secret per daemon's
+        ServiceAccount (rbac.py), its ConfigMaps and Secrets, and the controller's Deployment
+        (which the controller reads), with the admin token, as `helm install` would."""
+        objects, accounts = rbac.chart_rbac(self.render)
+        config = [d for d in self.render if d.get("kind") in ("ConfigMap", "Secret")]
         # One kubectl run, in order: the ServiceAccounts come first, then their token Secrets.
         self.apply(objects + [rbac.token_secret(ns, sa) for ns, sa in accounts.values()] +
-                   workload)
-        admin = self.kubeconfig.read_text()
-        for daemon, (ns, sa) in accounts.items():
-            token = rbac.wait_token(self.client.get, ns, sa)
-            path = self.daemon_kubeconfig(daemon)
-            path.write_text(rbac.daemon_kubeconfig(admin, TOKEN, token))
-            path.chmod(0o600)
+                   config + [self.daemons["controller"][0]])
+        for ns, sa in accounts.values():
+            self._tokens[(ns, sa)] = rbac.wait_token(self.client.get, ns, sa)
 
     def _node_labels(self, node: str) -> dict:
         labels = self.spec.node_labels.get(node)
@@ -367,71 +386,185 @@ class Cluster:
         return {"kubernetes.io/hostname": node, **labels}
 
     def _create_cluster_objects(self) -> None:
-        """Nodes, and the agents' Pods as the speaker DaemonSet would have them (the agents'
-        memberlist finds its seeds by these Pods' labels and IPs)."""
+        """Nodes, and the Pods of the render's workloads as their controllers would create
+        them (podspec.pod_from_template): the controller's on the api host, one of each
+        DaemonSet per node (the agents' memberlist finds its seeds by these Pods' labels and
+        IPs). Their status is written through the status subresource."""
         nodes = [node_manifest(n, self.addresses[n], self._node_labels(n))
                  for n in self.node_names]
-        pods = [speaker_pod(n, self.addresses[n]) for n in self.node_names]
-        self.kubectl("apply", "-f", "-", stdin=to_yaml(nodes + pods))
+        deployment = self.daemons["controller"][0]
+        self.pods["controller"] = podspec.pod_from_template(
+            deployment, f"{deployment['metadata']['name']}-lab", "", self.addresses["api"])
         for n in self.node_names:
-            self.client.merge_patch("Pod", f"speaker-{n}", METALLB_NS,
-                                    {"status": pod_status(self.addresses[n])}, "status")
+            self.pods[f"agent-{n}"] = self.speaker_pod(n)
+            if "ingot-frr" in self.daemons:
+                self.pods[f"frr-k8s-{n}"] = podspec.pod_from_template(
+                    self.daemons["ingot-frr"][0], f"frr-k8s-{n}", n, self.addresses[n])
+        self.kubectl("apply", "-f", "-", stdin=to_yaml(nodes + [
+            {k: v for k, v in p.items() if k != "status"} for p in self.pods.values()]))
+        for pod in self.pods.values():
+            self.client.merge_patch("Pod", pod["metadata"]["name"], pod["metadata"]["namespace"],
+                                    {"status": pod["status"]}, "status")
+
+    def speaker_pod(self, node: str) -> dict:
+        """The agent's Pod on node (`speaker-<node>`) from the render's DaemonSet template,
+        with the node's address as pod and host IP (status: written separately, the server
+        resets it on create)."""
+        return podspec.pod_from_template(self.daemons["agent"][0], f"speaker-{node}", node,
+                                         self.addresses[node])
 
     @property
-    def memberlist_secret_dir(self) -> Path:
-        """The directory holding the lab's memberlist key (file `secretkey`, as MetalLB's
-        `memberlist` Secret is mounted); written once per run."""
-        path = self.workdir / "memberlist"
-        key = path / "secretkey"
-        if not key.exists():
-            path.mkdir(mode=0o700, exist_ok=True)
-            key.write_text(base64.b64encode(os.urandom(128)).decode())
-            key.chmod(0o600)
-        return path
+    def speaker_selector(self) -> str:
+        """The label selector of the agents' Pods (the render's DaemonSet template labels)."""
+        labels = self.daemons["agent"][0]["spec"]["template"]["metadata"]["labels"]
+        return ",".join(f"{k}={v}" for k, v in sorted(labels.items()))
 
-    def memberlist_args(self, node: str) -> list:
-        """The agent's memberlist flags (MetalLB's names): bind to the node's lab address,
-        seeds by the speaker Pods' labels, the lab's key. [] when the spec turns memberlist
-        off (then every Node counts as live)."""
-        if not self.spec.memberlist:
-            return []
-        labels = ",".join(f"{k}={v}" for k, v in sorted(SPEAKER_LABELS.items()))
-        return ["--ml-bindaddr", self.addresses[node], "--ml-labels", labels,
-                "--ml-secret-key-path", str(self.memberlist_secret_dir)]
+    # Running the render's Pods --------------------------------------------------------------------
 
-    def start_agent(self, node: str, extra: Sequence[str] = ()) -> None:
-        """Starts ingot-agent on node (stopping a running one first) with the spec's and extra
-        flags. Raises LabError when no agent is built."""
+    def _lookup(self, kind: str, namespace: str, name: str) -> Optional[dict]:
+        return self.client.get(kind, name, namespace)
+
+    def _service_account_files(self, pod: dict) -> dict:
+        """kubelet's kube-api-access projection: the ServiceAccount's token, the CA, the
+        namespace."""
+        ns = pod["metadata"]["namespace"]
+        sa = pod["spec"].get("serviceAccountName") or "default"
+        if (ns, sa) not in self._tokens:
+            self.apply([rbac.token_secret(ns, sa)])
+            self._tokens[(ns, sa)] = rbac.wait_token(self.client.get, ns, sa)
+        return {"token": (self._tokens[(ns, sa)].encode(), 0o644),
+                "ca.crt": (self.ca_file.read_bytes(), 0o644), "namespace": (ns.encode(), 0o644)}
+
+    def _plan(self, role: str, container: str, init: bool = False) -> podspec.LaunchPlan:
+        """The launch plan of a container of role's Pod; waits (bounded) for the Secrets and
+        ConfigMaps it refers to, as a kubelet does (e.g. the memberlist Secret the controller
+        creates)."""
+        pod = self.pods[role]
+        env = podrun.base_env(pod, self.addresses["api"], API_PORT)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                return podspec.plan(pod, container, self._lookup, podrun.image_entrypoint,
+                                    lambda: self._service_account_files(pod), env, init)
+            except podspec.Missing as e:
+                if time.monotonic() >= deadline:
+                    raise LabError(f"{e} (waited 30 s)") from None
+                time.sleep(0.1)
+
+    def _program(self, plan: podspec.LaunchPlan) -> str:
+        """The host program for the plan's in-image argv[0] (LAB_OVERRIDES: images)."""
+        built = {"ingot-agent": self.agent, "ingot-controller": self.controller,
+                 "ingot-frr": find_ingot_frr()}
+        name = os.path.basename(plan.program)
+        if name in built:
+            if built[name] is None:
+                raise LabError(f"{plan.pod} container {plan.container} runs {plan.program}, "
+                               f"and {name} is not built")
+            return str(built[name])
+        if os.path.isabs(plan.program) and os.access(plan.program, os.X_OK):
+            return plan.program
+        raise LabError(f"{plan.pod} container {plan.container} runs {plan.program!r}: neither "
+                       "a binary of the build nor a program of this host")
+
+    def _replaced_volumes(self, role: str, host: str) -> dict:
+        """emptyDir volume → host directory, for the volumes the Pod shares with the FRR
+        container the lab replaces by its node FRR (LAB_OVERRIDES: frr); also checks that the
+        Pod has no other container the lab would not run."""
+        pod, runs = self.pods[role], self._container_of(role)
+        out = {}
+        for c in pod["spec"].get("containers", []):
+            if c["name"] == runs:
+                continue
+            image = c.get("image", "").split("@")[0].rsplit("/", 1)[-1].split(":")[0]
+            if image != "frr":
+                raise LabError(f"{role}: the Pod's container {c['name']} ({c.get('image')}) is "
+                               "neither the daemon nor FRR: the lab does not run it")
+            router = self.routers.get(host)
+            for m in c.get("volumeMounts", []) if router is not None else []:
+                if m["mountPath"] == "/var/run/frr":
+                    out[m["name"]] = router.rundir
+                elif m["mountPath"] == "/etc/frr":
+                    out[m["name"]] = router.dir
+        return out
+
+    def _container_of(self, role: str) -> str:
+        daemon = "controller" if role == "controller" else \
+            "ingot-frr" if role.startswith("frr-k8s-") else "agent"
+        return self.daemons[daemon][1]
+
+    def _pod_dir(self, role: str) -> Path:
+        meta = self.pods[role]["metadata"]
+        return self.workdir / "pods" / f"{meta['namespace']}_{meta['name']}"
+
+    def _start_pod(self, role: str, host: str, extra: Sequence[str] = (),
+                   wait: bool = True) -> None:
+        """Runs role's Pod as a kubelet would: its init containers (once per Pod), then its
+        daemon container from the launch plan, and (wait) its probes and ports."""
+        replaced = self._replaced_volumes(role, host)
+        shared = replaced.get
+        if role not in self._initialised:
+            for c in self.pods[role]["spec"].get("initContainers", []):
+                self._run_init(role, host, c["name"], shared)
+            self._initialised.add(role)
+        plan = self._plan(role, self._container_of(role))
+        binds = podrun.materialise(plan, self._pod_dir(role), shared)
+        program = self._program(plan)
+        argv = podrun.command(plan, self.ns(host), program, binds, extra=tuple(extra))
+        self.plans[role] = plan
+        proc = self._spawn(role, host, argv, env=plan.env, program=program, exact_env=True)
+        time.sleep(0.2)
+        if proc.poll() is not None:
+            raise LabError(f"{role} ({plan.pod} container {plan.container}) exited "
+                           f"{proc.returncode} at start: {self.log_tail(role)}")
+        if wait:
+            self._wait_ready(role)
+
+    def _run_init(self, role: str, host: str, container: str, shared) -> None:
+        plan = self._plan(role, container, init=True)
+        binds = podrun.materialise(plan, self._pod_dir(role), shared)
+        argv = podrun.command(plan, self.ns(host), self._program(plan), binds)
+        log = f"{role}-init-{container}"
+        proc = self._spawn(log, host, argv, env=plan.env, program=self._program(plan),
+                           exact_env=True)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            kill_pid(proc.pid)
+        self.procs.pop(log, None)
+        if proc.returncode != 0:
+            raise LabError(f"{role}: init container {container} of {plan.pod} exited "
+                           f"{proc.returncode}: {self.log_tail(log)}")
+
+    def _wait_ready(self, role: str) -> None:
+        """Polls role's probes (podrun.wait_ready), then checks its declared ports."""
+        plan, proc = self.plans[role], self.procs[role]
+        host = self.pods[role]["spec"].get("nodeName") or "api"
+
+        def stopped() -> Optional[str]:
+            if proc.poll() is None:
+                return None
+            return f"exited {proc.returncode}: {self.log_tail(role)}"
+        podrun.wait_ready(plan, self.ns(host), stopped)
+        wait_until(f"{role}: the declared ports of {plan.pod} container {plan.container}",
+                   lambda: podrun.check_ports(plan, proc.pid) is None, 10)
+
+    def start_agent(self, node: str, extra: Sequence[str] = (), wait: bool = True) -> None:
+        """Starts ingot-agent on node (stopping a running one first) from its Pod in the
+        render, with the spec's and extra flags after the chart's; waits for its probes unless
+        wait is False. Raises LabError when no agent is built."""
         if self.agent is None:
             raise LabError("ingot-agent is not built (build/agent/ingot-agent, or set "
                            "INGOT_AGENT)")
         self.stop_agent(node)
-        argv = [str(self.agent), "--node-name", node, "--namespace", METALLB_NS,
-                "--kubeconfig", str(self.daemon_kubeconfig("agent")), "--bgp-mode",
-                self.spec.mode,
-                "--log-level", "info", "--port", "0", "--health-probe-port", "0",
-                *self.memberlist_args(node), *self.spec.agent_args, *extra]
-        if self.spec.mode == "frr":
-            router = self.routers[node]
-            argv += ["--frr-pathspace", router.namespace, "--frr-workdir", str(router.dir)]
-        elif self.spec.mode == "frr-k8s":
-            argv += ["--frrk8s-namespace", FRRK8S_NS]
-        # Its speaker Pod (the owner of its ConfigurationState), as the DaemonSet's Downward API
-        # tells it.
-        self._start_daemon(f"agent-{node}", node, argv,
-                           env={"METALLB_POD_NAME": f"speaker-{node}"})
+        self._start_pod(f"agent-{node}", node, (*self.spec.agent_args, *extra), wait)
 
     def start_controller(self) -> None:
-        """Starts self.controller (stopping a running one first, as stop_agent does) with the
-        spec's flags."""
+        """Starts self.controller from its Pod in the render (stopping a running one first, as
+        stop_agent does) with the spec's flags after the chart's, and waits for its probes."""
         proc = self.procs.pop("controller", None)
         if proc is not None and proc.poll() is None:
             kill_pid(proc.pid)
-        self._start_daemon("controller", "api", [
-            str(self.controller), "--kubeconfig", str(self.daemon_kubeconfig("controller")),
-            "--namespace", METALLB_NS, "--port", "0", "--health-probe-port", "0",
-            "--log-level", "info", *self.spec.controller_args],
-            env=dict(self._controller_env, METALLB_BGP_TYPE=self.spec.mode))
+        self._start_pod("controller", "api", self.spec.controller_args)
 
     def stop_agent(self, node: str) -> None:
         proc = self.procs.pop(f"agent-{node}", None)
@@ -439,13 +572,18 @@ class Cluster:
             kill_pid(proc.pid)
 
     def start_frrk8s(self, node: str, extra: Sequence[str] = ()) -> None:
-        """Starts ingot-frr on node as role frr-k8s-<node> (stopping a running one first), on the
-        node's FRR, reading the frr-k8s namespace. Raises LabError when it is not built."""
+        """Starts ingot-frr on node as role frr-k8s-<node> (stopping a running one first) on the
+        node's FRR: from its Pod in the render with frrk8s.ingotFrr.enabled, else as the lab's
+        stand-in for the frr-k8s the chart does not render (own flags, admin kubeconfig,
+        reading the frr-k8s namespace). Raises LabError when it is not built."""
         binary = find_ingot_frr()
         if binary is None:
             raise LabError("frr-k8s mode needs ingot-frr (cmake --build build --target "
                            "ingot-frr, or set INGOT_FRR)")
         self.stop_frrk8s(node)
+        if "ingot-frr" in self.daemons:
+            self._start_pod(f"frr-k8s-{node}", node, extra)
+            return
         router = self.routers[node]
         argv = [str(binary), "--node-name", node, "--namespace", FRRK8S_NS, "--kubeconfig",
                 str(self.kubeconfig), "--log-level", "info", "--metrics-bind-address", "0",

@@ -34,6 +34,7 @@ RESOURCES = {
     "Namespace": ("/api/v1", "namespaces", False),
     "Service": ("/api/v1", "services", True),
     "Secret": ("/api/v1", "secrets", True),
+    "ConfigMap": ("/api/v1", "configmaps", True),
     "Pod": ("/api/v1", "pods", True),
     "Event": ("/api/v1", "events", True),
     "EndpointSlice": ("/apis/discovery.k8s.io/v1", "endpointslices", True),

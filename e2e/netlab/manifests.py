@@ -33,25 +33,6 @@ def node(name: str, address: str, labels: Optional[dict] = None) -> dict:
                        "conditions": [{"type": "Ready", "status": "True"}]}}
 
 
-SPEAKER_LABELS = {"app": "metallb", "component": "speaker"}  # MetalLB's speaker DaemonSet
-
-
-def speaker_pod(node_name: str, address: str) -> dict:
-    """The agent's Pod on node_name as the DaemonSet would create it (host network, so its
-    IP is the node's); the status is written separately (the server resets it on create)."""
-    return {"apiVersion": "v1", "kind": "Pod",
-            "metadata": _meta(f"speaker-{node_name}", METALLB_NS, SPEAKER_LABELS),
-            "spec": {"nodeName": node_name, "hostNetwork": True,
-                     "containers": [{"name": "speaker", "image": "ingot-agent"}]},
-            "status": pod_status(address)}
-
-
-def pod_status(address: str) -> dict:
-    return {"phase": "Running", "hostIP": address, "podIP": address,
-            "podIPs": [{"ip": address}],
-            "conditions": [{"type": "Ready", "status": "True"}]}
-
-
 def namespace(name: str) -> dict:
     return {"apiVersion": "v1", "kind": "Namespace", "metadata": _meta(name, None)}
 

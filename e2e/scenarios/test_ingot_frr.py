@@ -5,7 +5,11 @@ rules (several objects for one node, the same neighbor in two objects, toReceive
 — a merge conflict, raw configuration, a missing or wrong-typed Secret, FRR down — is reported
 on FRRNodeState and as a Warning Event while the last good configuration stays at the ToR; each
 is applied once the input (or FRR) is fixed. The agent-written objects (MetalLB's shape) are
-covered by the other scenario modules in frr-k8s mode."""
+covered by the other scenario modules in frr-k8s mode.
+
+Each test runs twice: with the lab's stand-in for an frr-k8s installed beside the chart (its own
+flags), and with the chart's `frrk8s.ingotFrr.enabled`, where ingot-frr runs from its rendered
+Pod (args, Downward API, ServiceAccount token and RBAC, the FRR init container's files)."""
 
 from __future__ import annotations
 
@@ -24,10 +28,10 @@ CONVERGE = 60
 FRR_DOWN = 300
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    yield from start_cluster(ClusterSpec(nodes=2, mode="frr-k8s", start_agents=False),
-                             need_agent=False)
+@pytest.fixture(scope="module", params=[False, True], ids=["stand-in", "ingotFrr"])
+def cluster(request):
+    yield from start_cluster(ClusterSpec(nodes=2, mode="frr-k8s", start_agents=False,
+                                         ingot_frr=request.param), need_agent=False)
 
 
 def frr_config(name: str, neighbor: dict, prefixes: list, node: str = "", **spec) -> dict:

@@ -39,17 +39,24 @@ def test_nodes_carry_the_example_labels_and_their_lab_address(cluster):
 
 
 def test_speaker_pods_are_the_memberlist_seeds(cluster):
-    """One speaker Pod per node, found by MetalLB's speaker labels, with the node's address as
-    its podIP (what the agents' memberlist joins); one key file shared by the agents."""
-    out = cluster.kubectl("get", "pods", "-n", m.METALLB_NS, "-l", "app=metallb,component=speaker",
+    """One speaker Pod per node made from the rendered DaemonSet's template, found by the labels
+    the agents' memberlist selects (the chart's METALLB_ML_LABELS), with the node's address as
+    its podIP (what the agents' memberlist joins); the memberlist Secret the agents mount is the
+    one the controller created."""
+    workload, container = cluster.daemons["agent"]
+    template = workload["spec"]["template"]["spec"]
+    env = {e["name"]: e.get("value") for e in next(
+        c for c in template["containers"] if c["name"] == container)["env"]}
+    out = cluster.kubectl("get", "pods", "-n", m.METALLB_NS, "-l", env["METALLB_ML_LABELS"],
                           "-o", "json").stdout
     pods = {p["spec"]["nodeName"]: p for p in json.loads(out)["items"]}
     assert sorted(pods) == cluster.node_names
     for node, pod in pods.items():
         assert pod["status"]["podIP"] == cluster.address(node)
         assert pod["status"]["phase"] == "Running"
-    key = cluster.memberlist_secret_dir / "secretkey"
-    assert len(key.read_text()) >= 128 and key.stat().st_mode & 0o077 == 0
+    name = next(v["secret"]["secretName"] for v in template["volumes"] if "secret" in v)
+    secret = cluster.client.get("Secret", name, m.METALLB_NS)
+    assert secret and secret["data"]["secretkey"]
 
 
 def test_tor_gets_on_link_routes_for_the_l2_pools_only(cluster, objects):

@@ -59,9 +59,10 @@ def test_recreated_speaker_pod_owns_the_status_objects_again(cluster, objects,
                            {"gracePeriodSeconds": 0})
     wait_until("the old Pod's objects to be collected",
                lambda: old_uid not in _owned(cluster), 60)
-    new_pod = cluster.client.create(m.speaker_pod(node, cluster.address(node)))
-    cluster.client.merge_patch("Pod", f"speaker-{node}", m.METALLB_NS,
-                               {"status": m.pod_status(cluster.address(node))}, "status")
+    pod = cluster.speaker_pod(node)
+    new_pod = cluster.client.create({k: v for k, v in pod.items() if k != "status"})
+    cluster.client.merge_patch("Pod", f"speaker-{node}", m.METALLB_NS, {"status": pod["status"]},
+                               "status")
     new_uid = new_pod["metadata"]["uid"]
     assert new_uid != old_uid
     cluster.start_agent(node)

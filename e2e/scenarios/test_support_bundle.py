@@ -31,7 +31,7 @@ from netlab.cluster import TOKEN, ClusterSpec
 from netlab.ingotctl import find_ingotctl
 from netlab.proc import run, wait_until
 
-METRICS_PORT = 7472
+METRICS_PORT = 7472  # the agents' plain copy of /metrics (--plain-metrics-bind-address)
 SECRET_IN_SECRET = "sb-" + secrets.token_hex(12)   # a BGPPeer's passwordSecret
 PLAIN_PASSWORD = "pw-" + secrets.token_hex(12)     # a BGPPeer's spec.password
 UNRELATED = "un-" + secrets.token_hex(12)          # data of a Secret nothing references
