@@ -38,6 +38,7 @@ ingot_add_test(ingot_agent_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/membership_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/drain_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/incremental_sync_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/backend_l2_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/render_parity_test.cpp
