@@ -11,6 +11,8 @@ ingot_add_library(ingot_agent
     ${CMAKE_CURRENT_LIST_DIR}/backend_l2_status.cpp
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
     ${CMAKE_CURRENT_LIST_DIR}/frr_apply.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/drain_tracker.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconciler_drain.cpp
     ${CMAKE_CURRENT_LIST_DIR}/l2_hold_down.cpp
     ${CMAKE_CURRENT_LIST_DIR}/manager.cpp
     ${CMAKE_CURRENT_LIST_DIR}/manager_projections.cpp
@@ -36,6 +38,7 @@ ingot_add_test(ingot_agent_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/membership_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/drain_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/incremental_sync_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/backend_l2_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/render_parity_test.cpp

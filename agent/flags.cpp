@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "agent/flags.h"
 
+#include "agent/core/drain.h"
 #include "api/duration.h"
 #include "common/http/tls_settings.h"
 
@@ -44,6 +45,26 @@ daemon::Setter holdDown(Flags& f) {
     }
     f.l2_hold_down =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::nanoseconds(*ns));
+    return std::string();
+  };
+}
+
+daemon::Setter drainTriggers(Flags& f) {
+  return [&f](const std::string& v) {
+    auto t = parseDrainTriggers(v);
+    if (!t) return t.error().message;
+    f.drain.triggers = std::move(*t);
+    return std::string();
+  };
+}
+
+daemon::Setter drainDelay(Flags& f) {
+  return [&f](const std::string& v) {
+    auto ns = api::parseGoDuration(v);
+    if (!ns) return ns.error().message;
+    constexpr int64_t kHourNs = 3'600'000'000'000;
+    if (*ns < 0 || *ns > kHourNs) return std::string("must be a duration from 0s to 1h");
+    f.drain.delay_ms = *ns / 1'000'000;
     return std::string();
   };
 }
@@ -130,6 +151,16 @@ void addAnnounceFlags(FlagSet& set, Flags& f) {
            "Layer 2: how long a node that just joined memberlist waits before it takes back the "
            "addresses it wins, as a duration (\"10s\"); the smallest value of all agents "
            "applies, none while a MetalLB speaker is a member (default 0s: off, as MetalLB)"});
+  set.add({"drain-triggers", false, drainTriggers(f),
+           "drain-awareness: comma-separated conditions that make this node move its traffic "
+           "away before it goes: cordon, taint (--drain-taint), shutdown (kubelet's graceful "
+           "node shutdown), sigterm (agent stopped while cordoned) (default none: off, as "
+           "MetalLB)"});
+  set.add({"drain-taint", false, daemon::text(f.drain.taint_key),
+           "drain-awareness: key of the taint that drains a node (trigger taint)"});
+  set.add({"drain-delay", false, drainDelay(f),
+           "drain-awareness: how long a draining node announces its BGP prefixes with "
+           "GRACEFUL_SHUTDOWN 65535:0 before it withdraws them, as a duration (default 30s)"});
 }
 
 daemon::Setter bindPort(memberlist::MembershipOptions& m) {

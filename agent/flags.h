@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agent/core/drain_options.h"
 #include "agent/memberlist/options.h"
 #include "common/daemon/flags.h"
 #include "common/util/log.h"
@@ -56,6 +57,8 @@ struct Flags : daemon::MetalLBFlags {
   /// joined memberlist takes back no Layer 2 address until it has been a member this long. The
   /// smallest value any member advertises applies; off while any member is not an Ingot agent.
   std::chrono::milliseconds l2_hold_down{0};
+  /// --drain-triggers, --drain-taint, --drain-delay: drain-awareness (off without a trigger).
+  DrainOptions drain;
   /// --ml-bindaddr, --ml-bindport, --ml-labels, --ml-secret-key-path, --ml-wan-config,
   /// --ml-tuning-path and their METALLB_ML_* variables. Memberlist runs when enabled() (MetalLB's
   /// rule: a bind address and labels); otherwise every Node object counts as a live agent.

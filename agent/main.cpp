@@ -50,6 +50,7 @@ ManagerOptions managerOptions(const Flags& flags,
   r.dialect = flags.bgp_mode == BgpMode::Frr ? config::Backend::Frr : config::Backend::FrrK8s;
   r.announce.lb_class = flags.lb_class;
   r.announce.ignore_exclude_lb = flags.ignore_exclude_lb;
+  r.announce.drain = flags.drain;
   r.build.metallb_namespace = flags.namespace_;
   // frr mode resolves passwordSecret itself from the MetalLB namespace's Secrets.
   r.build.frrk8s_namespace =
@@ -134,6 +135,7 @@ class Agent final : public k8s::Workload {
   Result<void> start(const std::stop_token& stop) override { return manager_.start(stop); }
 
   void stop() override {
+    manager_.drainBeforeStop();  // the sigterm drain trigger: withdraw first, sessions up
     if (membership_) {
       membership_->stop();  // graceful leave first (bounded: 1 s), as MetalLB
     }

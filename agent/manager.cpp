@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "agent/manager.h"
 
+#include <thread>
+
 #include "agent/writes.h"
 #include "api/codec.h"
 #include "frrgen/build.h"
@@ -90,8 +92,10 @@ k8s::Informer<api::Node>::Handlers nodeHandlers(k8s::WorkQueue& q,
             if (o->metadata.labels != n->metadata.labels) {
               q.add(std::string(keys::kConfig));
               q.add(std::string(keys::kSync));
-            } else if (networkUnavailable(*o) != networkUnavailable(*n)) {
-              q.add(std::string(keys::kSync));
+            } else if (networkUnavailable(*o) != networkUnavailable(*n) ||
+                       o->unschedulable != n->unschedulable || o->taints != n->taints ||
+                       o->conditions != n->conditions) {
+              q.add(std::string(keys::kSync));  // the election or a drain may change
             }
           },
           config, std::move(err)};
@@ -256,6 +260,30 @@ Result<void> Manager::start(const std::stop_token& stop) {
                                        for (const auto& p : pods->list()) ips.push_back(p->pod_ip);
                                        return ips;
                                      });
+}
+
+void Manager::drainBeforeStop() {
+  const DrainOptions& drain = options_.reconciler.announce.drain;
+  if (!drain.triggers.contains(DrainTrigger::Sigterm) || !reconciler_->ready()) return;
+  reconciler_->noteSigterm();
+  controller_.queue().add(std::string(keys::kSync));
+  using Clock = std::chrono::steady_clock;
+  const auto poll = [this](Clock::time_point until, auto done) {
+    while (!done(reconciler_->drainPhase()) && Clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return done(reconciler_->drainPhase());
+  };
+  // The pass that sees SIGTERM runs within a second; no drain then means the node is not cordoned.
+  if (!poll(Clock::now() + std::chrono::seconds(1),
+            [](DrainPhase p) { return p != DrainPhase::Serving; })) {
+    return;
+  }
+  log_.info("drain", "stopping_after_drain",
+            "SIGTERM while cordoned: withdrawing the announcements before stopping");
+  poll(Clock::now() + std::chrono::milliseconds(drain.delay_ms) + std::chrono::seconds(2),
+       [](DrainPhase p) { return p == DrainPhase::Withdrawn; });
+  std::this_thread::sleep_for(std::chrono::seconds(1));  // the withdrawal's apply (debounce)
 }
 
 void Manager::stop() {

@@ -69,6 +69,13 @@ class Manager {
   /// FRRConfiguration stays as last written). Idempotent.
   void stop();
 
+  /// drainBeforeStop is the sigterm drain trigger (agent/core/drain.h): it tells the reconciler
+  /// the agent is stopping and, when that starts a drain (the Node is cordoned), waits until the
+  /// announcements are withdrawn (the drain delay) and applied, at most delay + 3 s. Returns at
+  /// once when the trigger is off or the node does not drain. Call from the stopping thread,
+  /// before stop().
+  void drainBeforeStop();
+
   /// ready is true once a configuration was loaded and the first sync succeeded (/readyz).
   bool ready() const { return reconciler_->ready(); }
 

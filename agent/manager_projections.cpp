@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the agent's informers keep of the kinds it caches by the thousand: the fields the
 // decisions, the status writes and the Events read, nothing else.
+#include "agent/core/drain.h"
 #include "agent/manager.h"
 
 namespace ingot::agent {
@@ -52,10 +53,12 @@ void projectEndpointSlice(api::EndpointSlice& slice) {
 void projectNode(api::Node& node) {
   slimMeta(node.metadata);
   node.addresses.clear();
+  const bool shutting_down = nodeShuttingDown(node);
   for (auto& c : node.conditions) {
-    // Read: type and status (NetworkUnavailable); the text changes with every heartbeat.
+    // Read: type and status (NetworkUnavailable); the text changes with every heartbeat. Only
+    // the graceful node shutdown's message is kept (drain-awareness reads it).
     c.reason.clear();
-    c.message.clear();
+    c.message = shutting_down && c.type == "Ready" ? "node is shutting down" : "";
   }
 }
 

@@ -69,7 +69,9 @@ Reconciler::Reconciler(Caches caches,
       options_(std::move(options)),
       backends_(std::move(backends)),
       clock_(clock),
-      hold_down_(logger, metrics, options_.wall_clock) {}
+      hold_down_(logger, metrics, options_.wall_clock),
+      drain_(logger, metrics, options_.wall_clock),
+      wall_clock_(options_.wall_clock ? options_.wall_clock : systemWallClockMs) {}
 
 ReconcileResult Reconciler::reconcile(const std::string& key) {
   if (key == keys::kConfig) return reconcileConfig();
@@ -248,7 +250,7 @@ L2Membership Reconciler::l2MembershipNow() const {
   } else {
     for (const auto& n : nodes) live.insert(n.metadata.name);
   }
-  return l2Membership(nodes, live, options_.announce.ignore_exclude_lb);
+  return l2Membership(nodes, live, options_.announce.ignore_exclude_lb, options_.announce.drain);
 }
 
 void Reconciler::decideLayer2(const std::vector<ServicePtr>& services) {
@@ -356,9 +358,7 @@ bool Reconciler::noteWon(const std::string& key, const L2Decision& d) {
 }
 
 void Reconciler::handLayer2() {
-  Desired desired{config_, {}, {}};
-  desired.l2.reserve(l2_won_.size());
-  for (const auto& [key, a] : l2_won_) desired.l2.push_back(a);
+  Desired desired{config_, {}, l2Desired()};
   for (const auto& backend : backends_) {
     if (auto delay = backend->updateLayer2(desired)) {
       queue_.addAfter(std::string(backend->key()), *delay);
@@ -385,12 +385,11 @@ ReconcileResult Reconciler::sync() {
            std::tie(b->metadata.namespace_, b->metadata.name);
   });
   const auto node = caches_.nodes.get(options_.node);
+  stepDrain();
   decided_.clear();
   for (const auto& svc : services) {
-    const std::string key = serviceKey(*svc);
-    decided_.emplace_hint(decided_.end(), key,
-                          Decided{svc, decideBgp(*config_, options_.node, node.get(), *svc,
-                                                 slicesOf(key), options_.announce)});
+    decided_.emplace_hint(decided_.end(), serviceKey(*svc),
+                          Decided{svc, decideBgpHere(*svc, node.get())});
   }
   decideLayer2(services);
   handBackends();

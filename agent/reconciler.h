@@ -18,6 +18,7 @@
 #include "agent/core/announce.h"
 #include "agent/core/election.h"
 #include "agent/core/election_engine.h"
+#include "agent/drain_tracker.h"
 #include "agent/l2_hold_down.h"
 #include "agent/live_nodes.h"
 #include "agent/metrics.h"
@@ -115,6 +116,11 @@ class Reconciler {
              Backends backends,
              k8s::Clock& clock = k8s::steadyClock());
 
+  /// noteSigterm records that the agent is stopping (the sigterm drain trigger); any thread.
+  void noteSigterm() { drain_.noteSigterm(); }
+  /// drainPhase is this node's drain phase after the last pass; any thread.
+  DrainPhase drainPhase() const { return drain_.exportedPhase(); }
+
   /// reconcile handles any key.
   ReconcileResult reconcile(const std::string& key);
 
@@ -207,6 +213,16 @@ class Reconciler {
   /// l2MembershipNow is the election's eligible set: the live agents (every Node object when
   /// memberlist is off), without excluded or network-unavailable nodes.
   L2Membership l2MembershipNow() const;
+  /// stepDrain steps this node's drain state (agent/core/drain.h) when drain-awareness is on:
+  /// queues a pass for the end of the delay or hand-off, the ConfigurationState on a change, and
+  /// records an Event on the Node when the announcements move. Called at each full pass.
+  void stepDrain();
+  /// decideBgpHere is decideBgp on this node with the drain phase applied (drainBgpDecision).
+  BgpDecision decideBgpHere(const api::Service& service, const api::Node* node) const;
+  /// l2Desired is the Layer 2 part handed to the backends: what this node wins, plus, during
+  /// the hand-off after a drain started, what it won before (it keeps answering until the new
+  /// owners have announced).
+  std::vector<L2Announcement> l2Desired() const;
   /// applyHoldDown gives the elector the members held down now (agent/core/hold_down.h), queues
   /// the members key for when a hold-down ends, and returns the Services whose winner moved.
   std::vector<std::string> applyHoldDown();
@@ -264,6 +280,12 @@ class Reconciler {
   std::set<std::string> refused_peers_;
   L2Elector l2_elector_;       ///< the incremental election; cleared when the Config is replaced
   HoldDownTracker hold_down_;  ///< who is held down (memberlist metadata)
+  DrainTracker drain_;         ///< this node's drain phase
+  WallClockMs wall_clock_;     ///< options_.wall_clock or the system clock
+  /// l2_handoff_: the Layer 2 announcements this node won when its drain started, answered until
+  /// l2_handoff_until_ms_ (Unix ms) so the new owners' gratuitous ARP/NA goes out first.
+  std::map<std::string, L2Announcement, ServiceKeyLess> l2_handoff_;
+  int64_t l2_handoff_until_ms_ = 0;
   std::map<std::string, L2Decision> l2_decisions_;  ///< service key → last L2 decision
   std::map<std::string, L2Announcement, ServiceKeyLess> l2_won_;  ///< service key → answered
   std::map<std::string, std::string> l2_logged_;  ///< service key → last logged L2 decision

@@ -99,8 +99,7 @@ ReconcileResult Reconciler::syncService(const std::string& key) {
     }
   } else {
     const auto node = caches_.nodes.get(options_.node);
-    Decided next{svc, decideBgp(*config_, options_.node, node.get(), *svc, slicesOf(key),
-                                options_.announce)};
+    Decided next{svc, decideBgpHere(*svc, node.get())};
     changed = !sameAnnouncements(was, next.decision.announcements);
     gauge = was_announced != next.decision.announced() ||
             (was_announced && before->service->status.ingress != svc->status.ingress);
@@ -129,12 +128,7 @@ void Reconciler::handBackends() {
       bgp.insert(bgp.end(), d.decision.announcements.begin(), d.decision.announcements.end());
     }
   }
-  std::vector<L2Announcement> l2;
-  l2.reserve(l2_won_.size());
-  for (const auto& [key, a] : l2_won_) {
-    l2.push_back(a);
-  }
-  const Desired desired{config_, std::move(bgp), std::move(l2)};
+  const Desired desired{config_, std::move(bgp), l2Desired()};
   for (const auto& backend : backends_) {
     if (auto delay = backend->update(desired)) {
       queue_.addAfter(std::string(backend->key()), *delay);
@@ -156,8 +150,12 @@ void Reconciler::reportAnnouncement(const std::string& key, const Decided* d) {
     }
     return;
   }
-  std::string sig = signature(d->decision, refused_peers_);
-  if (prev == announced_.end() || prev->second != sig) {
+  // A drain changes the attributes of every announcement and back: not a new assignment, so
+  // no nodeAssigned Event (the Node gets the drain Events instead).
+  const bool draining = drain_.state().phase == DrainPhase::GracefulShutdown;
+  std::string sig = (draining ? "drain:" : "") + signature(d->decision, refused_peers_);
+  if (prev == announced_.end() ||
+      (prev->second != sig && !draining && !prev->second.starts_with("drain:"))) {
     log_.info("announce", "serviceAnnounced", "service has IP, announcing",
               {{"service", key}, {"protocol", "bgp"}, {"ips", ingressIps(*d->service)}});
     events_.record(serviceRef(*d->service), k8s::EventType::Normal, "nodeAssigned",

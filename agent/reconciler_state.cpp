@@ -43,6 +43,10 @@ bool Reconciler::announcedHere(const BgpDecision& d) const {
 
 StateInputs Reconciler::stateInputs() const {
   StateInputs in{config_errors_, std::nullopt, std::nullopt, bgp_report_};
+  if (drain_.state().phase != DrainPhase::Serving) {
+    const bool withdrawn = drain_.state().phase == DrainPhase::Withdrawn;
+    in.draining = {drainMessage(drain_.state()), withdrawn ? "Withdrawn" : "GracefulShutdown"};
+  }
   for (const auto& backend : backends_) {
     auto e = backend->stateError();
     if (!e) {

@@ -154,6 +154,10 @@ api::ConfigurationStateStatus configurationStateStatus(const StateInputs& inputs
     status.conditions.push_back(
         api::Condition{kBgpConditionType, "False", "BGPNotAvailable", *inputs.bgp_error, now, 0});
   }
+  if (inputs.draining) {
+    status.conditions.push_back(api::Condition{kDrainConditionType, "True", inputs.draining->second,
+                                               inputs.draining->first, now, 0});
+  }
   return status;
 }
 

@@ -28,6 +28,8 @@ inline constexpr const char* kLayer2ConditionType = "layer2ResponderValid";
 /// kBgpConditionType is Ingot's condition for BGPPeers this node cannot serve: the agent runs
 /// Layer 2 only (--bgp-mode=none) or frr-k8s is not installed.
 inline constexpr const char* kBgpConditionType = "bgpBackendValid";
+/// kDrainConditionType is Ingot's condition of a draining node (drain-awareness).
+inline constexpr const char* kDrainConditionType = "draining";
 
 /// stateName returns the agent's ConfigurationState name: "speaker-<node>".
 std::string stateName(const std::string& node);
@@ -89,6 +91,9 @@ struct StateInputs {
   std::optional<std::string> bgp_error = std::nullopt;
   /// frr_config_error: frr_error describes configuration FRR refused (not FRR unreachable).
   bool frr_config_error = false;
+  /// draining: this node drains (drainMessage) and the phase's condition reason
+  /// ("GracefulShutdown" or "Withdrawn"); nullopt when it serves.
+  std::optional<std::pair<std::string, std::string>> draining = std::nullopt;
 };
 
 /// configurationStateStatus builds speaker-<node>'s status: condition configReconcilerValid
@@ -100,8 +105,9 @@ struct StateInputs {
 /// bgpBackendValid False/BGPNotAvailable <message> (not a configuration error). result is Invalid
 /// when any condition is False with ConfigurationError, else Valid; errorSummary is the messages
 /// of the False configReconcilerValid and frrReloadValid conditions joined by "\n" (an FRR apply
-/// failure is shown where `kubectl get configurationstates` shows it). now is the
-/// lastTransitionTime.
+/// failure is shown where `kubectl get configurationstates` shows it). While the node drains,
+/// a condition draining True with the phase as reason and the drain message (not an error). now
+/// is the lastTransitionTime.
 api::ConfigurationStateStatus configurationStateStatus(const StateInputs& inputs,
                                                        const std::string& now);
 

@@ -213,6 +213,12 @@ void decodeKind(const Field& f, Node& out) {
   {
     ObjectReader spec(r["spec"], Unknown::Ignore);
     (void)spec["unschedulable"].read(out.unschedulable);
+    arrayOf(spec["taints"], out.taints, [](const Field& item, NodeTaint& t) {
+      ObjectReader tr(item, Unknown::Ignore);
+      (void)tr["key"].read(t.key);
+      (void)tr["value"].read(t.value);
+      (void)tr["effect"].read(t.effect);
+    });
   }
   ObjectReader status(r["status"], Unknown::Ignore);
   arrayOf(status["conditions"], out.conditions, [](const Field& item, NodeCondition& c) {
@@ -233,6 +239,16 @@ Value encodeKind(const Node& in) {
   Value o = header(in);
   Value spec = Value::object();
   putBool(spec, "unschedulable", in.unschedulable);
+  if (!in.taints.empty()) {
+    Value& list = spec.set("taints", Value::array());
+    for (const auto& t : in.taints) {
+      Value v = Value::object();
+      putStringAlways(v, "key", t.key);
+      putString(v, "value", t.value);
+      putStringAlways(v, "effect", t.effect);
+      list.push(std::move(v));
+    }
+  }
   putObject(o, "spec", std::move(spec));
   Value status = Value::object();
   if (!in.conditions.empty()) {

@@ -381,9 +381,18 @@ struct NodeAddress {
   friend bool operator==(const NodeAddress&, const NodeAddress&) = default;
 };
 
+/// NodeTaint is one entry of a Node's spec.taints.
+struct NodeTaint {
+  std::string key;
+  std::string value;
+  std::string effect;  ///< "NoSchedule", "PreferNoSchedule", "NoExecute"
+  friend bool operator==(const NodeTaint&, const NodeTaint&) = default;
+};
+
 struct Node {
   ObjectMeta metadata;
   bool unschedulable = false;             ///< spec.unschedulable
+  std::vector<NodeTaint> taints;          ///< spec.taints
   std::vector<NodeCondition> conditions;  ///< status.conditions
   std::vector<NodeAddress> addresses;     ///< status.addresses
   friend bool operator==(const Node&, const Node&) = default;

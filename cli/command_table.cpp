@@ -70,6 +70,16 @@ FlagInfo ignoreExcludeFlag() {
                 "node.kubernetes.io/exclude-from-external-load-balancers still announce");
 }
 
+FlagInfo drainTriggersFlag() {
+  return text("drain-triggers", "LIST",
+              "as the agents' flag: the drain triggers (cordon,taint,shutdown,sigterm); a node "
+              "that shows one is reported draining and leaves the Layer 2 election");
+}
+
+FlagInfo drainTaintFlag() {
+  return text("drain-taint", "KEY", "as the agents' flag: the key of the taint trigger");
+}
+
 FlagInfo interfacesFlag() {
   return repeated(flag("interfaces", "NODE=IF[,IF...]",
                        "the names of a node's usable interfaces (up, not a bridge port or bond "
@@ -165,7 +175,7 @@ std::vector<CommandInfo> buildTable() {
                      "until declared dead (files only)"),
                 false),
        interfacesFlag(), excludeL2Flag(), lbClassFlag(), namespaceFlag(), ignoreExcludeFlag(),
-       kubeconfigFlag(), contextFlag(),
+       drainTriggersFlag(), drainTaintFlag(), kubeconfigFlag(), contextFlag(),
        text("agent-selector", "SELECTOR",
             "label selector of the agent pods (default: the chart's speaker labels)")},
       true, ValueKind::Service));

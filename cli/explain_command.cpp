@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/core/drain.h"
 #include "cli/args.h"
 #include "cli/command_table.h"
 #include "cli/commands.h"
@@ -147,17 +148,23 @@ Result<Explanation> explainWorkspace(const Workspace& ws,
   if (outcome == plan->services.end()) {
     return invalidArgument("Service " + w.service + " has no controller outcome");
   }
-  ExplainInputs in{
-      &*ws.parsed.config,
-      &ws.inputs.nodes,
-      &ws.endpoint_slices,
-      &ws.services[*index],
-      &services[*index],
-      &*outcome,
-      agent::AnnounceOptions{args.hasSwitch("ignore-exclude-lb"), args.option("lb-class")},
-      w.dead,
-      w.suspect,
-      &*interfaces};
+  agent::AnnounceOptions announce{args.hasSwitch("ignore-exclude-lb"), args.option("lb-class"), {}};
+  auto triggers = agent::parseDrainTriggers(args.option("drain-triggers"));
+  if (!triggers) {
+    return invalidArgument("--drain-triggers: " + triggers.error().message);
+  }
+  announce.drain.triggers = std::move(*triggers);
+  announce.drain.taint_key = args.option("drain-taint");
+  ExplainInputs in{&*ws.parsed.config,
+                   &ws.inputs.nodes,
+                   &ws.endpoint_slices,
+                   &ws.services[*index],
+                   &services[*index],
+                   &*outcome,
+                   announce,
+                   w.dead,
+                   w.suspect,
+                   &*interfaces};
   return explainService(in);
 }
 

@@ -65,6 +65,7 @@ Value nodeJson(const Explanation& e, const NodeExplanation& n) {
   o.set("name", Value::string(n.node));
   o.set("live", Value::boolean(n.live));
   o.set("suspect", Value::boolean(suspect(e, n.node)));
+  o.set("draining", orNull(n.drain));
   Value bgp = Value::object();
   bgp.set("announced", Value::boolean(n.live && n.bgp.announced()));
   bgp.set("reason", orNull(n.bgp_reason));
@@ -237,7 +238,7 @@ void explainText(std::ostream& out, const Explanation& e) {
         << (!n.live              ? " (agent not alive)"
             : suspect(e, n.node) ? " (agent suspect: still live)"
                                  : "")
-        << "\n";
+        << (n.drain.empty() ? "" : " (draining: " + n.drain + ")") << "\n";
     if (e.bgp_pool) {
       out << "  BGP: " << bgpLine(n) << "\n";
     }

@@ -64,8 +64,8 @@ L2Answers answersAll(const config::Config& config,
                      const L2Plan& l2,
                      const Args& args,
                      const InterfaceFlags& flags) {
-  const agent::AnnounceOptions options{args.hasSwitch("ignore-exclude-lb"),
-                                       args.option("lb-class")};
+  const agent::AnnounceOptions options{
+      args.hasSwitch("ignore-exclude-lb"), args.option("lb-class"), {}};
   L2Answers out;
   for (const auto& svc : services) {
     const std::string key = keyOf(svc.metadata.namespace_, svc.metadata.name);

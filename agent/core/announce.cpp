@@ -216,6 +216,8 @@ std::string_view bgpSkipReason(BgpSkip skip) {
       return "noLocalEndpoints";
     case BgpSkip::NoEndpoints:
       return "noEndpoints";
+    case BgpSkip::NodeDraining:
+      return "nodeDraining";
   }
   return "unknown";
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "agent/core/announcement.h"
+#include "agent/core/drain_options.h"
 #include "api/types.h"
 #include "common/net/ip.h"
 #include "config/config.h"
@@ -32,6 +33,7 @@ enum class BgpSkip {
   NodeLabeledExcludeBalancers,  ///< this node carries kExcludeBalancersLabel
   NoLocalEndpoints,             ///< externalTrafficPolicy Local and no serving endpoint here
   NoEndpoints,                  ///< no serving endpoint anywhere
+  NodeDraining,  ///< the node drains and has withdrawn its announcements (agent/core/drain.h)
 };
 
 /// bgpSkipReason returns the reason string MetalLB logs and uses for the withdrawal
@@ -47,6 +49,7 @@ inline constexpr std::string_view kExcludeBalancersLabel =
 struct AnnounceOptions {
   bool ignore_exclude_lb = false;  ///< --ignore-exclude-lb
   std::string lb_class;            ///< --lb-class; "" = only Services without a class
+  DrainOptions drain;              ///< --drain-triggers, --drain-taint, --drain-delay
 };
 
 /// ServiceGate is the outcome of the common gate: the skip reason, or the parsed ingress IPs and

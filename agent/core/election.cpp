@@ -7,6 +7,7 @@
 
 #include <openssl/evp.h>
 
+#include "agent/core/drain.h"
 #include "agent/core/predicates.h"
 #include "api/selector.h"
 #include "common/net/ip.h"
@@ -172,7 +173,8 @@ std::string_view l2VerdictReason(L2Verdict verdict) {
 
 L2Membership l2Membership(const std::vector<api::Node>& nodes,
                           const std::set<std::string>& live,
-                          bool ignore_exclude_lb) {
+                          bool ignore_exclude_lb,
+                          const DrainOptions& drain) {
   std::map<std::string_view, const api::Node*> by_name;
   for (const auto& n : nodes) {
     by_name.emplace(n.metadata.name, &n);
@@ -181,7 +183,8 @@ L2Membership l2Membership(const std::vector<api::Node>& nodes,
   for (const auto& name : live) {
     auto it = by_name.find(name);
     const api::Node* node = it == by_name.end() ? nullptr : it->second;
-    if (nodeNetworkUnavailable(node) || (!ignore_exclude_lb && nodeExcludedFromBalancers(node))) {
+    if (nodeNetworkUnavailable(node) || (!ignore_exclude_lb && nodeExcludedFromBalancers(node)) ||
+        nodeDrainReason(node, drain) != DrainReason::None) {
       continue;
     }
     m.eligible.push_back(name);

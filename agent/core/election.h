@@ -102,10 +102,14 @@ struct L2Membership {
 
 /// l2Membership filters the live node names. A live name without a Node object counts as
 /// available and not excluded (MetalLB reads a missing node so); it can still only be a
-/// candidate if an advertisement selects it, and advertisements select Node objects.
+/// candidate if an advertisement selects it, and advertisements select Node objects. With
+/// drain-awareness on, a node whose Node object shows a drain trigger (nodeDrainReason) leaves
+/// the membership too, as a NetworkUnavailable node does: every agent reads the same Node, so
+/// every Ingot agent still elects the same owner.
 L2Membership l2Membership(const std::vector<api::Node>& nodes,
                           const std::set<std::string>& live,
-                          bool ignore_exclude_lb);
+                          bool ignore_exclude_lb,
+                          const DrainOptions& drain = {});
 
 /// L2Subject is the Service side of the election, independent of membership.
 struct L2Subject {

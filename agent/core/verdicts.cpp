@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "agent/core/drain.h"
 #include "agent/core/predicates.h"
 
 namespace ingot::agent {
@@ -21,6 +22,9 @@ std::string l2Exclusion(const VerdictInputs& in, const L2Subject& subject, const
   }
   if (!in.announce.ignore_exclude_lb && nodeExcludedFromBalancers(&node)) {
     return "excludeLabel";
+  }
+  if (nodeDrainReason(&node, in.announce.drain) != DrainReason::None) {
+    return "draining";
   }
   const bool selected = std::any_of(subject.ads.begin(), subject.ads.end(),
                                     [&](const auto* ad) { return ad->nodes.contains(name); });
@@ -74,7 +78,8 @@ ServiceVerdicts serviceVerdicts(const VerdictInputs& in) {
       live.insert(n.metadata.name);
     }
   }
-  const auto membership = l2Membership(*in.nodes, live, in.announce.ignore_exclude_lb);
+  const auto membership =
+      l2Membership(*in.nodes, live, in.announce.ignore_exclude_lb, in.announce.drain);
   L2Hasher hasher;
   const auto l2 = decideL2(*in.config, "", svc, *in.slices, membership, in.announce, hasher);
   v.gate = l2.gate ? std::string(bgpSkipReason(*l2.gate)) : "";
@@ -88,6 +93,7 @@ ServiceVerdicts serviceVerdicts(const VerdictInputs& in) {
     NodeVerdict n;
     n.node = node->metadata.name;
     n.live = live.contains(n.node);
+    n.drain = std::string(drainReasonName(nodeDrainReason(node, in.announce.drain)));
     n.bgp = decideBgp(*in.config, n.node, node, svc, *in.slices, in.announce);
     n.bgp_reason = !n.live      ? "agentNotAlive"
                    : n.bgp.skip ? std::string(bgpSkipReason(*n.bgp.skip))

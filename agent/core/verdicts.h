@@ -31,6 +31,7 @@ struct VerdictInputs {
 struct NodeVerdict {
   std::string node;
   bool live = true;
+  std::string drain;              ///< the node's drain trigger (drainReasonName; "" = none)
   BgpDecision bgp;                ///< the agent's decideBgp on this node
   std::string bgp_reason;         ///< "" when announced; "agentNotAlive" for a dead node
   bool l2_owner = false;          ///< this node answers ARP/NDP for the Service

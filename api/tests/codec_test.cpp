@@ -143,6 +143,22 @@ BOOST_AUTO_TEST_CASE(core_kinds_ignore_unknown_fields_but_check_known_ones) {
   BOOST_TEST(bad.error().message == "spec.unschedulable: expected boolean, got string");
 }
 
+// Drain-awareness reads spec.taints; a Node round-trips them.
+BOOST_AUTO_TEST_CASE(node_reads_taints) {
+  const auto node = api::decodeJson<api::Node>(
+      R"({"metadata": {"name": "n1"}, "spec": {"unschedulable": true, "taints": [
+          {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"},
+          {"key": "example.com/maintenance", "value": "kernel", "effect": "NoExecute"}]}})");
+  BOOST_REQUIRE(node.has_value());
+  BOOST_REQUIRE(node->taints.size() == 2u);
+  BOOST_TEST(node->taints[0].key == "node.kubernetes.io/unschedulable");
+  BOOST_TEST(node->taints[1].value == "kernel");
+  BOOST_TEST(node->taints[1].effect == "NoExecute");
+  const auto again = api::decodeJson<api::Node>(api::encodeJson(*node));
+  BOOST_REQUIRE(again.has_value());
+  BOOST_TEST((again->taints == node->taints));
+}
+
 // The agent's memberlist seeds come from status.podIP; a Pod round-trips those fields.
 BOOST_AUTO_TEST_CASE(pod_reads_node_phase_and_addresses) {
   const auto pod = api::decodeJson<api::Pod>(

@@ -243,6 +243,7 @@ inline Node node() {
   Node n;
   n.metadata = meta("worker-1", "");
   n.unschedulable = true;
+  n.taints = {{"node.kubernetes.io/unschedulable", "", "NoSchedule"}};
   n.conditions = {{"Ready", "True", "KubeletReady", "kubelet is posting ready status"},
                   {"NetworkUnavailable", "False", "", ""}};
   n.addresses = {{"InternalIP", "172.18.0.2"}, {"Hostname", "worker-1"}};

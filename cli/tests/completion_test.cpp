@@ -70,7 +70,7 @@ BOOST_AUTO_TEST_CASE(completes_commands_flags_values_and_names) {
        words({"--filename", "--backend", "--namespace", "--help"})},
       {"a repeatable flag is offered again",
        {"explain", "a/b", "--dead-node", "node-a", "--d"},
-       words({"--dead-node"})},
+       words({"--dead-node", "--drain-triggers", "--drain-taint"})},
       {"choices of --output", {"plan", "--output", ""}, words({"table", "json"})},
       {"choices by prefix", {"render", "--format", "frr."}, words({"frr.conf"})},
       {"--flag=value gets values only", {"plan", "--output=j"}, words({"json"})},

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
@@ -14,6 +16,24 @@
 #include "common/json/json.h"
 
 namespace ingot::cli::testing {
+
+/// TempDir is a directory removed when the test ends.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "ingotctl-test-XXXXXX").string();
+    path = mkdtemp(tmpl.data());
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string write(const std::string& name, const std::string& text) const {
+    const std::filesystem::path p = path / name;
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p.string();
+  }
+};
 
 /// sourceDir is the repository root (CTest sets INGOT_SOURCE_DIR).
 inline std::string sourceDir() {

@@ -18,22 +18,6 @@ namespace {
 
 using namespace ingot::cli::testing;
 
-/// TempDir is a directory removed when the test ends.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "ingotctl-test-XXXXXX").string();
-    path = mkdtemp(tmpl.data());
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path p = path / name;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-    return p.string();
-  }
-};
-
 Run validate(const std::vector<std::string>& words) {
   return run(ingot::cli::runValidate, words);
 }

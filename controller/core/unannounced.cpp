@@ -22,6 +22,7 @@ std::string bgpText(const std::string& reason) {
       {"noLocalEndpoints", "no local endpoint (ETP Local)"},
       {"noEndpoints", "no serving endpoint"},
       {"agentNotAlive", "agent not alive"},
+      {"nodeDraining", "node draining (announcements withdrawn)"},
   };
   const auto it = kTexts.find(reason);
   return it != kTexts.end() ? it->second : reason;
@@ -33,6 +34,7 @@ std::string l2Text(const agent::ServiceVerdicts& v, const agent::NodeVerdict& n)
       {"agentNotAlive", "agent not alive"},
       {"networkUnavailable", "node NetworkUnavailable"},
       {"excludeLabel", kExcluded},
+      {"draining", "node draining"},
       {"notSelectedByAdvertisement", "no L2Advertisement selects the node"},
       {"noLocalEndpoint", "no local endpoint (ETP Local)"},
   };

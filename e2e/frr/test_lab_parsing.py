@@ -227,7 +227,10 @@ def test_tor_config_peers_with_every_node_and_accepts_their_routes():
     text = TorConfig(64512, "10.99.0.1", 64513, ["10.99.0.11", "10.99.0.12"]).render()
     for line in ("router bgp 64512", " neighbor NODES remote-as 64513", " neighbor NODES bfd",
                  " neighbor 10.99.0.11 peer-group NODES", " neighbor 10.99.0.12 peer-group NODES",
-                 " no bgp ebgp-requires-policy", "bgp route-map delay-timer 0"):
+                 " no bgp ebgp-requires-policy", "bgp route-map delay-timer 0",
+                 "  neighbor NODES route-map RFC8326 in",
+                 "bgp community-list standard GSHUT permit 65535:0", " match community GSHUT",
+                 " set local-preference 0"):
         assert line in text.splitlines(), line
     assert " neighbor NODES bfd" not in TorConfig(1, "10.99.0.1", 2, ["x"], bfd=False).render()
     for bad in (TorConfig(0, "r", 1, ["x"]), TorConfig(1, "r", 2**32, ["x"]),

@@ -49,6 +49,22 @@ def rendered(harness, *sets: str) -> dict:
     return {(o["kind"], o["metadata"]["name"]): o for o in objects(render.render(harness, args))}
 
 
+def test_drain_values_reach_the_agent_and_are_off_by_default(harness):
+    def agent_args(*sets: str) -> list:
+        return pod_spec(rendered(harness, *sets), "DaemonSet", "ingot-agent")["containers"][0][
+            "args"]
+    assert not [a for a in agent_args() if a.startswith("--drain-")]
+    assert pod_spec(rendered(harness), "DaemonSet", "ingot-agent")[
+        "terminationGracePeriodSeconds"] == 2
+    sets = ("speaker.drain.triggers={cordon,sigterm}", "speaker.drain.taint=example.com/maint",
+            "speaker.drain.delay=20s", "speaker.drain.terminationGracePeriodSeconds=30")
+    args = agent_args(*sets)
+    assert [a for a in args if a.startswith("--drain-")] == [
+        "--drain-triggers=cordon,sigterm", "--drain-taint=example.com/maint", "--drain-delay=20s"]
+    assert pod_spec(rendered(harness, *sets), "DaemonSet", "ingot-agent")[
+        "terminationGracePeriodSeconds"] == 30
+
+
 @pytest.mark.parametrize("name", sorted(render.VARIANTS))
 def test_checked_in_manifests_are_up_to_date(harness, name):
     expected = render.manifest(harness, render.VARIANTS[name])

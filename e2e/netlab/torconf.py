@@ -4,7 +4,9 @@ here by hand (it is not Ingot's output): one peer group for the
 nodes with BFD, fast timers (`timers 3 9`, `timers connect 2`), `no bgp ebgp-requires-policy`,
 neighbor changes logged (with the NOTIFICATION that caused each session reset),
 the route-map delay timer at 0 and forwarding on. It accepts whatever the nodes announce and
-sends them nothing back.
+sends them nothing back. Inbound it applies the RFC 8326 policy an operator configures for
+graceful shutdown (docs/drain.md): a path carrying the GRACEFUL_SHUTDOWN community 65535:0 gets
+LOCAL_PREF 0, so the other nodes' paths win while a draining node still announces.
 """
 
 from __future__ import annotations
@@ -12,6 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .proc import LabError
+
+
+# RFC 8326 on the receiving side: match the well-known community, lower the preference.
+RFC8326_POLICY = ("bgp community-list standard GSHUT permit 65535:0",
+                  "route-map RFC8326 permit 10", " match community GSHUT",
+                  " set local-preference 0", "exit", "route-map RFC8326 permit 20", "exit", "!")
 
 
 @dataclass
@@ -57,10 +65,11 @@ class TorConfig:
                 lines.append(" neighbor NODES bfd profile tor")
         lines += [f" neighbor {n} peer-group NODES" for n in self.neighbors]
         lines += [" address-family ipv4 unicast", "  neighbor NODES activate",
+                  "  neighbor NODES route-map RFC8326 in",
                   "  neighbor NODES route-map NOTHING out"]
         if self.bgp_multipath:
             lines += [f"  maximum-paths {self.bgp_multipath}",
                       f"  maximum-paths ibgp {self.bgp_multipath}"]
-        lines += [" exit-address-family", "exit", "!",
+        lines += [" exit-address-family", "exit", "!", *RFC8326_POLICY,
                   "route-map NOTHING deny 10", "exit", ""]
         return "\n".join(lines)

@@ -46,6 +46,19 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
          BOOST_TEST((f.log_level == log::Level::Info));
          BOOST_TEST(!f.ignore_exclude_lb);
          BOOST_TEST(f.l2_hold_down.count() == 0);
+         BOOST_TEST(!f.drain.enabled());
+         BOOST_TEST(f.drain.delay_ms == 30'000);
+       },
+       ""},
+      {"drain_flags_are_stored",
+       {"--node-name", "n", "--drain-triggers", "cordon,taint,shutdown,sigterm", "--drain-taint",
+        "example.com/maintenance", "--drain-delay", "1m5s"},
+       {},
+       "",
+       [](const Flags& f) {
+         BOOST_TEST(f.drain.triggers.size() == 4u);
+         BOOST_TEST(f.drain.taint_key == "example.com/maintenance");
+         BOOST_TEST(f.drain.delay_ms == 65'000);
        },
        ""},
       {"hold_down_is_a_go_duration",
@@ -328,6 +341,18 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
        "",
        nullptr,
        "--frr-verify-interval"},
+      {"unknown_drain_trigger_is_refused",
+       {"--node-name", "n", "--drain-triggers", "cordon,drain"},
+       {},
+       "",
+       nullptr,
+       "unknown drain trigger \"drain\" (expected cordon, taint, shutdown or sigterm)"},
+      {"drain_delay_over_an_hour_is_refused",
+       {"--node-name", "n", "--drain-delay", "2h"},
+       {},
+       "",
+       nullptr,
+       "flag --drain-delay=\"2h\": must be a duration from 0s to 1h"},
       {"hold_down_without_unit_is_refused",
        {"--node-name", "n", "--l2-hold-down", "10"},
        {},
