@@ -13,6 +13,7 @@
 #include "frrgen/compact.h"
 #include "frrgen/merge.h"
 #include "frrgen/render.h"
+#include "frrgen/served.h"
 #include "frrgen/tests/compact_fixtures.h"
 #include "frrgen/tests/fixtures.h"
 #include "frrgen/yang_validate.h"
@@ -94,6 +95,16 @@ BOOST_AUTO_TEST_CASE(announcement_bandwidth_reaches_the_merged_model) {
       BOOST_TEST((got == c.model));
     }
   }
+}
+
+// frr-k8s mode: the API server never stores withBandwidth, so a weight alone is no reason to
+// write the FRRConfiguration again.
+BOOST_AUTO_TEST_CASE(a_weight_is_not_part_of_the_served_spec) {
+  auto weighted3 = build(oneTor(), "node1", {weighted("192.168.10.5/32", 3)}, {});
+  auto unweighted = build(oneTor(), "node1", {weighted("192.168.10.5/32", 0)}, {});
+  BOOST_TEST_REQUIRE((weighted3.has_value() && unweighted.has_value()));
+  BOOST_TEST(!(weighted3->spec == unweighted->spec));
+  BOOST_TEST(sameServedSpec(weighted3->spec, unweighted->spec));
 }
 
 BOOST_AUTO_TEST_CASE(merge_refuses_two_bandwidths_for_one_prefix) {
