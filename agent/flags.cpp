@@ -115,6 +115,10 @@ void addAnnounceFlags(FlagSet& set, Flags& f) {
   set.add({"ignore-exclude-lb", true, daemon::flag(f.ignore_exclude_lb),
            "announce even when this node carries "
            "node.kubernetes.io/exclude-from-external-load-balancers"});
+  set.add({"weighted-ecmp", true, daemon::flag(f.weighted_ecmp),
+           "send each node's ready local endpoints of every externalTrafficPolicy Local Service as "
+           "the BGP link-bandwidth extended community (frr mode), unless the Service's "
+           "ingot.dev/weighted-ecmp annotation is \"false\""});
   set.add({"frrk8s-namespace", false, daemon::text(f.frrk8s_namespace),
            "namespace of frr-k8s, where FRRConfiguration metallb-<node> is written (env "
            "FRRK8S_NAMESPACE; default: --namespace)",

@@ -35,6 +35,7 @@ std::string_view bgpModeName(BgpMode mode);
 struct Flags : daemon::MetalLBFlags {
   std::string node_name;                   ///< --node-name, $METALLB_NODE_NAME (required)
   bool ignore_exclude_lb = false;          ///< --ignore-exclude-lb
+  bool weighted_ecmp = false;              ///< --weighted-ecmp (docs/weighted-ecmp.md)
   std::string frrk8s_namespace;            ///< --frrk8s-namespace, $FRRK8S_NAMESPACE
   bool frrk8s_secret_passthrough = false;  ///< --frrk8s-secret-passthrough
   BgpMode bgp_mode = BgpMode::FrrK8s;      ///< --bgp-mode, $METALLB_BGP_TYPE

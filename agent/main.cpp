@@ -51,6 +51,7 @@ ManagerOptions managerOptions(const Flags& flags,
   r.announce.lb_class = flags.lb_class;
   r.announce.ignore_exclude_lb = flags.ignore_exclude_lb;
   r.announce.drain = flags.drain;
+  r.announce.weighted_ecmp = flags.weighted_ecmp;
   r.build.metallb_namespace = flags.namespace_;
   // frr mode resolves passwordSecret itself from the MetalLB namespace's Secrets.
   r.build.frrk8s_namespace =

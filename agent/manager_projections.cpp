@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the agent's informers keep of the kinds it caches by the thousand: the fields the
 // decisions, the status writes and the Events read, nothing else.
+#include <optional>
+#include <string>
+
 #include "agent/core/drain.h"
+#include "agent/core/weights.h"
 #include "agent/manager.h"
 
 namespace ingot::agent {
@@ -21,7 +25,16 @@ void slimMeta(api::ObjectMeta& m) {
 }  // namespace
 
 void projectService(api::Service& svc) {
+  // Read: the weighted-ECMP opt-in annotation (agent/core/weights.h), the only one kept.
+  std::optional<std::string> weighted;
+  if (auto it = svc.metadata.annotations.find(std::string(kWeightedEcmpAnnotation));
+      it != svc.metadata.annotations.end()) {
+    weighted = std::move(it->second);
+  }
   slimMeta(svc.metadata);
+  if (weighted) {
+    svc.metadata.annotations.emplace(std::string(kWeightedEcmpAnnotation), std::move(*weighted));
+  }
   // Read: type, loadBalancerClass, externalTrafficPolicy (the announcement gate).
   api::ServiceSpec& spec = svc.spec;
   spec.cluster_ip.clear();

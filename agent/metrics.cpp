@@ -60,6 +60,15 @@ void Metrics::setAnnouncedFor(const std::string& service,
   }
 }
 
+void Metrics::setWeight(const std::string& service, uint32_t bandwidth) {
+  std::lock_guard lock(mu_);
+  if (bandwidth == 0) {
+    weights_.erase(service);
+  } else {
+    weights_.insert_or_assign(service, bandwidth);
+  }
+}
+
 int Metrics::addCollector(Collector collector) {
   std::lock_guard lock(mu_);
   collectors_.emplace(next_collector_, std::move(collector));
@@ -78,6 +87,11 @@ std::vector<MetricFamily> Metrics::announcedFamilies() const {
                          "not guarantee that the routing protocols have converged.",
                          MetricType::Gauge,
                          {}};
+  MetricFamily weight{"ingot_bgp_service_weight",
+                      "The BGP link-bandwidth value this node announces for a Service with "
+                      "endpoint-weighted ECMP: its ready local endpoints.",
+                      MetricType::Gauge,
+                      {}};
   std::vector<Collector> collectors;
   {
     std::lock_guard lock(mu_);
@@ -92,8 +106,13 @@ std::vector<MetricFamily> Metrics::announcedFamilies() const {
     for (const auto& [id, c] : collectors_) {
       collectors.push_back(c);
     }
+    for (const auto& [service, bandwidth] : weights_) {
+      weight.samples.push_back(
+          Sample{{{"node", node_}, {"service", service}}, static_cast<double>(bandwidth)});
+    }
   }
   out.push_back(std::move(announced));
+  out.push_back(std::move(weight));
   for (const auto& c : collectors) {
     for (auto& f : c()) {
       out.push_back(std::move(f));

@@ -52,6 +52,9 @@ class Metrics final : public k8s::DaemonMetrics {
   void countFrrApply(std::string_view path);
   /// countFrrDrift counts one difference found between FRR and the applied configuration.
   void countFrrDrift() { frr_drift_.fetch_add(1, std::memory_order_relaxed); }
+  /// setWeight sets ingot_bgp_service_weight of service (ns/name): the link-bandwidth this node
+  /// announces for it (docs/weighted-ecmp.md); 0 removes the sample.
+  void setWeight(const std::string& service, uint32_t bandwidth);
   /// setAnnounced replaces the metallb_speaker_announced samples of protocol ("bgp", "layer2").
   void setAnnounced(std::vector<AnnouncedIp> announced, const std::string& protocol = "bgp");
   /// setAnnouncedFor replaces the samples of one Service ("ns/name") for protocol; no ips removes
@@ -83,6 +86,7 @@ class Metrics final : public k8s::DaemonMetrics {
   std::array<std::atomic<uint64_t>, 3> frr_paths_{};  ///< delta, full_reload, unchanged
   std::atomic<uint64_t> frr_drift_{0};
   mutable std::mutex mu_;
+  std::map<std::string, uint32_t> weights_;  ///< service → announced link-bandwidth
   /// protocol → service → announced ips
   std::map<std::string, std::map<std::string, std::vector<std::string>>> announced_;
   std::map<int, Collector> collectors_;

@@ -195,6 +195,8 @@ class Reconciler {
   /// announcedHere tells whether the decision reaches a BGP session FRR holds: announced, and
   /// not only to BGPPeers FRR refused.
   bool announcedHere(const BgpDecision& d) const;
+  /// setWeightGaugeFor sets ingot_bgp_service_weight for key from its last decision.
+  void setWeightGaugeFor(const std::string& key);
   StateInputs stateInputs() const;
   ReconcileResult writeState();
   ReconcileResult ensureState();

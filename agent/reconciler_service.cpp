@@ -181,6 +181,7 @@ void Reconciler::reportAnnouncements() {
 void Reconciler::setAnnouncedGauge() {
   std::vector<AnnouncedIp> gauge;
   for (const auto& [key, d] : decided_) {
+    setWeightGaugeFor(key);
     if (!announcedHere(d.decision)) {
       continue;
     }
@@ -191,7 +192,17 @@ void Reconciler::setAnnouncedGauge() {
   metrics_.setAnnounced(std::move(gauge));
 }
 
+void Reconciler::setWeightGaugeFor(const std::string& key) {
+  uint32_t bandwidth = 0;
+  if (auto d = decided_.find(key); d != decided_.end() && announcedHere(d->second.decision) &&
+                                   !d->second.decision.announcements.empty()) {
+    bandwidth = d->second.decision.announcements.front().bandwidth;
+  }
+  metrics_.setWeight(key, bandwidth);
+}
+
 void Reconciler::setAnnouncedGaugeFor(const std::string& key) {
+  setWeightGaugeFor(key);
   std::vector<std::string> ips;
   if (auto d = decided_.find(key); d != decided_.end() && announcedHere(d->second.decision)) {
     for (const auto& i : d->second.service->status.ingress) {

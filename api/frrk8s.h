@@ -26,6 +26,16 @@ struct FrrLocalPrefPrefixes {
   friend bool operator==(const FrrLocalPrefPrefixes&, const FrrLocalPrefPrefixes&) = default;
 };
 
+/// FrrBandwidthPrefixes is Ingot's in-process extension for endpoint-weighted ECMP
+/// (docs/weighted-ecmp.md): the prefixes sent with the BGP link-bandwidth extended community of
+/// this value (FRR's Mbps). frr-k8s has no such field: it is never serialised, only the local FRR
+/// mode renders it.
+struct FrrBandwidthPrefixes {
+  uint32_t bandwidth = 0;
+  std::vector<std::string> prefixes;
+  friend bool operator==(const FrrBandwidthPrefixes&, const FrrBandwidthPrefixes&) = default;
+};
+
 struct FrrCommunityPrefixes {
   std::string community;
   std::vector<std::string> prefixes;
@@ -38,6 +48,7 @@ struct FrrAdvertise {
   std::vector<std::string> allowed_prefixes;  ///< "allowed.prefixes"
   std::vector<FrrLocalPrefPrefixes> with_local_pref;
   std::vector<FrrCommunityPrefixes> with_community;
+  std::vector<FrrBandwidthPrefixes> with_bandwidth;  ///< Ingot only, not serialised
   friend bool operator==(const FrrAdvertise&, const FrrAdvertise&) = default;
 };
 

@@ -182,6 +182,7 @@ void advertiseFor(const config::Peer& p,
   allowed.reserve(it->second.size());
   std::map<std::string, std::vector<uint32_t>> by_community;
   std::map<uint32_t, std::vector<uint32_t>> by_local_pref;
+  std::map<uint32_t, std::vector<uint32_t>> by_bandwidth;
   for (size_t i : it->second) {
     const agent::Announcement& a = announcements[i];
     if (!carries(p, a.prefix)) {
@@ -196,6 +197,9 @@ void advertiseFor(const config::Peer& p,
     if (a.local_pref != 0) {
       by_local_pref[a.local_pref].push_back(r);
     }
+    if (a.bandwidth != 0) {
+      by_bandwidth[a.bandwidth].push_back(r);
+    }
   }
   out.allowed_prefixes = texts(allowed, x);
   for (auto& [community, ranks] : by_community) {
@@ -203,6 +207,9 @@ void advertiseFor(const config::Peer& p,
   }
   for (auto& [local_pref, ranks] : by_local_pref) {
     out.with_local_pref.push_back({local_pref, texts(ranks, x)});
+  }
+  for (auto& [bandwidth, ranks] : by_bandwidth) {
+    out.with_bandwidth.push_back({bandwidth, texts(ranks, x)});
   }
 }
 

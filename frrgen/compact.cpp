@@ -41,7 +41,7 @@ void sortNumerically(std::vector<std::string>& values) {
 }
 
 Attributes attributesOf(const OutgoingPrefix& o) {
-  Attributes a{o.local_pref, o.communities, o.large_communities};
+  Attributes a{o.local_pref, o.communities, o.large_communities, o.bandwidth};
   sortNumerically(a.communities);
   sortNumerically(a.large_communities);
   return a;
@@ -55,6 +55,9 @@ std::string attributeKey(const Attributes& a) {
   key += "/";
   for (const auto& c : a.large_communities) {
     key += c + ",";
+  }
+  if (a.bandwidth != 0) {
+    key += "/bw" + std::to_string(a.bandwidth);
   }
   return key;
 }
@@ -70,7 +73,8 @@ class Interner {
  public:
   uint32_t intern(const OutgoingPrefix& o) {
     if (last_ != nullptr && last_->local_pref == o.local_pref &&
-        last_->communities == o.communities && last_->large_communities == o.large_communities) {
+        last_->communities == o.communities && last_->large_communities == o.large_communities &&
+        last_->bandwidth == o.bandwidth) {
       return last_id_;
     }
     Attributes a = attributesOf(o);

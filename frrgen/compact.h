@@ -43,7 +43,10 @@ struct Attributes {
   uint32_t local_pref = 0;                     ///< 0 = not set
   std::vector<std::string> communities;        ///< "A:B"
   std::vector<std::string> large_communities;  ///< "A:B:C"
-  bool empty() const { return local_pref == 0 && communities.empty() && large_communities.empty(); }
+  uint32_t bandwidth = 0;                      ///< link-bandwidth (Mbps), 0 = not set
+  bool empty() const {
+    return local_pref == 0 && communities.empty() && large_communities.empty() && bandwidth == 0;
+  }
   friend auto operator<=>(const Attributes&, const Attributes&) = default;
 };
 

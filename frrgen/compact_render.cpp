@@ -28,6 +28,9 @@ std::string attributeLines(const Attributes& a) {
     }
     out += " additive\n";
   }
+  if (a.bandwidth != 0) {
+    out += " set extcommunity bandwidth " + std::to_string(a.bandwidth) + "\n";
+  }
   return out;
 }
 

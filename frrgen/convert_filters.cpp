@@ -257,6 +257,26 @@ Result<void> localPrefs(const std::string& where, const api::FrrAdvertise& adv, 
   return {};
 }
 
+// bandwidths applies Ingot's withBandwidth (docs/weighted-ecmp.md) like withLocalPref: one value
+// per prefix.
+Result<void> bandwidths(const std::string& where, const api::FrrAdvertise& adv, Outgoing& out) {
+  for (const auto& entry : adv.with_bandwidth) {
+    for (const auto& text : entry.prefixes) {
+      net::Family f = net::Family::V4;
+      auto o = advertised(where, text, out, f);
+      if (!o) return o.error();
+      if (*o == nullptr) {
+        return fail(where, "bandwidth associated to non existing prefix " + text);
+      }
+      if ((*o)->bandwidth != 0 && (*o)->bandwidth != entry.bandwidth) {
+        return fail(where, "multiple bandwidths specified for prefix " + text);
+      }
+      (*o)->bandwidth = entry.bandwidth;
+    }
+  }
+  return {};
+}
+
 std::vector<OutgoingPrefix> sortedOut(OutMap& m) {
   for (auto& o : m.items()) {
     std::sort(o.communities.begin(), o.communities.end());
@@ -307,6 +327,7 @@ Result<void> filters(const std::string& where,
   if (!adv) return adv.error();
   if (auto r = communities(where, n.to_advertise, *adv); !r) return r.error();
   if (auto r = localPrefs(where, n.to_advertise, *adv); !r) return r.error();
+  if (auto r = bandwidths(where, n.to_advertise, *adv); !r) return r.error();
   out.outgoing_v4 = OutgoingList(sortedOut(adv->v4));
   out.outgoing_v6 = OutgoingList(sortedOut(adv->v6));
   return receive(where, n.to_receive, out);

@@ -79,6 +79,11 @@ Result<void> mergeOutgoing(OutgoingList& into, const OutgoingList& other) {
                              std::to_string(o.local_pref) + ") specified for prefix " + o.prefix);
     }
     if (o.local_pref != 0) cur.local_pref = o.local_pref;
+    if (cur.bandwidth != 0 && o.bandwidth != 0 && cur.bandwidth != o.bandwidth) {
+      return invalidArgument("multiple bandwidths (" + std::to_string(cur.bandwidth) + " != " +
+                             std::to_string(o.bandwidth) + ") specified for prefix " + o.prefix);
+    }
+    if (o.bandwidth != 0) cur.bandwidth = o.bandwidth;
     unionSorted(cur.communities, o.communities);
     unionSorted(cur.large_communities, o.large_communities);
   }

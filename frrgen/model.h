@@ -27,6 +27,7 @@ struct OutgoingPrefix {
   uint32_t local_pref = 0;                     ///< 0 = not set
   std::vector<std::string> communities;        ///< "A:B", sorted, unique
   std::vector<std::string> large_communities;  ///< "A:B:C", sorted, unique
+  uint32_t bandwidth = 0;  ///< link-bandwidth extended community (Mbps), 0 = not set
   friend bool operator==(const OutgoingPrefix&, const OutgoingPrefix&) = default;
 };
 

@@ -30,6 +30,8 @@ std::string attributeListName(const std::string& id, const AttributeList& a) {
       return id + "-" + a.value + "-" + famText(a.family) + "-localpref-prefixes";
     case SetKind::LargeCommunity:
       return id + "-large:" + a.value + "-" + famText(a.family) + "-community-prefixes";
+    case SetKind::Bandwidth:
+      return id + "-" + a.value + "-" + famText(a.family) + "-bandwidth-prefixes";
     case SetKind::Community:
     case SetKind::None:
       break;
@@ -51,6 +53,7 @@ void attributeLists(const OutgoingList& out,
     if (o.local_pref != 0) add(SetKind::LocalPreference, std::to_string(o.local_pref), o.prefix);
     for (const auto& c : o.communities) add(SetKind::Community, c, o.prefix);
     for (const auto& c : o.large_communities) add(SetKind::LargeCommunity, c, o.prefix);
+    if (o.bandwidth != 0) add(SetKind::Bandwidth, std::to_string(o.bandwidth), o.prefix);
   }
 }
 

@@ -59,7 +59,9 @@ struct PrefixList {
   friend bool operator==(const PrefixList&, const PrefixList&) = default;
 };
 
-enum class SetKind { None, LocalPreference, Community, LargeCommunity };
+/// SetKind is the attribute an entry sets. Bandwidth is the link-bandwidth extended community of
+/// endpoint-weighted ECMP (an Ingot extension: docs/weighted-ecmp.md).
+enum class SetKind { None, LocalPreference, Community, LargeCommunity, Bandwidth };
 
 /// RouteMapEntry matches one prefix-list and optionally sets one attribute.
 struct RouteMapEntry {
@@ -68,7 +70,7 @@ struct RouteMapEntry {
   net::Family match_family = net::Family::V4;
   std::string match_list;
   SetKind set = SetKind::None;
-  std::string set_value;  ///< "200", "64512:100", "1:2:3"
+  std::string set_value;  ///< "200", "64512:100", "1:2:3", bandwidth "3"
   bool on_match_next = false;
   friend bool operator==(const RouteMapEntry&, const RouteMapEntry&) = default;
 };

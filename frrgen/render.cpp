@@ -83,6 +83,9 @@ void routeMap(Out& out, const RouteMap& map) {
       case SetKind::LargeCommunity:
         out.line(" ", "set large-community " + e.set_value + " additive");
         break;
+      case SetKind::Bandwidth:
+        out.line(" ", "set extcommunity bandwidth " + e.set_value);
+        break;
       case SetKind::None:
         break;
     }

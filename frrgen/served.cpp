@@ -23,6 +23,8 @@ api::FRRConfigurationSpec servedSpec(api::FRRConfigurationSpec spec) {
         n.password_secret = api::SecretReference{};
       }
       defaultMode(n.to_advertise.allowed_mode);
+      // Ingot's in-process withBandwidth is never written, so never stored: no reason to write.
+      n.to_advertise.with_bandwidth.clear();
       defaultMode(n.to_receive.allowed_mode);
     }
   }

@@ -17,7 +17,8 @@ inline constexpr const char* kAllowedModeDefault = "filtered";
 
 /// servedSpec returns spec with those empty structs present and those defaults filled in: an
 /// unset raw becomes an empty one, an unset passwordSecret an empty reference, an empty
-/// allowed.mode "filtered". Idempotent; everything else is kept as is.
+/// allowed.mode "filtered"; Ingot's in-process withBandwidth, which is never serialised, is
+/// dropped. Idempotent; everything else is kept as is.
 api::FRRConfigurationSpec servedSpec(api::FRRConfigurationSpec spec);
 
 /// sameServedSpec reports whether a and b are the same object once stored (servedSpec of each

@@ -53,6 +53,20 @@ std::string prefixList(const PrefixList& list) {
       .object();
 }
 
+// bandwidthAction is `set extcommunity bandwidth N` (transitive: two-octet-as-specific unset).
+std::string bandwidthAction(const RouteMapEntry& e) {
+  return Members()
+      .add("action", jsonQuote("frr-bgp-route-map:set-extcommunity-lb"))
+      .add("rmap-set-action", Members()
+                                  .add("frr-bgp-route-map:extcommunity-lb",
+                                       Members()
+                                           .add("lb-type", jsonQuote("explicit-bandwidth"))
+                                           .add("bandwidth", e.set_value)
+                                           .object())
+                                  .object())
+      .object();
+}
+
 std::string setAction(const RouteMapEntry& e) {
   std::string identity;
   std::string leaf;
@@ -69,6 +83,8 @@ std::string setAction(const RouteMapEntry& e) {
       identity = "set-large-community";
       leaf = "large-community-string";
       break;
+    case SetKind::Bandwidth:
+      return bandwidthAction(e);
     case SetKind::None:
       return "";
   }

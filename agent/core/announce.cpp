@@ -5,6 +5,7 @@
 #include <set>
 
 #include "agent/core/predicates.h"
+#include "agent/core/weights.h"
 #include "api/selector.h"
 
 namespace ingot::agent {
@@ -31,6 +32,18 @@ bool sliceBelongsTo(const api::EndpointSlice& slice, const api::Service& service
   }
   auto it = slice.metadata.labels.find(std::string(kServiceNameLabel));
   return it != slice.metadata.labels.end() && it->second == service.metadata.name;
+}
+
+// ownSlices returns the slices that are the Service's (sliceBelongsTo), in input order.
+std::vector<api::EndpointSlice> ownSlices(const std::vector<api::EndpointSlice>& slices,
+                                          const api::Service& service) {
+  std::vector<api::EndpointSlice> own;
+  for (const auto& s : slices) {
+    if (sliceBelongsTo(s, service)) {
+      own.push_back(s);
+    }
+  }
+  return own;
 }
 
 // poolFor returns the pool whose CIDRs contain every ip, or null (pools never overlap).
@@ -147,12 +160,7 @@ std::optional<BgpSkip> nodeSkip(const std::string& node_name,
       node->metadata.labels.contains(std::string(kExcludeBalancersLabel))) {
     return BgpSkip::NodeLabeledExcludeBalancers;
   }
-  std::vector<api::EndpointSlice> own;
-  for (const auto& s : slices) {
-    if (sliceBelongsTo(s, service)) {
-      own.push_back(s);
-    }
-  }
+  const std::vector<api::EndpointSlice> own = ownSlices(slices, service);
   if (service.spec.external_traffic_policy == "Local" && !hasServingEndpoint(own, node_name)) {
     return BgpSkip::NoLocalEndpoints;
   }
@@ -302,6 +310,11 @@ BgpDecision decideBgp(const config::Config& config,
     return d;
   }
   announce(config, node_name, service, gate.ips, ads, d);
+  const uint32_t bandwidth =
+      endpointBandwidth(service, ownSlices(slices, service), node_name, options.weighted_ecmp);
+  for (auto& a : d.announcements) {
+    a.bandwidth = bandwidth;
+  }
   return d;
 }
 

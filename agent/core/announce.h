@@ -50,6 +50,9 @@ struct AnnounceOptions {
   bool ignore_exclude_lb = false;  ///< --ignore-exclude-lb
   std::string lb_class;            ///< --lb-class; "" = only Services without a class
   DrainOptions drain;              ///< --drain-triggers, --drain-taint, --drain-delay
+  /// weighted_ecmp (--weighted-ecmp) weights every Service by its ready local endpoints unless
+  /// its ingot.dev/weighted-ecmp annotation says "false" (agent/core/weights.h).
+  bool weighted_ecmp = false;
 };
 
 /// ServiceGate is the outcome of the common gate: the skip reason, or the parsed ingress IPs and

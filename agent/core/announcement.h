@@ -24,6 +24,9 @@ struct Announcement {
   std::vector<std::string> peers;
   std::string advertisement;  ///< the BGPAdvertisement it came from (diagnostics only)
   std::string service;        ///< "namespace/name" of the Service (diagnostics only)
+  /// bandwidth is the BGP link-bandwidth value (FRR's Mbps, 1..25600) sent with the prefix for
+  /// endpoint-weighted ECMP: this node's ready local endpoints (agent/core/weights.h). 0 = none.
+  uint32_t bandwidth = 0;
 };
 
 }  // namespace ingot::agent

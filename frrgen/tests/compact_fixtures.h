@@ -22,6 +22,7 @@ struct Send {
   uint32_t local_pref = 0;
   std::vector<std::string> communities = {};
   std::vector<std::string> large_communities = {};
+  uint32_t bandwidth = 0;  ///< link-bandwidth (weighted ECMP), 0 = none
 };
 
 /// threePeers builds the model: router prefixes are the union of what is sent (sorted).
@@ -55,7 +56,7 @@ inline Model threePeers(const std::vector<Send>& sends) {
         continue;
       }
       auto& out = v6 ? n.outgoing_v6 : n.outgoing_v4;
-      out.append({s.prefix, s.local_pref, s.communities, s.large_communities});
+      out.append({s.prefix, s.local_pref, s.communities, s.large_communities, s.bandwidth});
     }
   }
   for (auto& n : r.neighbors) {

@@ -181,6 +181,33 @@ BOOST_AUTO_TEST_CASE(a_hand_edit_shows_up_as_drift) {
   BOOST_TEST(drift.find("+router bgp 64512|ipv4|network 10.7.7.7/32") != std::string::npos, drift);
 }
 
+// Weighted ECMP: a node's endpoint count changes (3 → 1 → 0:… → 2). Each change re-points the
+// prefix at the route-map of its new class (`network P route-map`, no `no network`): the route is
+// updated in place, never withdrawn, and nothing asks for a reload (which could reset a session).
+BOOST_AUTO_TEST_CASE(a_weight_change_re_points_the_network_without_withdrawing_it) {
+  const std::vector<uint32_t> weights = {3, 1, 2, 25600, 3};
+  for (size_t i = 0; i + 1 < weights.size(); ++i) {
+    BOOST_TEST_CONTEXT(weights[i] << " -> " << weights[i + 1]) {
+      const auto from = model({{"10.1.0.1/32", {"10.0.0.1", "10.0.0.2"}, 0, {}, {}, weights[i]}});
+      const auto to = model({{"10.1.0.1/32", {"10.0.0.1", "10.0.0.2"}, 0, {}, {}, weights[i + 1]}});
+      const auto d = computeDelta(from, to);
+      BOOST_TEST_REQUIRE(!d.needsReload(), d.reload_reason);
+      BOOST_TEST(d.networks_changed == 1U);
+      BOOST_TEST(d.networks_removed == 0U);
+      BOOST_TEST(d.networks_added == 0U);
+      const std::string repoint = "network 10.1.0.1/32 route-map " + mapOf(to, "10.1.0.1/32");
+      const size_t at = indexOf(d.commands, repoint);
+      BOOST_TEST_REQUIRE(at < d.commands.size());
+      // The new class's route-map, with the new value, exists before the network points at it.
+      const std::string set = " set extcommunity bandwidth " + std::to_string(weights[i + 1]);
+      BOOST_TEST(indexOf(d.commands, set) < at);
+      BOOST_TEST(indexOf(d.commands, "no network") == d.commands.size());
+      // The old class's route-map goes after the network left it.
+      BOOST_TEST(indexOf(d.commands, "no route-map " + mapOf(from, "10.1.0.1/32")) > at);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace ingot::agent::bgp

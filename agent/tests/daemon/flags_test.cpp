@@ -5,6 +5,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "agent/manager.h"
+
 namespace ingot::agent {
 namespace {
 
@@ -45,6 +47,7 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
          BOOST_TEST(!f.frr_full_reload);
          BOOST_TEST((f.log_level == log::Level::Info));
          BOOST_TEST(!f.ignore_exclude_lb);
+         BOOST_TEST(!f.weighted_ecmp);
          BOOST_TEST(f.l2_hold_down.count() == 0);
          BOOST_TEST(!f.drain.enabled());
          BOOST_TEST(f.drain.delay_ms == 30'000);
@@ -118,6 +121,7 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
         "--lb-class",
         "cls",
         "--ignore-exclude-lb",
+        "--weighted-ecmp",
         "--log-level",
         "debug",
         "--port",
@@ -146,6 +150,7 @@ BOOST_AUTO_TEST_CASE(flags_parse_with_environment_fallbacks_and_defaults) {
          BOOST_TEST(f.context == "c");
          BOOST_TEST(f.lb_class == "cls");
          BOOST_TEST(f.ignore_exclude_lb);
+         BOOST_TEST(f.weighted_ecmp);
          BOOST_TEST((f.log_level == log::Level::Debug));
          BOOST_TEST(f.port == 0);
          BOOST_TEST(f.health_probe_port == 1234);
@@ -411,11 +416,26 @@ BOOST_AUTO_TEST_CASE(usage_lists_every_flag_of_the_brief) {
        {"--node-name", "--pod-name", "--namespace", "--kubeconfig", "--lb-class",
         "--ignore-exclude-lb", "--log-level", "--port", "--health-probe-port", "--frrk8s-namespace",
         "--frrk8s-secret-passthrough", "--bgp-mode", "--bgp-debounce-timeout", "--frr-pathspace",
-        "--frr-workdir", "--frr-reload-script", "--frr-verify-interval", "--l2-hold-down"}) {
+        "--frr-workdir", "--frr-reload-script", "--frr-verify-interval", "--l2-hold-down",
+        "--weighted-ecmp"}) {
     const bool listed = u.find(std::string("  ") + f + " value\n") != std::string::npos ||
                         u.find(std::string("  ") + f + "\n") != std::string::npos;
     BOOST_TEST(listed, f);
   }
+}
+
+// The Service projection keeps the weighted-ECMP opt-in annotation and drops every other one.
+BOOST_AUTO_TEST_CASE(service_projection_keeps_only_the_weighted_ecmp_annotation) {
+  api::Service s;
+  s.metadata.annotations = {{"ingot.dev/weighted-ecmp", "true"},
+                            {"metallb.io/address-pool", "a"},
+                            {"kubectl.kubernetes.io/last-applied-configuration", "{}"}};
+  projectService(s);
+  BOOST_TEST((s.metadata.annotations == api::StringMap{{"ingot.dev/weighted-ecmp", "true"}}));
+  api::Service none;
+  none.metadata.annotations = {{"metallb.io/address-pool", "a"}};
+  projectService(none);
+  BOOST_TEST(none.metadata.annotations.empty());
 }
 
 }  // namespace
