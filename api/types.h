@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // The Kubernetes object model Ingot reads and writes: the metallb.io kinds, the core objects it
-// uses, and their shared pieces. Plain values only; decoding lives in api/codec.h, field
-// validation in api/validate.h. Optional fields are std::optional where "unset" and "zero" differ
-// in MetalLB's semantics (e.g. autoAssign defaults to true), plain values otherwise.
+// uses, and their shared pieces. Plain values; a described struct's fields() table gives each
+// member its JSON key and omission rule (api/describe.h), from which api/codec.h decodes and
+// encodes it and api/convert.h converts it. Field validation lives in api/validate.h.
+// Optional fields are std::optional where "unset" and "zero" differ in MetalLB's semantics (e.g.
+// autoAssign defaults to true), plain values otherwise.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
+
+#include "api/describe.h"
 
 namespace ingot::api {
 
@@ -24,6 +29,14 @@ struct OwnerReference {
   std::string uid;
   std::optional<bool> controller;
   std::optional<bool> block_owner_deletion;
+  static constexpr auto fields() {
+    return std::tuple(field("apiVersion", &OwnerReference::api_version, Emit::Always),
+                      field("kind", &OwnerReference::kind, Emit::Always),
+                      field("name", &OwnerReference::name, Emit::Always),
+                      field("uid", &OwnerReference::uid, Emit::Always),
+                      field("controller", &OwnerReference::controller),
+                      field("blockOwnerDeletion", &OwnerReference::block_owner_deletion));
+  }
   friend bool operator==(const OwnerReference&, const OwnerReference&) = default;
 };
 
@@ -41,6 +54,19 @@ struct ObjectMeta {
   StringMap annotations;
   std::vector<OwnerReference> owner_references;
   std::vector<std::string> finalizers;
+  static constexpr auto fields() {
+    return std::tuple(
+        field("name", &ObjectMeta::name), field("generateName", &ObjectMeta::generate_name),
+        field("namespace", &ObjectMeta::namespace_), field("uid", &ObjectMeta::uid),
+        field("resourceVersion", &ObjectMeta::resource_version),
+        field("generation", &ObjectMeta::generation),
+        field("creationTimestamp", &ObjectMeta::creation_timestamp),
+        field("deletionTimestamp", &ObjectMeta::deletion_timestamp),
+        field("labels", &ObjectMeta::labels), field("annotations", &ObjectMeta::annotations),
+        field("ownerReferences", &ObjectMeta::owner_references),
+        field("finalizers", &ObjectMeta::finalizers), ignored("selfLink"),
+        ignored("deletionGracePeriodSeconds"), ignored("managedFields"));
+  }
   friend bool operator==(const ObjectMeta&, const ObjectMeta&) = default;
 };
 
@@ -50,6 +76,11 @@ struct LabelSelectorRequirement {
   std::string key;
   std::string op;
   std::vector<std::string> values;
+  static constexpr auto fields() {
+    return std::tuple(field("key", &LabelSelectorRequirement::key, Emit::Always),
+                      field("operator", &LabelSelectorRequirement::op, Emit::Always),
+                      field("values", &LabelSelectorRequirement::values));
+  }
   friend bool operator==(const LabelSelectorRequirement&,
                          const LabelSelectorRequirement&) = default;
 };
@@ -59,6 +90,10 @@ struct LabelSelectorRequirement {
 struct LabelSelector {
   StringMap match_labels;
   std::vector<LabelSelectorRequirement> match_expressions;
+  static constexpr auto fields() {
+    return std::tuple(field("matchLabels", &LabelSelector::match_labels),
+                      field("matchExpressions", &LabelSelector::match_expressions));
+  }
   friend bool operator==(const LabelSelector&, const LabelSelector&) = default;
 };
 
@@ -78,6 +113,14 @@ struct Condition {
   std::string message;
   std::string last_transition_time;
   int64_t observed_generation = 0;
+  static constexpr auto fields() {
+    return std::tuple(field("type", &Condition::type, Emit::Always),
+                      field("status", &Condition::status, Emit::Always),
+                      field("observedGeneration", &Condition::observed_generation),
+                      field("lastTransitionTime", &Condition::last_transition_time, Emit::Always),
+                      field("reason", &Condition::reason, Emit::Always),
+                      field("message", &Condition::message, Emit::Always));
+  }
   friend bool operator==(const Condition&, const Condition&) = default;
 };
 
@@ -89,6 +132,12 @@ struct ServiceAllocation {
   std::vector<std::string> namespaces;
   std::vector<LabelSelector> namespace_selectors;
   std::vector<LabelSelector> service_selectors;
+  static constexpr auto fields() {
+    return std::tuple(field("priority", &ServiceAllocation::priority),
+                      field("namespaces", &ServiceAllocation::namespaces),
+                      field("namespaceSelectors", &ServiceAllocation::namespace_selectors),
+                      field("serviceSelectors", &ServiceAllocation::service_selectors));
+  }
   friend bool operator==(const ServiceAllocation&, const ServiceAllocation&) = default;
 };
 
@@ -97,6 +146,12 @@ struct IPAddressPoolSpec {
   std::optional<bool> auto_assign;  ///< unset = true
   bool avoid_buggy_ips = false;
   std::optional<ServiceAllocation> service_allocation;
+  static constexpr auto fields() {
+    return std::tuple(field("addresses", &IPAddressPoolSpec::addresses),
+                      field("autoAssign", &IPAddressPoolSpec::auto_assign),
+                      field("avoidBuggyIPs", &IPAddressPoolSpec::avoid_buggy_ips),
+                      field("serviceAllocation", &IPAddressPoolSpec::service_allocation));
+  }
   friend bool operator==(const IPAddressPoolSpec&, const IPAddressPoolSpec&) = default;
 };
 
@@ -105,6 +160,12 @@ struct IPAddressPoolStatus {
   int64_t assigned_ipv6 = 0;
   int64_t available_ipv4 = 0;
   int64_t available_ipv6 = 0;
+  static constexpr auto fields() {
+    return std::tuple(field("assignedIPv4", &IPAddressPoolStatus::assigned_ipv4, Emit::Always),
+                      field("assignedIPv6", &IPAddressPoolStatus::assigned_ipv6, Emit::Always),
+                      field("availableIPv4", &IPAddressPoolStatus::available_ipv4, Emit::Always),
+                      field("availableIPv6", &IPAddressPoolStatus::available_ipv6, Emit::Always));
+  }
   friend bool operator==(const IPAddressPoolStatus&, const IPAddressPoolStatus&) = default;
 };
 
@@ -112,12 +173,21 @@ struct IPAddressPool {
   ObjectMeta metadata;
   IPAddressPoolSpec spec;
   std::optional<IPAddressPoolStatus> status;
+  static constexpr auto fields() {
+    return std::tuple(field("metadata", &IPAddressPool::metadata, Emit::Always),
+                      field("spec", &IPAddressPool::spec, Emit::Always),
+                      field("status", &IPAddressPool::status));
+  }
   friend bool operator==(const IPAddressPool&, const IPAddressPool&) = default;
 };
 
 struct PreferredNodeSelector {
   int32_t weight = 0;
   LabelSelector preference;
+  static constexpr auto fields() {
+    return std::tuple(field("weight", &PreferredNodeSelector::weight, Emit::Always),
+                      field("preference", &PreferredNodeSelector::preference, Emit::Always));
+  }
   friend bool operator==(const PreferredNodeSelector&, const PreferredNodeSelector&) = default;
 };
 
@@ -128,12 +198,26 @@ struct L2AdvertisementSpec {
   std::vector<std::string> interfaces;
   std::vector<LabelSelector> service_selectors;
   std::vector<PreferredNodeSelector> preferred_node_selectors;
+  static constexpr auto fields() {
+    return std::tuple(
+        field("ipAddressPools", &L2AdvertisementSpec::ip_address_pools),
+        field("ipAddressPoolSelectors", &L2AdvertisementSpec::ip_address_pool_selectors),
+        field("nodeSelectors", &L2AdvertisementSpec::node_selectors),
+        field("interfaces", &L2AdvertisementSpec::interfaces),
+        field("serviceSelectors", &L2AdvertisementSpec::service_selectors),
+        field("preferredNodeSelectors", &L2AdvertisementSpec::preferred_node_selectors));
+  }
   friend bool operator==(const L2AdvertisementSpec&, const L2AdvertisementSpec&) = default;
 };
 
 struct L2Advertisement {
   ObjectMeta metadata;
   L2AdvertisementSpec spec;
+  static constexpr auto fields() {
+    return std::tuple(field("metadata", &L2Advertisement::metadata, Emit::Always),
+                      field("spec", &L2Advertisement::spec, Emit::Always),
+                      group("status", Emit::OmitEmpty));
+  }
   friend bool operator==(const L2Advertisement&, const L2Advertisement&) = default;
 };
 
@@ -159,6 +243,10 @@ struct BGPAdvertisement {
 struct SecretReference {
   std::string name;
   std::string namespace_;
+  static constexpr auto fields() {
+    return std::tuple(field("name", &SecretReference::name),
+                      field("namespace", &SecretReference::namespace_));
+  }
   friend bool operator==(const SecretReference&, const SecretReference&) = default;
 };
 
@@ -227,24 +315,46 @@ struct BFDProfileSpec {
   std::optional<bool> echo_mode;
   std::optional<bool> passive_mode;
   std::optional<uint32_t> minimum_ttl;
+  static constexpr auto fields() {
+    return std::tuple(field("receiveInterval", &BFDProfileSpec::receive_interval),
+                      field("transmitInterval", &BFDProfileSpec::transmit_interval),
+                      field("detectMultiplier", &BFDProfileSpec::detect_multiplier),
+                      field("echoInterval", &BFDProfileSpec::echo_interval),
+                      field("echoMode", &BFDProfileSpec::echo_mode),
+                      field("passiveMode", &BFDProfileSpec::passive_mode),
+                      field("minimumTtl", &BFDProfileSpec::minimum_ttl));
+  }
   friend bool operator==(const BFDProfileSpec&, const BFDProfileSpec&) = default;
 };
 
 struct BFDProfile {
   ObjectMeta metadata;
   BFDProfileSpec spec;
+  static constexpr auto fields() {
+    return std::tuple(field("metadata", &BFDProfile::metadata, Emit::Always),
+                      field("spec", &BFDProfile::spec, Emit::Always),
+                      group("status", Emit::OmitEmpty));
+  }
   friend bool operator==(const BFDProfile&, const BFDProfile&) = default;
 };
 
 struct CommunityAlias {
   std::string name;
   std::string value;
+  static constexpr auto fields() {
+    return std::tuple(field("name", &CommunityAlias::name), field("value", &CommunityAlias::value));
+  }
   friend bool operator==(const CommunityAlias&, const CommunityAlias&) = default;
 };
 
 struct Community {
   ObjectMeta metadata;
   std::vector<CommunityAlias> communities;  ///< spec.communities
+  static constexpr auto fields() {
+    return std::tuple(field("metadata", &Community::metadata, Emit::Always),
+                      group("spec", Emit::Always, field("communities", &Community::communities)),
+                      group("status", Emit::OmitEmpty));
+  }
   friend bool operator==(const Community&, const Community&) = default;
 };
 
