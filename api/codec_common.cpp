@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "api/codec_internal.h"
-#include "api/duration.h"
 
 namespace ingot::api::codec {
 
@@ -33,39 +32,6 @@ Value encodeMeta(const ObjectMeta& m) {
   return encodeObject(m);
 }
 
-void decodeSelector(const Field& f, LabelSelector& out) {
-  decodeObject(f, out, Unknown::Reject);
-}
-
-Value encodeSelector(const LabelSelector& s) {
-  return encodeObject(s);
-}
-
-void decodeSelectors(const Field& f, std::vector<LabelSelector>& out) {
-  decodeMember(f, out, Unknown::Reject);
-}
-
-Value encodeSelectors(const std::vector<LabelSelector>& list) {
-  Value a = Value::array();
-  for (const auto& s : list) {
-    a.push(encodeObject(s));
-  }
-  return a;
-}
-
-void decodeDuration(const Field& f, std::optional<Duration>& out) {
-  std::string text;
-  if (!f.present() || !f.read(text)) {
-    return;
-  }
-  auto d = parseDuration(text);
-  if (!d) {
-    f.fail(d.error().message);
-    return;
-  }
-  out = std::move(*d);
-}
-
 void decodeConditions(const Field& f, std::vector<Condition>& out) {
   decodeMember(f, out, Unknown::Reject);
 }
@@ -76,14 +42,6 @@ Value encodeConditions(const std::vector<Condition>& list) {
     a.push(encodeObject(c));
   }
   return a;
-}
-
-void decodeSecretRef(const Field& f, std::optional<SecretReference>& out) {
-  decodeMember(f, out, Unknown::Reject);
-}
-
-Value encodeSecretRef(const SecretReference& ref) {
-  return encodeObject(ref);
 }
 
 void putString(Value& o, std::string key, const std::string& s) {
@@ -129,12 +87,6 @@ void putMap(Value& o, std::string key, const StringMap& map) {
   Value& m = o.set(std::move(key), Value::object());
   for (const auto& [k, v] : map) {
     m.set(k, Value::string(v));
-  }
-}
-
-void putDuration(Value& o, std::string key, const std::optional<Duration>& d) {
-  if (d) {
-    o.set(std::move(key), Value::string(durationText(*d)));
   }
 }
 

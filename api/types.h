@@ -231,12 +231,29 @@ struct BGPAdvertisementSpec {
   std::vector<LabelSelector> node_selectors;
   std::vector<std::string> peers;
   std::vector<LabelSelector> service_selectors;
+  static constexpr auto fields() {
+    return std::tuple(
+        field("aggregationLength", &BGPAdvertisementSpec::aggregation_length),
+        field("aggregationLengthV6", &BGPAdvertisementSpec::aggregation_length_v6),
+        field("localPref", &BGPAdvertisementSpec::local_pref),
+        field("communities", &BGPAdvertisementSpec::communities),
+        field("ipAddressPools", &BGPAdvertisementSpec::ip_address_pools),
+        field("ipAddressPoolSelectors", &BGPAdvertisementSpec::ip_address_pool_selectors),
+        field("nodeSelectors", &BGPAdvertisementSpec::node_selectors),
+        field("peers", &BGPAdvertisementSpec::peers),
+        field("serviceSelectors", &BGPAdvertisementSpec::service_selectors));
+  }
   friend bool operator==(const BGPAdvertisementSpec&, const BGPAdvertisementSpec&) = default;
 };
 
 struct BGPAdvertisement {
   ObjectMeta metadata;
   BGPAdvertisementSpec spec;
+  static constexpr auto fields() {
+    return std::tuple(field("metadata", &BGPAdvertisement::metadata, Emit::Always),
+                      field("spec", &BGPAdvertisement::spec, Emit::Always),
+                      group("status", Emit::OmitEmpty));
+  }
   friend bool operator==(const BGPAdvertisement&, const BGPAdvertisement&) = default;
 };
 
@@ -273,12 +290,38 @@ struct BGPPeerSpec {
   std::string vrf;
   bool disable_mp = false;
   bool dual_stack_address_family = false;
+  static constexpr auto fields() {
+    return std::tuple(
+        field("myASN", &BGPPeerSpec::my_asn, Emit::Always),
+        field("peerASN", &BGPPeerSpec::peer_asn), field("dynamicASN", &BGPPeerSpec::dynamic_asn),
+        field("localASN", &BGPPeerSpec::local_asn),
+        field("peerAddress", &BGPPeerSpec::peer_address),
+        field("interface", &BGPPeerSpec::interface),
+        field("sourceAddress", &BGPPeerSpec::source_address),
+        field("peerPort", &BGPPeerSpec::peer_port), field("holdTime", &BGPPeerSpec::hold_time),
+        field("keepaliveTime", &BGPPeerSpec::keepalive_time),
+        field("connectTime", &BGPPeerSpec::connect_time),
+        field("routerID", &BGPPeerSpec::router_id),
+        field("nodeSelectors", &BGPPeerSpec::node_selectors),
+        field("password", &BGPPeerSpec::password),
+        field("passwordSecret", &BGPPeerSpec::password_secret),
+        field("bfdProfile", &BGPPeerSpec::bfd_profile),
+        field("enableGracefulRestart", &BGPPeerSpec::enable_graceful_restart),
+        field("ebgpMultiHop", &BGPPeerSpec::ebgp_multi_hop), field("vrf", &BGPPeerSpec::vrf),
+        field("disableMP", &BGPPeerSpec::disable_mp),
+        field("dualStackAddressFamily", &BGPPeerSpec::dual_stack_address_family));
+  }
   friend bool operator==(const BGPPeerSpec&, const BGPPeerSpec&) = default;
 };
 
 struct BGPPeer {
   ObjectMeta metadata;
   BGPPeerSpec spec;
+  static constexpr auto fields() {
+    return std::tuple(field("metadata", &BGPPeer::metadata, Emit::Always),
+                      field("spec", &BGPPeer::spec, Emit::Always),
+                      group("status", Emit::OmitEmpty));
+  }
   friend bool operator==(const BGPPeer&, const BGPPeer&) = default;
 };
 
@@ -298,12 +341,31 @@ struct BGPPeerV1beta1Spec {
   std::string password;
   std::string bfd_profile;
   bool ebgp_multi_hop = false;
+  static constexpr auto fields() {
+    return std::tuple(field("myASN", &BGPPeerV1beta1Spec::my_asn, Emit::Always),
+                      field("peerASN", &BGPPeerV1beta1Spec::peer_asn, Emit::Always),
+                      field("peerAddress", &BGPPeerV1beta1Spec::peer_address, Emit::Always),
+                      field("sourceAddress", &BGPPeerV1beta1Spec::source_address),
+                      field("peerPort", &BGPPeerV1beta1Spec::peer_port),
+                      field("holdTime", &BGPPeerV1beta1Spec::hold_time),
+                      field("keepaliveTime", &BGPPeerV1beta1Spec::keepalive_time),
+                      field("routerID", &BGPPeerV1beta1Spec::router_id),
+                      field("nodeSelectors", &BGPPeerV1beta1Spec::node_selectors),
+                      field("password", &BGPPeerV1beta1Spec::password),
+                      field("bfdProfile", &BGPPeerV1beta1Spec::bfd_profile),
+                      field("ebgpMultiHop", &BGPPeerV1beta1Spec::ebgp_multi_hop));
+  }
   friend bool operator==(const BGPPeerV1beta1Spec&, const BGPPeerV1beta1Spec&) = default;
 };
 
 struct BGPPeerV1beta1 {
   ObjectMeta metadata;
   BGPPeerV1beta1Spec spec;
+  static constexpr auto fields() {
+    return std::tuple(field("metadata", &BGPPeerV1beta1::metadata, Emit::Always),
+                      field("spec", &BGPPeerV1beta1::spec, Emit::Always),
+                      group("status", Emit::OmitEmpty));
+  }
   friend bool operator==(const BGPPeerV1beta1&, const BGPPeerV1beta1&) = default;
 };
 
@@ -363,12 +425,23 @@ struct ServiceL2StatusStatus {
   std::string service_name;
   std::string service_namespace;
   std::vector<std::string> interfaces;  ///< encoded as [{name: X}]
+  static constexpr auto fields() {
+    return std::tuple(
+        field("node", &ServiceL2StatusStatus::node),
+        field("serviceName", &ServiceL2StatusStatus::service_name),
+        field("serviceNamespace", &ServiceL2StatusStatus::service_namespace),
+        wrapped("interfaces", &ServiceL2StatusStatus::interfaces, "name", Emit::Always));
+  }
   friend bool operator==(const ServiceL2StatusStatus&, const ServiceL2StatusStatus&) = default;
 };
 
 struct ServiceL2Status {
   ObjectMeta metadata;
   ServiceL2StatusStatus status;
+  static constexpr auto fields() {
+    return std::tuple(field("metadata", &ServiceL2Status::metadata, Emit::Always),
+                      group("spec", Emit::OmitEmpty), field("status", &ServiceL2Status::status));
+  }
   friend bool operator==(const ServiceL2Status&, const ServiceL2Status&) = default;
 };
 
@@ -377,12 +450,22 @@ struct ServiceBGPStatusStatus {
   std::string service_name;
   std::string service_namespace;
   std::vector<std::string> peers;
+  static constexpr auto fields() {
+    return std::tuple(field("node", &ServiceBGPStatusStatus::node),
+                      field("serviceName", &ServiceBGPStatusStatus::service_name),
+                      field("serviceNamespace", &ServiceBGPStatusStatus::service_namespace),
+                      field("peers", &ServiceBGPStatusStatus::peers));
+  }
   friend bool operator==(const ServiceBGPStatusStatus&, const ServiceBGPStatusStatus&) = default;
 };
 
 struct ServiceBGPStatus {
   ObjectMeta metadata;
   ServiceBGPStatusStatus status;
+  static constexpr auto fields() {
+    return std::tuple(field("metadata", &ServiceBGPStatus::metadata, Emit::Always),
+                      group("spec", Emit::OmitEmpty), field("status", &ServiceBGPStatus::status));
+  }
   friend bool operator==(const ServiceBGPStatus&, const ServiceBGPStatus&) = default;
 };
 
@@ -390,6 +473,11 @@ struct ConfigurationStateStatus {
   std::vector<Condition> conditions;
   std::string result;  ///< "Valid", "Invalid", "Unknown"
   std::string error_summary;
+  static constexpr auto fields() {
+    return std::tuple(field("conditions", &ConfigurationStateStatus::conditions),
+                      field("result", &ConfigurationStateStatus::result),
+                      field("errorSummary", &ConfigurationStateStatus::error_summary));
+  }
   friend bool operator==(const ConfigurationStateStatus&,
                          const ConfigurationStateStatus&) = default;
 };
@@ -397,6 +485,10 @@ struct ConfigurationStateStatus {
 struct ConfigurationState {
   ObjectMeta metadata;
   ConfigurationStateStatus status;
+  static constexpr auto fields() {
+    return std::tuple(field("metadata", &ConfigurationState::metadata, Emit::Always),
+                      field("status", &ConfigurationState::status));
+  }
   friend bool operator==(const ConfigurationState&, const ConfigurationState&) = default;
 };
 
