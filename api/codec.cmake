@@ -4,8 +4,7 @@
 # libraries link ingot_api_model, not this.
 ingot_add_library(ingot_api
   SOURCES
-    codec.cpp codec_common.cpp codec_core.cpp codec_frrk8s.cpp codec_metallb.cpp
-    codec_status.cpp configuration_state.cpp convert.cpp duration.cpp manifest.cpp
+    codec.cpp codec_common.cpp codec_core.cpp configuration_state.cpp convert.cpp duration.cpp manifest.cpp
     manifest_yaml.cpp secret.cpp validate.cpp validate_bgp.cpp validate_frrk8s.cpp
   LIBRARIES ingot_api_model ingot_json ingot_net yaml-cpp)
 

@@ -44,7 +44,12 @@ std::string stringMember(const json::Value& v, std::string_view key) {
 template <typename T>
 T decodeValue(const json::Value& value, json::Decoder& decoder) {
   T out{};
-  codec::decodeKind(json::Field(&value, "", decoder), out);
+  const json::Field field(&value, "", decoder);
+  if constexpr (Described<T>) {
+    codec::decodeDescribedKind(field, out);
+  } else {
+    codec::decodeKind(field, out);
+  }
   if (value.isNull()) {
     decoder.report("", value.line(), "expected object, got null");
   }
@@ -53,7 +58,11 @@ T decodeValue(const json::Value& value, json::Decoder& decoder) {
 
 template <typename T>
 json::Value toValue(const T& object) {
-  return codec::encodeKind(object);
+  if constexpr (Described<T>) {
+    return codec::encodeDescribedKind(object);
+  } else {
+    return codec::encodeKind(object);
+  }
 }
 
 template <typename T>
@@ -114,7 +123,7 @@ Result<AnyObject> decodeAny(std::string_view json) {
 }
 
 json::Value toAnyValue(const AnyObject& object) {
-  return std::visit([](const auto& o) { return codec::encodeKind(o); }, object);
+  return std::visit([](const auto& o) { return toValue(o); }, object);
 }
 
 std::string encodeAny(const AnyObject& object) {

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// Building blocks shared by the codec_*.cpp files: decode/encode of the shared pieces (metadata,
-// selectors, durations, conditions) and small "put unless empty" helpers. Not a public API.
+// Building blocks of the hand-written core-kind codec (codec_core.cpp): metadata and conditions
+// (through the generic codec of codec_fields.h) and small "put unless empty" helpers. Not a public
+// API.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "api/codec_fields.h"
 #include "api/frrk8s.h"
 #include "api/object.h"
 #include "api/types.h"
@@ -19,11 +21,6 @@ using json::Field;
 using json::ObjectReader;
 using json::Unknown;
 using json::Value;
-
-/// readTypeMeta consumes apiVersion and kind, reporting a mismatch with the expected identity.
-void readTypeMeta(ObjectReader& r, std::string_view api_version, std::string_view kind);
-/// startObject returns an object Value holding apiVersion and kind.
-Value startObject(std::string_view api_version, std::string_view kind);
 
 void decodeMeta(const Field& f, ObjectMeta& out, Unknown unknown);
 Value encodeMeta(const ObjectMeta& m);
@@ -44,16 +41,8 @@ Value header(const T& in) {
   return o;
 }
 
-void decodeSelector(const Field& f, LabelSelector& out);
-Value encodeSelector(const LabelSelector& s);
-void decodeSelectors(const Field& f, std::vector<LabelSelector>& out);
-Value encodeSelectors(const std::vector<LabelSelector>& list);
-
-void decodeDuration(const Field& f, std::optional<Duration>& out);
 void decodeConditions(const Field& f, std::vector<Condition>& out);
 Value encodeConditions(const std::vector<Condition>& list);
-void decodeSecretRef(const Field& f, std::optional<SecretReference>& out);
-Value encodeSecretRef(const SecretReference& ref);
 
 /// arrayOf decodes each element of an array field with fn(Field, T&).
 template <typename T, typename Fn>
@@ -75,7 +64,6 @@ void putInt(Value& o, std::string key, int64_t n);  ///< omitted when 0
 void putIntAlways(Value& o, std::string key, int64_t n);
 void putStrings(Value& o, std::string key, const std::vector<std::string>& list);
 void putMap(Value& o, std::string key, const StringMap& map);
-void putDuration(Value& o, std::string key, const std::optional<Duration>& d);
 void putObject(Value& o, std::string key, Value v);  ///< omitted when v has no members
 template <typename T>
 void putOptionalInt(Value& o, std::string key, const std::optional<T>& n) {
@@ -89,18 +77,8 @@ inline void putOptionalBool(Value& o, std::string key, const std::optional<bool>
   }
 }
 
-// Per-kind decoders and encoders (codec_metallb.cpp, codec_frrk8s.cpp, codec_core.cpp).
-void decodeKind(const Field& f, IPAddressPool& out);
-void decodeKind(const Field& f, L2Advertisement& out);
-void decodeKind(const Field& f, BGPAdvertisement& out);
-void decodeKind(const Field& f, BGPPeer& out);
-void decodeKind(const Field& f, BGPPeerV1beta1& out);
-void decodeKind(const Field& f, BFDProfile& out);
-void decodeKind(const Field& f, Community& out);
-void decodeKind(const Field& f, ServiceL2Status& out);
-void decodeKind(const Field& f, ServiceBGPStatus& out);
-void decodeKind(const Field& f, ConfigurationState& out);
-void decodeKind(const Field& f, FRRConfiguration& out);
+// Hand-written decoders and encoders of the core kinds (codec_core.cpp), whose wire shape Ingot
+// flattens (Node's status.conditions is Node::conditions); described kinds use codec_fields.h.
 void decodeKind(const Field& f, Service& out);
 void decodeKind(const Field& f, EndpointSlice& out);
 void decodeKind(const Field& f, Node& out);
@@ -108,17 +86,6 @@ void decodeKind(const Field& f, Namespace& out);
 void decodeKind(const Field& f, Secret& out);
 void decodeKind(const Field& f, Pod& out);
 
-Value encodeKind(const IPAddressPool& in);
-Value encodeKind(const L2Advertisement& in);
-Value encodeKind(const BGPAdvertisement& in);
-Value encodeKind(const BGPPeer& in);
-Value encodeKind(const BGPPeerV1beta1& in);
-Value encodeKind(const BFDProfile& in);
-Value encodeKind(const Community& in);
-Value encodeKind(const ServiceL2Status& in);
-Value encodeKind(const ServiceBGPStatus& in);
-Value encodeKind(const ConfigurationState& in);
-Value encodeKind(const FRRConfiguration& in);
 Value encodeKind(const Service& in);
 Value encodeKind(const EndpointSlice& in);
 Value encodeKind(const Node& in);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // BGPPeer conversion between the deprecated v1beta1 shape and the v1beta2 storage shape
 // (MetalLB's api/v1beta1 conversion): the fields both versions have are copied 1:1, including
-// metadata.
+// metadata. "Both have" is decided by JSON key from the two fields() tables (api/describe.h), so a
+// field added to both versions converts without touching this code.
 #pragma once
 
 #include "api/types.h"

@@ -17,12 +17,20 @@ struct FrrPrefixSelector {
   std::string prefix;
   std::optional<uint32_t> le;
   std::optional<uint32_t> ge;
+  static constexpr auto fields() {
+    return std::tuple(field("prefix", &FrrPrefixSelector::prefix, Emit::Always),
+                      field("le", &FrrPrefixSelector::le), field("ge", &FrrPrefixSelector::ge));
+  }
   friend bool operator==(const FrrPrefixSelector&, const FrrPrefixSelector&) = default;
 };
 
 struct FrrLocalPrefPrefixes {
   uint32_t local_pref = 0;  ///< "localPref"
   std::vector<std::string> prefixes;
+  static constexpr auto fields() {
+    return std::tuple(field("localPref", &FrrLocalPrefPrefixes::local_pref, Emit::Always),
+                      field("prefixes", &FrrLocalPrefPrefixes::prefixes));
+  }
   friend bool operator==(const FrrLocalPrefPrefixes&, const FrrLocalPrefPrefixes&) = default;
 };
 
@@ -39,6 +47,10 @@ struct FrrBandwidthPrefixes {
 struct FrrCommunityPrefixes {
   std::string community;
   std::vector<std::string> prefixes;
+  static constexpr auto fields() {
+    return std::tuple(field("community", &FrrCommunityPrefixes::community, Emit::Always),
+                      field("prefixes", &FrrCommunityPrefixes::prefixes));
+  }
   friend bool operator==(const FrrCommunityPrefixes&, const FrrCommunityPrefixes&) = default;
 };
 
@@ -49,6 +61,12 @@ struct FrrAdvertise {
   std::vector<FrrLocalPrefPrefixes> with_local_pref;
   std::vector<FrrCommunityPrefixes> with_community;
   std::vector<FrrBandwidthPrefixes> with_bandwidth;  ///< Ingot only, not serialised
+  static constexpr auto fields() {
+    return std::tuple(group("allowed", Emit::OmitEmpty, field("mode", &FrrAdvertise::allowed_mode),
+                            field("prefixes", &FrrAdvertise::allowed_prefixes)),
+                      field("withLocalPref", &FrrAdvertise::with_local_pref),
+                      field("withCommunity", &FrrAdvertise::with_community));
+  }
   friend bool operator==(const FrrAdvertise&, const FrrAdvertise&) = default;
 };
 
@@ -56,6 +74,10 @@ struct FrrAdvertise {
 struct FrrReceive {
   std::string allowed_mode;                         ///< "allowed.mode"
   std::vector<FrrPrefixSelector> allowed_prefixes;  ///< "allowed.prefixes"
+  static constexpr auto fields() {
+    return std::tuple(group("allowed", Emit::OmitEmpty, field("mode", &FrrReceive::allowed_mode),
+                            field("prefixes", &FrrReceive::allowed_prefixes)));
+  }
   friend bool operator==(const FrrReceive&, const FrrReceive&) = default;
 };
 
@@ -79,6 +101,24 @@ struct FrrNeighbor {
   FrrReceive to_receive;
   bool disable_mp = false;                 ///< "disableMP"
   bool dual_stack_address_family = false;  ///< "dualStackAddressFamily"
+  static constexpr auto fields() {
+    return std::tuple(
+        field("asn", &FrrNeighbor::asn), field("dynamicASN", &FrrNeighbor::dynamic_asn),
+        field("address", &FrrNeighbor::address), field("interface", &FrrNeighbor::interface),
+        field("sourceaddress", &FrrNeighbor::source_address), field("port", &FrrNeighbor::port),
+        field("password", &FrrNeighbor::password),
+        field("passwordSecret", &FrrNeighbor::password_secret),
+        field("holdTime", &FrrNeighbor::hold_time),
+        field("keepaliveTime", &FrrNeighbor::keepalive_time),
+        field("connectTime", &FrrNeighbor::connect_time),
+        field("ebgpMultiHop", &FrrNeighbor::ebgp_multi_hop),
+        field("bfdProfile", &FrrNeighbor::bfd_profile),
+        field("enableGracefulRestart", &FrrNeighbor::enable_graceful_restart),
+        field("localASN", &FrrNeighbor::local_asn),
+        field("toAdvertise", &FrrNeighbor::to_advertise),
+        field("toReceive", &FrrNeighbor::to_receive), field("disableMP", &FrrNeighbor::disable_mp),
+        field("dualStackAddressFamily", &FrrNeighbor::dual_stack_address_family));
+  }
   friend bool operator==(const FrrNeighbor&, const FrrNeighbor&) = default;
 };
 
@@ -89,6 +129,12 @@ struct FrrRouter {
   std::vector<FrrNeighbor> neighbors;
   std::vector<std::string> prefixes;
   std::vector<std::string> imports;  ///< encoded as [{vrf: X}]
+  static constexpr auto fields() {
+    return std::tuple(field("asn", &FrrRouter::asn, Emit::Always), field("id", &FrrRouter::id),
+                      field("vrf", &FrrRouter::vrf), field("neighbors", &FrrRouter::neighbors),
+                      field("prefixes", &FrrRouter::prefixes),
+                      wrapped("imports", &FrrRouter::imports, "vrf", Emit::OmitEmpty));
+  }
   friend bool operator==(const FrrRouter&, const FrrRouter&) = default;
 };
 
@@ -101,12 +147,26 @@ struct FrrBfdProfile {
   std::optional<bool> echo_mode;
   std::optional<bool> passive_mode;
   std::optional<uint32_t> minimum_ttl;
+  static constexpr auto fields() {
+    return std::tuple(field("name", &FrrBfdProfile::name, Emit::Always),
+                      field("receiveInterval", &FrrBfdProfile::receive_interval),
+                      field("transmitInterval", &FrrBfdProfile::transmit_interval),
+                      field("detectMultiplier", &FrrBfdProfile::detect_multiplier),
+                      field("echoInterval", &FrrBfdProfile::echo_interval),
+                      field("echoMode", &FrrBfdProfile::echo_mode),
+                      field("passiveMode", &FrrBfdProfile::passive_mode),
+                      field("minimumTtl", &FrrBfdProfile::minimum_ttl));
+  }
   friend bool operator==(const FrrBfdProfile&, const FrrBfdProfile&) = default;
 };
 
 struct FrrRawConfig {
   int32_t priority = 0;
   std::string raw_config;  ///< "rawConfig"
+  static constexpr auto fields() {
+    return std::tuple(field("priority", &FrrRawConfig::priority),
+                      field("rawConfig", &FrrRawConfig::raw_config));
+  }
   friend bool operator==(const FrrRawConfig&, const FrrRawConfig&) = default;
 };
 
@@ -115,12 +175,24 @@ struct FRRConfigurationSpec {
   std::vector<FrrBfdProfile> bfd_profiles;  ///< "bgp.bfdProfiles"
   std::optional<FrrRawConfig> raw;
   LabelSelector node_selector;  ///< "nodeSelector"
+  static constexpr auto fields() {
+    return std::tuple(
+        group("bgp", Emit::OmitEmpty, field("routers", &FRRConfigurationSpec::routers),
+              field("bfdProfiles", &FRRConfigurationSpec::bfd_profiles)),
+        field("raw", &FRRConfigurationSpec::raw),
+        field("nodeSelector", &FRRConfigurationSpec::node_selector));
+  }
   friend bool operator==(const FRRConfigurationSpec&, const FRRConfigurationSpec&) = default;
 };
 
 struct FRRConfiguration {
   ObjectMeta metadata;
   FRRConfigurationSpec spec;
+  static constexpr auto fields() {
+    return std::tuple(field("metadata", &FRRConfiguration::metadata, Emit::Always),
+                      field("spec", &FRRConfiguration::spec, Emit::Always),
+                      group("status", Emit::OmitEmpty));
+  }
   friend bool operator==(const FRRConfiguration&, const FRRConfiguration&) = default;
 };
 

@@ -68,26 +68,19 @@ std::vector<const Peer*> targetPeers(const State& s, const BgpAdvertisement& ad)
 }  // namespace
 
 void parseBfdProfiles(State& s) {
-  std::set<std::string> seen;
-  for (const auto* cr : sortedByName(s.in.bfd_profiles)) {
-    ObjectErrors errs(s.errors, kBfdProfileKind, cr->metadata);
-    if (cr->metadata.name.empty()) {
-      errs.fail("metadata.name", "missing bfd profile name");
-      continue;
-    }
-    if (!seen.insert(cr->metadata.name).second) {
-      errs.fail("metadata.name", "found duplicate bfd profile name " + cr->metadata.name);
-      continue;
-    }
-    if (auto problem = api::frr::bfdProfileNameProblem(cr->metadata.name); !problem.empty()) {
+  const NamedKind named{kBfdProfileKind, "missing bfd profile name", [](const std::string& name) {
+                          return "found duplicate bfd profile name " + name;
+                        }};
+  forEachNamed(s, s.in.bfd_profiles, named, [&](const api::BFDProfile& cr, ObjectErrors& errs) {
+    if (auto problem = api::frr::bfdProfileNameProblem(cr.metadata.name); !problem.empty()) {
       errs.fail("metadata.name", problem);
-      continue;
+      return;
     }
-    BfdProfile p = profileFromCr(*cr, errs);
+    BfdProfile p = profileFromCr(cr, errs);
     if (errs.ok()) {
       s.cfg.bfd_profiles.emplace(p.name, std::move(p));
     }
-  }
+  });
 }
 
 void checkBfdEcho(State& s) {

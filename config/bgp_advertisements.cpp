@@ -181,27 +181,21 @@ void checkAgainstPools(const BgpAdvertisement& ad, const State& s, ObjectErrors&
 }  // namespace
 
 void parseBgpAdvertisements(State& s) {
-  std::set<std::string> seen;
-  for (const auto* cr : sortedByName(s.in.bgp_advertisements)) {
-    ObjectErrors errs(s.errors, kBgpAdvertisementKind, cr->metadata);
-    if (cr->metadata.name.empty()) {
-      errs.fail("metadata.name", "missing advertisement name");
-      continue;
-    }
-    if (!seen.insert(cr->metadata.name).second) {
-      errs.fail("metadata.name",
-                "duplicate definition of bgpadvertisement " + goQuote(cr->metadata.name));
-      continue;
-    }
-    BgpAdvertisement ad = bgpFromCr(*cr, s, errs);
-    if (!errs.ok()) {
-      continue;
-    }
-    checkAgainstPools(ad, s, errs);
-    if (errs.ok()) {
-      s.cfg.bgp_advertisements.push_back(std::move(ad));
-    }
-  }
+  const NamedKind named{kBgpAdvertisementKind, "missing advertisement name",
+                        [](const std::string& name) {
+                          return "duplicate definition of bgpadvertisement " + goQuote(name);
+                        }};
+  forEachNamed(s, s.in.bgp_advertisements, named,
+               [&](const api::BGPAdvertisement& cr, ObjectErrors& errs) {
+                 BgpAdvertisement ad = bgpFromCr(cr, s, errs);
+                 if (!errs.ok()) {
+                   return;
+                 }
+                 checkAgainstPools(ad, s, errs);
+                 if (errs.ok()) {
+                   s.cfg.bgp_advertisements.push_back(std::move(ad));
+                 }
+               });
 }
 
 }  // namespace ingot::config::detail

@@ -117,6 +117,8 @@ struct Peer {
   friend bool operator==(const Peer&, const Peer&) = default;
 };
 
+/// BfdProfile is a BFDProfile after validation, with echo and passive mode resolved (unset =
+/// false). frrgen renders this same type (frrgen/model.h).
 struct BfdProfile {
   std::string name;
   std::optional<uint32_t> receive_interval;

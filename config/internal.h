@@ -89,6 +89,31 @@ std::vector<const T*> sortedByName(const std::vector<T>& items) {
   return out;
 }
 
+/// NamedKind says how one kind reports an object without a name or with a repeated name.
+struct NamedKind {
+  std::string_view kind;                              ///< ConfigError::kind, e.g. "IPAddressPool"
+  std::string_view missing;                           ///< the message for an empty metadata.name
+  std::string (*duplicate)(const std::string& name);  ///< the message for a repeated name
+};
+
+/// forEachNamed calls body(object, errs) for each object of items in name order, except an object
+/// without a name or named like an earlier one: that gets one error on metadata.name instead (the
+/// later copy of a repeated name is the one reported, as in MetalLB).
+template <typename T, typename Body>
+void forEachNamed(State& s, const std::vector<T>& items, const NamedKind& named, Body&& body) {
+  std::set<std::string, std::less<>> seen;
+  for (const T* cr : sortedByName(items)) {
+    ObjectErrors errs(s.errors, std::string(named.kind), cr->metadata);
+    if (cr->metadata.name.empty()) {
+      errs.fail("metadata.name", std::string(named.missing));
+    } else if (!seen.insert(cr->metadata.name).second) {
+      errs.fail("metadata.name", named.duplicate(cr->metadata.name));
+    } else {
+      body(*cr, errs);
+    }
+  }
+}
+
 /// metaOf returns the metadata of the first item named name (a name-only ObjectMeta when there is
 /// none), for errors found after parsing, when only the resolved object is at hand.
 template <typename T>

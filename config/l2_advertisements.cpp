@@ -63,23 +63,17 @@ L2Advertisement l2FromCr(const api::L2Advertisement& cr, const State& s, ObjectE
 }  // namespace
 
 void parseL2Advertisements(State& s) {
-  std::set<std::string> seen;
-  for (const auto* cr : sortedByName(s.in.l2_advertisements)) {
-    ObjectErrors errs(s.errors, kL2AdvertisementKind, cr->metadata);
-    if (cr->metadata.name.empty()) {
-      errs.fail("metadata.name", "missing advertisement name");
-      continue;
-    }
-    if (!seen.insert(cr->metadata.name).second) {
-      errs.fail("metadata.name",
-                "duplicate definition of l2advertisement " + goQuote(cr->metadata.name));
-      continue;
-    }
-    L2Advertisement ad = l2FromCr(*cr, s, errs);
-    if (errs.ok()) {
-      s.cfg.l2_advertisements.push_back(std::move(ad));
-    }
-  }
+  const NamedKind named{kL2AdvertisementKind, "missing advertisement name",
+                        [](const std::string& name) {
+                          return "duplicate definition of l2advertisement " + goQuote(name);
+                        }};
+  forEachNamed(s, s.in.l2_advertisements, named,
+               [&](const api::L2Advertisement& cr, ObjectErrors& errs) {
+                 L2Advertisement ad = l2FromCr(cr, s, errs);
+                 if (errs.ok()) {
+                   s.cfg.l2_advertisements.push_back(std::move(ad));
+                 }
+               });
 }
 
 }  // namespace ingot::config::detail

@@ -287,22 +287,15 @@ std::string peerIdentity(const Peer& peer) {
 }
 
 void parsePeers(State& s) {
-  std::set<std::string> seen;
-  for (const auto* cr : sortedByName(s.in.peers)) {
-    ObjectErrors errs(s.errors, kBgpPeerKind, cr->metadata);
-    if (cr->metadata.name.empty()) {
-      errs.fail("metadata.name", "missing peer name");
-      continue;
-    }
-    if (!seen.insert(cr->metadata.name).second) {
-      errs.fail("metadata.name", "duplicate definition of peer " + goQuote(cr->metadata.name));
-      continue;
-    }
-    Peer p = peerFromCr(*cr, s, errs);
+  const NamedKind named{kBgpPeerKind, "missing peer name", [](const std::string& name) {
+                          return "duplicate definition of peer " + goQuote(name);
+                        }};
+  forEachNamed(s, s.in.peers, named, [&](const api::BGPPeer& cr, ObjectErrors& errs) {
+    Peer p = peerFromCr(cr, s, errs);
     if (errs.ok()) {
       s.cfg.peers.emplace(p.name, std::move(p));
     }
-  }
+  });
 }
 
 }  // namespace ingot::config::detail

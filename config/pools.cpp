@@ -106,28 +106,21 @@ std::optional<ServiceAllocation> parseAllocation(const api::IPAddressPool& cr,
 
 void parsePools(State& s) {
   CidrIndex index;
-  std::set<std::string> seen;
-  for (const auto* cr : sortedByName(s.in.pools)) {
-    ObjectErrors errs(s.errors, kPoolKind, cr->metadata);
-    if (cr->metadata.name.empty()) {
-      errs.fail("metadata.name", "missing pool name");
-      continue;
-    }
-    if (!seen.insert(cr->metadata.name).second) {
-      errs.fail("metadata.name", "duplicate definition of pool " + goQuote(cr->metadata.name));
-      continue;
-    }
+  const NamedKind named{kPoolKind, "missing pool name", [](const std::string& name) {
+                          return "duplicate definition of pool " + goQuote(name);
+                        }};
+  forEachNamed(s, s.in.pools, named, [&](const api::IPAddressPool& cr, ObjectErrors& errs) {
     Pool pool;
-    pool.name = cr->metadata.name;
-    pool.labels = cr->metadata.labels;
-    pool.auto_assign = cr->spec.auto_assign.value_or(true);
-    pool.avoid_buggy_ips = cr->spec.avoid_buggy_ips;
-    parseAddresses(*cr, pool, index, errs);
-    pool.allocation = parseAllocation(*cr, s, errs);
+    pool.name = cr.metadata.name;
+    pool.labels = cr.metadata.labels;
+    pool.auto_assign = cr.spec.auto_assign.value_or(true);
+    pool.avoid_buggy_ips = cr.spec.avoid_buggy_ips;
+    parseAddresses(cr, pool, index, errs);
+    pool.allocation = parseAllocation(cr, s, errs);
     if (errs.ok()) {
       s.cfg.pools.emplace(pool.name, std::move(pool));
     }
-  }
+  });
 }
 
 }  // namespace ingot::config::detail

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "config/config.h"
+
 namespace ingot::frrgen {
 
 /// kBgpDefaultPort is BGP's port, FRR's default for a neighbor.
@@ -139,18 +141,10 @@ struct Router {
   friend bool operator==(const Router&, const Router&) = default;
 };
 
-/// BfdProfile is a `bfd` / `profile` block. Intervals in milliseconds as in the API.
-struct BfdProfile {
-  std::string name;
-  std::optional<uint32_t> receive_interval;
-  std::optional<uint32_t> transmit_interval;
-  std::optional<uint32_t> detect_multiplier;
-  std::optional<uint32_t> echo_interval;
-  bool echo_mode = false;
-  bool passive_mode = false;
-  std::optional<uint32_t> minimum_ttl;
-  friend bool operator==(const BfdProfile&, const BfdProfile&) = default;
-};
+/// BfdProfile is a `bfd` / `profile` block: the parsed profile of config/config.h (name, intervals
+/// in milliseconds as in the API, echo and passive mode resolved to false when unset). One type for
+/// both layers: a profile renders exactly as it was parsed.
+using BfdProfile = config::BfdProfile;
 
 /// Model is the whole configuration of one node.
 struct Model {
