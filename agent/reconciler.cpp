@@ -69,7 +69,13 @@ Reconciler::Reconciler(Caches caches,
       options_(std::move(options)),
       backends_(std::move(backends)),
       clock_(clock),
-      hold_down_(logger, metrics, options_.wall_clock) {}
+      hold_down_(logger, metrics, options_.wall_clock) {
+  for (const auto& backend : backends_) {
+    if (auto accepted = backend->acceptedBgp()) {
+      accepted_ = std::move(accepted);  // nothing is claimed before the backend's daemon took it
+    }
+  }
+}
 
 ReconcileResult Reconciler::reconcile(const std::string& key) {
   if (key == keys::kConfig) return reconcileConfig();

@@ -24,6 +24,7 @@ struct Announcement {
   std::vector<std::string> peers;
   std::string advertisement;  ///< the BGPAdvertisement it came from (diagnostics only)
   std::string service;        ///< "namespace/name" of the Service (diagnostics only)
+  friend bool operator==(const Announcement&, const Announcement&) = default;
 };
 
 }  // namespace ingot::agent
