@@ -19,12 +19,12 @@ std::optional<k8s::Duration> BgpBackend::update(const Desired& desired) {
     ctx_.log.error("bgp", "build_failed", own.error().message, {{"node", ctx_.options.node}});
     return std::nullopt;
   }
+  desired_announcements_ = desired.bgp;  // may differ where the FRRConfiguration does not
   if (desired_ && *own == *desired_ && desired_config_ == desired.config) {
     return std::nullopt;
   }
   desired_ = std::move(*own);
   desired_config_ = desired.config;
-  desired_announcements_ = desired.bgp;
   // At once after the cool-down; within it, the apply at its end takes every change.
   const k8s::TimePoint now = ctx_.clock.now();
   build_cost_ += now - started;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -138,6 +139,12 @@ struct Desired {
   std::vector<L2Announcement> l2;  ///< the Services this node answers ARP/NDP for, by key
 };
 
+/// AcceptedBgp is what the routing daemon has taken: the BGP announcements of its last successful
+/// apply, by Service key ("namespace/name").
+using AcceptedBgp = std::map<std::string, std::vector<Announcement>>;
+/// AcceptedBgpPtr is shared and never changed once handed out: a new apply makes a new map.
+using AcceptedBgpPtr = std::shared_ptr<const AcceptedBgp>;
+
 /// Backend carries one protocol's part of the decisions to where it takes effect. Backends are
 /// called from the reconcile worker only.
 class Backend {
@@ -202,6 +209,12 @@ class Backend {
     static const std::set<std::string> kNone;
     return kNone;
   }
+
+  /// acceptedBgp returns the BGP announcements the routing daemon has actually taken, when this
+  /// backend knows them (null: it does not, and the decisions stand for what is announced). It
+  /// may change in update() and apply(); no report (ServiceBGPStatus, nodeAssigned,
+  /// metallb_speaker_announced) claims an announcement outside it.
+  virtual AcceptedBgpPtr acceptedBgp() const { return nullptr; }
 
   /// stop is called once at shutdown, after the last apply(): the backend stops acting on the
   /// world (what it wrote through the API stays).
@@ -317,6 +330,9 @@ class FrrApply;
 /// refuses a BGP session, the engine leaves it out and applies the rest; the backend then reports
 /// the BGPPeer (ConfigurationState frrReloadValid False/ConfigurationError, Warning Event
 /// FRRPeerRejected) and refusedPeers() names it, so that no status claims announcing to it.
+/// acceptedBgp() holds the announcements of the last apply FRR took: empty before the first, and
+/// unchanged while applies fail (FRR down, vtysh unreachable), so that no status claims a new
+/// announcement until FRR has it.
 class LocalFrrBackend final : public BgpBackend {
  public:
   /// LocalFrrBackend applies through frr, which must outlive it.
@@ -330,8 +346,11 @@ class LocalFrrBackend final : public BgpBackend {
   std::optional<std::string> stateError() const override { return error_; }
   bool stateErrorIsConfig() const override { return config_error_; }
   const std::set<std::string>& refusedPeers() const override { return refused_peers_; }
+  AcceptedBgpPtr acceptedBgp() const override { return accepted_; }
 
  private:
+  /// accept makes the desired announcements the accepted ones (FRR holds desired_).
+  void accept();
   /// noteRejected records the sessions FRR refused in the last apply (by BGPPeer) and reports a
   /// change of them (log, Warning Event FRRPeerRejected on the Node); rejected_report_ then
   /// describes them ("" when none) and is returned.
@@ -359,6 +378,9 @@ class LocalFrrBackend final : public BgpBackend {
   bool config_error_ = false;  ///< error_ describes sessions FRR refused
   std::set<std::string> refused_peers_;
   std::string rejected_report_;  ///< the last reported refusals ("" = none)
+  AcceptedBgpPtr accepted_ = std::make_shared<const AcceptedBgp>();
+  /// accepted_from_: the announcements accepted_ was built from.
+  std::vector<Announcement> accepted_from_;
 };
 
 }  // namespace ingot::agent

@@ -81,8 +81,22 @@ std::optional<k8s::Duration> LocalFrrBackend::update(const Desired& desired) {
   auto delay = BgpBackend::update(desired);
   if (delay) {
     dirty_ = true;
+  } else if (!dirty_ && health_->consecutiveFailures() == 0) {
+    accept();  // FRR already holds this FRRConfiguration (e.g. a second Service on one IP)
   }
   return delay;
+}
+
+void LocalFrrBackend::accept() {
+  if (desired_announcements_ == accepted_from_) {
+    return;
+  }
+  accepted_from_ = desired_announcements_;
+  auto accepted = std::make_shared<AcceptedBgp>();
+  for (const auto& a : accepted_from_) {
+    (*accepted)[a.service].push_back(a);
+  }
+  accepted_ = std::move(accepted);
 }
 
 k8s::ObjectReference LocalFrrBackend::nodeRef() const {
@@ -148,6 +162,7 @@ ReconcileResult LocalFrrBackend::applyDesired() {
     return failed(report.error());
   }
   dirty_ = false;
+  accept();
   noteRejected(report->rejected);
   if (report->path == bgp::ApplyPath::Delta) {
     // Read the delta back once changes go quiet; every further delta pushes it out.

@@ -192,9 +192,18 @@ class Reconciler {
   /// noteRefusedPeers takes the backends' refused BGPPeers (Backend::refusedPeers) after an
   /// apply; when they changed, the announcement reports and every ServiceBGPStatus follow.
   void noteRefusedPeers();
-  /// announcedHere tells whether the decision reaches a BGP session FRR holds: announced, and
-  /// not only to BGPPeers FRR refused.
-  bool announcedHere(const BgpDecision& d) const;
+  /// noteAccepted takes the BGP backend's accepted announcements (Backend::acceptedBgp) after
+  /// a hand-off or an apply; for every Service whose part changed, the announcement report, the
+  /// gauge and the ServiceBGPStatus follow.
+  void noteAccepted();
+  /// announcedHere tells whether the decision for the Service key reaches a BGP session FRR
+  /// holds: announced, FRR took the announcement, and not only to BGPPeers FRR refused.
+  bool announcedHere(const std::string& key, const BgpDecision& d) const;
+  /// holds tells whether FRR announces the Service key to peer: it took the Service's
+  /// announcement to peer (when the backend knows) and did not refuse peer's session.
+  bool holds(const std::string& key, const std::string& peer) const;
+  /// acceptedFor returns the accepted announcements of the Service key (accepted_ must be set).
+  const std::vector<Announcement>& acceptedFor(const std::string& key) const;
   /// setWeightGaugeFor sets ingot_bgp_service_weight for key from its last decision.
   void setWeightGaugeFor(const std::string& key);
   StateInputs stateInputs() const;
@@ -280,6 +289,8 @@ class Reconciler {
   /// refused_peers_: BGPPeers FRR holds no session for (it refused theirs); no report claims
   /// announcing to them.
   std::set<std::string> refused_peers_;
+  /// accepted_: what the BGP backend's daemon has taken (null: the decisions stand for it).
+  AcceptedBgpPtr accepted_;
   L2Elector l2_elector_;       ///< the incremental election; cleared when the Config is replaced
   HoldDownTracker hold_down_;  ///< who is held down (memberlist metadata)
   DrainTracker drain_;         ///< this node's drain phase

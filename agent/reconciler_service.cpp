@@ -19,9 +19,10 @@ k8s::ObjectReference serviceRef(const api::Service& svc) {
 
 /// signature identifies an announcement: its prefixes with their attributes and the peers FRR
 /// holds a session for (refused left out).
-std::string signature(const BgpDecision& d, const std::set<std::string>& refused) {
+std::string signature(const std::vector<Announcement>& announcements,
+                      const std::set<std::string>& refused) {
   std::vector<std::string> parts;
-  for (const auto& a : d.announcements) {
+  for (const auto& a : announcements) {
     std::string p = a.prefix.toString() + "|" + std::to_string(a.local_pref) + "|";
     for (const auto& c : a.communities) p += frrgen::communityText(c) + ",";
     p += "|";
@@ -134,16 +135,18 @@ void Reconciler::handBackends() {
       queue_.addAfter(std::string(backend->key()), *delay);
     }
   }
+  noteAccepted();  // a backend whose daemon already holds the change accepts it at once
 }
 
 void Reconciler::reportAnnouncement(const std::string& key, const Decided* d) {
   auto prev = announced_.find(key);
-  if (d == nullptr || !announcedHere(d->decision)) {
+  if (d == nullptr || !announcedHere(key, d->decision)) {
     if (prev != announced_.end()) {
       const std::string reason = d == nullptr ? "serviceDeleted"
-                                 : d->decision.announced()
-                                     ? "peersRefusedByFrr"
-                                     : std::string(bgpSkipReason(*d->decision.skip));
+                                 : !d->decision.announced()
+                                     ? std::string(bgpSkipReason(*d->decision.skip))
+                                 : refused_peers_.empty() ? "notTakenByFrr"
+                                                          : "peersRefusedByFrr";
       log_.info("announce", "serviceWithdrawn", "withdrawn",
                 {{"service", key}, {"protocol", "bgp"}, {"reason", reason}});
       announced_.erase(prev);
@@ -151,9 +154,12 @@ void Reconciler::reportAnnouncement(const std::string& key, const Decided* d) {
     return;
   }
   // A drain changes the attributes of every announcement and back: not a new assignment, so
-  // no nodeAssigned Event (the Node gets the drain Events instead).
+  // no nodeAssigned Event (the Node gets the drain Events instead). What FRR took when the
+  // backend knows it: a change FRR has not taken yet is not announced.
   const bool draining = drain_.state().phase == DrainPhase::GracefulShutdown;
-  std::string sig = (draining ? "drain:" : "") + signature(d->decision, refused_peers_);
+  std::string sig =
+      (draining ? "drain:" : "") +
+      signature(accepted_ ? acceptedFor(key) : d->decision.announcements, refused_peers_);
   if (prev == announced_.end() ||
       (prev->second != sig && !draining && !prev->second.starts_with("drain:"))) {
     log_.info("announce", "serviceAnnounced", "service has IP, announcing",
@@ -182,7 +188,7 @@ void Reconciler::setAnnouncedGauge() {
   std::vector<AnnouncedIp> gauge;
   for (const auto& [key, d] : decided_) {
     setWeightGaugeFor(key);
-    if (!announcedHere(d.decision)) {
+    if (!announcedHere(key, d.decision)) {
       continue;
     }
     for (const auto& i : d.service->status.ingress) {
@@ -194,7 +200,7 @@ void Reconciler::setAnnouncedGauge() {
 
 void Reconciler::setWeightGaugeFor(const std::string& key) {
   uint32_t bandwidth = 0;
-  if (auto d = decided_.find(key); d != decided_.end() && announcedHere(d->second.decision) &&
+  if (auto d = decided_.find(key); d != decided_.end() && announcedHere(key, d->second.decision) &&
                                    !d->second.decision.announcements.empty()) {
     bandwidth = d->second.decision.announcements.front().bandwidth;
   }
@@ -204,7 +210,7 @@ void Reconciler::setWeightGaugeFor(const std::string& key) {
 void Reconciler::setAnnouncedGaugeFor(const std::string& key) {
   setWeightGaugeFor(key);
   std::vector<std::string> ips;
-  if (auto d = decided_.find(key); d != decided_.end() && announcedHere(d->second.decision)) {
+  if (auto d = decided_.find(key); d != decided_.end() && announcedHere(key, d->second.decision)) {
     for (const auto& i : d->second.service->status.ingress) {
       ips.push_back(i.ip);
     }

@@ -15,7 +15,40 @@ ReconcileResult Reconciler::applyBackend(Backend& backend) {
     queue_.add(std::string(keys::kState));
   }
   noteRefusedPeers();
+  noteAccepted();
   return r;
+}
+
+void Reconciler::noteAccepted() {
+  AcceptedBgpPtr now;
+  for (const auto& backend : backends_) {
+    if (auto accepted = backend->acceptedBgp()) now = std::move(accepted);
+  }
+  if (now == accepted_) {
+    return;
+  }
+  static const AcceptedBgp kNone;
+  const AcceptedBgp& was = accepted_ ? *accepted_ : kNone;
+  const AcceptedBgp& is = now ? *now : kNone;
+  std::vector<std::string> changed;
+  for (const auto& [key, announcements] : is) {
+    auto it = was.find(key);
+    if (it == was.end() || it->second != announcements) changed.push_back(key);
+  }
+  for (const auto& [key, announcements] : was) {
+    if (!is.contains(key)) changed.push_back(key);
+  }
+  accepted_ = std::move(now);
+  // What these Services reach changed: their Events, gauge samples and statuses follow FRR.
+  for (const auto& key : changed) {
+    auto d = decided_.find(key);
+    reportAnnouncement(key, d == decided_.end() ? nullptr : &d->second);
+    setAnnouncedGaugeFor(key);
+    status_dirty_.insert(key);
+  }
+  if (!changed.empty()) {
+    queue_.add(std::string(keys::kStatus));
+  }
 }
 
 void Reconciler::noteRefusedPeers() {
@@ -33,12 +66,37 @@ void Reconciler::noteRefusedPeers() {
   queue_.add(std::string(keys::kStatus));
 }
 
-bool Reconciler::announcedHere(const BgpDecision& d) const {
-  if (!d.announced() || refused_peers_.empty() || d.peers.empty()) {
-    return d.announced();
+bool Reconciler::announcedHere(const std::string& key, const BgpDecision& d) const {
+  if (!d.announced()) {
+    return false;
+  }
+  if (d.peers.empty()) {
+    return accepted_ == nullptr || accepted_->contains(key);
+  }
+  if (refused_peers_.empty() && accepted_ == nullptr) {
+    return true;
   }
   return std::any_of(d.peers.begin(), d.peers.end(),
-                     [this](const std::string& p) { return !refused_peers_.contains(p); });
+                     [&](const std::string& p) { return holds(key, p); });
+}
+
+bool Reconciler::holds(const std::string& key, const std::string& peer) const {
+  if (refused_peers_.contains(peer)) {
+    return false;
+  }
+  if (accepted_ == nullptr) {
+    return true;
+  }
+  const auto& taken = acceptedFor(key);
+  return std::any_of(taken.begin(), taken.end(), [&](const Announcement& a) {
+    return std::find(a.peers.begin(), a.peers.end(), peer) != a.peers.end();
+  });
+}
+
+const std::vector<Announcement>& Reconciler::acceptedFor(const std::string& key) const {
+  static const std::vector<Announcement> kNone;
+  auto it = accepted_->find(key);
+  return it == accepted_->end() ? kNone : it->second;
 }
 
 StateInputs Reconciler::stateInputs() const {

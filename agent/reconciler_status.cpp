@@ -97,11 +97,11 @@ std::optional<api::ServiceBGPStatusStatus> Reconciler::wantedBgpStatus(
   if (d == decided_.end() || !d->second.decision.announced() || d->second.decision.peers.empty()) {
     return std::nullopt;
   }
-  // Only the peers FRR holds a session for: a BGPPeer whose session FRR refused gets nothing.
+  // Only the peers FRR announces the Service to: it took the announcement (an apply that has not
+  // succeeded yet claims nothing), and a BGPPeer whose session FRR refused gets nothing.
   std::vector<std::string> peers;
   std::copy_if(d->second.decision.peers.begin(), d->second.decision.peers.end(),
-               std::back_inserter(peers),
-               [this](const std::string& p) { return !refused_peers_.contains(p); });
+               std::back_inserter(peers), [&](const std::string& p) { return holds(key, p); });
   if (peers.empty()) {
     return std::nullopt;
   }

@@ -27,6 +27,7 @@ struct Announcement {
   /// bandwidth is the BGP link-bandwidth value (FRR's Mbps, 1..25600) sent with the prefix for
   /// endpoint-weighted ECMP: this node's ready local endpoints (agent/core/weights.h). 0 = none.
   uint32_t bandwidth = 0;
+  friend bool operator==(const Announcement&, const Announcement&) = default;
 };
 
 }  // namespace ingot::agent

@@ -409,6 +409,9 @@ class FakeApply final : public FrrApply {
   }
   Result<bgp::ApplyReport> apply(const std::string& text) override {
     texts.push_back(text);
+    if (on_apply) {
+      on_apply();
+    }
     if (clock) {
       clock->advance(cost);
     }
@@ -426,12 +429,26 @@ class FakeApply final : public FrrApply {
   std::vector<bgp::RejectedSession> rejected;  ///< sessions every apply reports FRR refused
   testing::HookClock* clock = nullptr;
   k8s::Duration cost{};
+  std::function<void()> on_apply;  ///< called at every apply, before its outcome
 };
 
 ReconcilerOptions frrMode() {
   ReconcilerOptions o = node1();
   o.dialect = config::Backend::Frr;
   return o;
+}
+
+size_t eventCount(const Harness& h, const std::string& reason) {
+  return std::count_if(h.events.events.begin(), h.events.events.end(),
+                       [&](const auto& ev) { return ev.reason == reason; });
+}
+
+std::string speakerState(const Harness& h) {
+  std::string state;
+  for (const auto& w : h.writes("patchStatus")) {
+    if (w.name == "speaker-node1") state = w.body;
+  }
+  return state;
 }
 
 BOOST_AUTO_TEST_CASE(frr_mode_reports_a_failed_reload_and_retries_with_backoff) {
@@ -469,8 +486,9 @@ BOOST_AUTO_TEST_CASE(frr_mode_reports_a_failed_reload_and_retries_with_backoff) 
   h.queue.add(std::string(keys::kBgp));
   h.drain();
   BOOST_TEST(frr.texts.size() == 2u);
-  BOOST_TEST(
-      contains(h.writes("patchStatus").back().body, "\"frrReloadValid\",\"status\":\"True\""));
+  // The ConfigurationState's patch (the ServiceBGPStatus writes now follow the apply that took
+  // their announcements, so the state's is not necessarily the last patch).
+  BOOST_TEST(contains(speakerState(h), "\"frrReloadValid\",\"status\":\"True\""));
   BOOST_TEST(contains(h.metrics.render(), "ingot_agent_frr_apply_consecutive_failures 0"));
   BOOST_TEST(!contains(h.metrics.render(), "ingot_agent_frr_last_success_timestamp_seconds 0\n"));
 }
@@ -561,6 +579,70 @@ BOOST_AUTO_TEST_CASE(frr_mode_statuses_follow_the_sessions_frr_refused) {
   }
   BOOST_TEST(contains(last_state, "\"result\":\"Valid\""), last_state);
   BOOST_TEST(contains(last_state, "\"errorSummary\":\"\""), last_state);
+}
+
+// The first pass claims nothing before FRR took it: when the first apply runs, no
+// ServiceBGPStatus exists and no nodeAssigned Event was recorded; both follow the apply.
+BOOST_AUTO_TEST_CASE(frr_mode_first_pass_claims_nothing_before_the_first_apply) {
+  FakeApply frr;
+  Harness h(frrMode(), &frr);
+  std::optional<std::pair<size_t, size_t>> at_apply;  // (creates, nodeAssigned) then
+  frr.on_apply = [&] {
+    if (!at_apply) at_apply = {bgpStatusCount(h, "create"), eventCount(h, "nodeAssigned")};
+  };
+  firstPass(h);
+  h.drain();
+  BOOST_TEST_REQUIRE(at_apply.has_value());
+  BOOST_TEST(at_apply->first == 0u);
+  BOOST_TEST(at_apply->second == 0u);
+  BOOST_TEST(bgpStatusCount(h, "create") > 0u);
+  BOOST_TEST(eventCount(h, "nodeAssigned") > 0u);
+  BOOST_TEST(bgpStatusCount(h, "remove") == 0u);
+}
+
+// While every apply fails (FRR down, vtysh unreachable), nothing claims an announcement FRR does
+// not hold: no ServiceBGPStatus, no nodeAssigned, no metallb_speaker_announced sample, also for
+// a Service added meanwhile; the ConfigurationState carries the failure. Once FRR takes the
+// configuration, all of it appears.
+BOOST_AUTO_TEST_CASE(frr_mode_claims_nothing_while_every_apply_fails) {
+  FakeApply frr;
+  frr.failures = 1000;
+  Harness h(frrMode(), &frr);
+  firstPass(h);
+  h.drain();
+  auto svc = *h.world.services.get("shop/checkout");
+  svc.metadata.name = "another";
+  svc.metadata.uid = "another-uid";
+  h.world.put(svc);
+  auto slice = *h.world.endpoint_slices.list().front();  // checkout's endpoint on node1
+  slice.metadata.name = "another-abcde";
+  slice.metadata.labels["kubernetes.io/service-name"] = "another";
+  h.world.put(slice);
+  h.queue.add(keys::service(svc.metadata.namespace_ + "/another"));
+  h.drain();
+  for (int i = 0; i < 2; ++i) {
+    h.queue.add(std::string(keys::kBgp));  // the retries the manager runs after their delay
+    h.drain();
+  }
+  BOOST_TEST(frr.texts.size() >= 3u);
+  BOOST_TEST(bgpStatusCount(h, "create") == 0u);
+  BOOST_TEST(eventCount(h, "nodeAssigned") == 0u);
+  BOOST_TEST(!contains(h.metrics.render(), "protocol=\"bgp\""), h.metrics.render());
+  BOOST_TEST(contains(speakerState(h), "\"frrReloadValid\",\"status\":\"False\""), speakerState(h));
+  BOOST_TEST(contains(speakerState(h), "boom"), speakerState(h));
+  // FRR is back: the next retry applies, and the statuses, Events and gauge follow.
+  frr.failures = 0;
+  h.queue.add(std::string(keys::kBgp));
+  h.drain();
+  size_t another = 0;
+  for (const auto& w : h.writes("create")) {
+    another += contains(w.body, "\"ServiceBGPStatus\"") && contains(w.body, "another");
+  }
+  BOOST_TEST(another == 1u);
+  BOOST_TEST(eventCount(h, "nodeAssigned") >= 2u);
+  BOOST_TEST(contains(h.metrics.render(), "service=\"" + svc.metadata.namespace_ + "/another\""),
+             h.metrics.render());
+  BOOST_TEST(contains(speakerState(h), "\"frrReloadValid\",\"status\":\"True\""), speakerState(h));
 }
 
 BOOST_AUTO_TEST_CASE(frr_mode_reads_a_delta_back_once_changes_go_quiet) {
