@@ -32,8 +32,8 @@ int metricsPort(const json::Value& pod, int fallback) {
   }
   const std::string annotated = stringAt(pod, {"metadata", "annotations", "prometheus.io/port"});
   const bool https = stringAt(pod, {"metadata", "annotations", "prometheus.io/scheme"}) == "https";
-  if (!https && !annotated.empty() && annotated.find_first_not_of("0123456789") == std::string::npos &&
-      annotated.size() <= 5) {
+  if (!https && !annotated.empty() &&
+      annotated.find_first_not_of("0123456789") == std::string::npos && annotated.size() <= 5) {
     return std::stoi(annotated);
   }
   return fallback;

@@ -78,8 +78,7 @@ FlagSet flagSet(Flags& f) {
   set.add({"agent-labels", false, daemon::text(f.agent_labels),
            "label selector of the agent Pods, whose readiness tells which agents are alive "
            "(default app.kubernetes.io/component=speaker)"});
-  set.ignore(f.ignored, {"pprof-bind-address", "tls-curve-preferences"},
-             {"webhook-http2"});
+  set.ignore(f.ignored, {"pprof-bind-address", "tls-curve-preferences"}, {"webhook-http2"});
   return set;
 }
 

@@ -20,8 +20,8 @@ inline constexpr uint32_t kMaxBandwidth = 25600;
 
 /// WeightOptIn is how a Service's annotation resolves against the cluster-wide default.
 enum class WeightOptIn {
-  Off,             ///< not weighted
-  On,              ///< weighted
+  Off,            ///< not weighted
+  On,             ///< weighted
   BadAnnotation,  ///< the annotation is neither "true" nor "false": the default applies
 };
 

@@ -73,10 +73,7 @@ BOOST_AUTO_TEST_CASE(ready_local_endpoints_follow_the_bgp_serving_rule) {
                     ep("10.0.1.3", "node1", true), ep("10.0.2.1", "node2", true)})},
        3,
        1},
-      {"ready unset counts",
-       {slice("a", {ep("10.0.1.1", "node1", std::nullopt)})},
-       1,
-       0},
+      {"ready unset counts", {slice("a", {ep("10.0.1.1", "node1", std::nullopt)})}, 1, 0},
       {"not ready but serving (terminating) counts",
        {slice("a", {ep("10.0.1.1", "node1", false, true)})},
        1,
@@ -102,10 +99,7 @@ BOOST_AUTO_TEST_CASE(ready_local_endpoints_follow_the_bgp_serving_rule) {
        {slice("a", {ep("10.0.1.1", "node1", false)}), slice("b", {ep("10.0.1.1", "node1", true)})},
        1,
        0},
-      {"an endpoint without a node counts nowhere",
-       {slice("a", {ep("10.0.1.1", "", true)})},
-       0,
-       0},
+      {"an endpoint without a node counts nowhere", {slice("a", {ep("10.0.1.1", "", true)})}, 0, 0},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {
@@ -143,8 +137,8 @@ BOOST_AUTO_TEST_CASE(annotation_overrides_the_cluster_default) {
 BOOST_AUTO_TEST_CASE(bandwidth_is_the_local_count_for_weighted_local_services_only) {
   std::vector<api::Endpoint> many;
   for (int i = 0; i < 25601; ++i) {
-    many.push_back(ep("10.1." + std::to_string(i / 250) + "." + std::to_string(i % 250), "node1",
-                      true));
+    many.push_back(
+        ep("10.1." + std::to_string(i / 250) + "." + std::to_string(i % 250), "node1", true));
   }
   const std::vector<api::EndpointSlice> three_one = {
       slice("a", {ep("10.0.1.1", "node1", true), ep("10.0.1.2", "node1", true),
