@@ -136,6 +136,7 @@ BOOST_AUTO_TEST_CASE(annotation_overrides_the_cluster_default) {
 
 BOOST_AUTO_TEST_CASE(bandwidth_is_the_local_count_for_weighted_local_services_only) {
   std::vector<api::Endpoint> many;
+  many.reserve(25601);
   for (int i = 0; i < 25601; ++i) {
     many.push_back(
         ep("10.1." + std::to_string(i / 250) + "." + std::to_string(i % 250), "node1", true));
@@ -192,6 +193,7 @@ BOOST_AUTO_TEST_CASE(decide_bgp_attaches_each_nodes_count) {
 
   auto slices = [](int n1, int n2) {
     std::vector<api::Endpoint> eps;
+    eps.reserve(static_cast<size_t>(n1) + static_cast<size_t>(n2));
     for (int i = 0; i < n1; ++i) {
       eps.push_back(ep("10.0.1." + std::to_string(i + 1), "node1", true));
     }

@@ -17,8 +17,9 @@ class FakeReviews : public AccessReviews {
   Result<std::optional<UserInfo>> authenticate(const std::string& token) override {
     ++authentications;
     if (failing) return Error{ErrorCode::Unavailable, "connection refused"};
-    if (token == "reader" || token == "stranger")
+    if (token == "reader" || token == "stranger") {
       return std::optional<UserInfo>{UserInfo{token, "", {"g"}, {}}};
+    }
     return std::optional<UserInfo>{};
   }
   Result<bool> authorize(const UserInfo& user,
