@@ -51,17 +51,17 @@ def rendered(harness, *sets: str) -> dict:
 
 def test_drain_values_reach_the_agent_and_are_off_by_default(harness):
     def agent_args(*sets: str) -> list:
-        return pod_spec(rendered(harness, *sets), "DaemonSet", "ingot-agent")["containers"][0][
+        return pod_spec(rendered(harness, *sets), "DaemonSet", "metallb-speaker")["containers"][0][
             "args"]
     assert not [a for a in agent_args() if a.startswith("--drain-")]
-    assert pod_spec(rendered(harness), "DaemonSet", "ingot-agent")[
+    assert pod_spec(rendered(harness), "DaemonSet", "metallb-speaker")[
         "terminationGracePeriodSeconds"] == 2
     sets = ("speaker.drain.triggers={cordon,sigterm}", "speaker.drain.taint=example.com/maint",
             "speaker.drain.delay=20s", "speaker.drain.terminationGracePeriodSeconds=30")
     args = agent_args(*sets)
     assert [a for a in args if a.startswith("--drain-")] == [
         "--drain-triggers=cordon,sigterm", "--drain-taint=example.com/maint", "--drain-delay=20s"]
-    assert pod_spec(rendered(harness, *sets), "DaemonSet", "ingot-agent")[
+    assert pod_spec(rendered(harness, *sets), "DaemonSet", "metallb-speaker")[
         "terminationGracePeriodSeconds"] == 30
 
 

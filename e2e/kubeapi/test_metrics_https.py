@@ -71,8 +71,8 @@ def scraped(tmp_path_factory, cert_dir):
     """{daemon: {"status": {case: status}, "families": set, "health": status, ...}} from one
     run of both daemons, shared by the tests of this module."""
     directory = tmp_path_factory.mktemp("metrics-https")
-    server = kubeapi.KubeApiServer(tokens=(TOKEN,), cert_dir=cert_dir, bookmark_interval=0.2,
-                                   conversion_webhooks=True).start()
+    server = kubeapi.KubeApiServer(tokens=(TOKEN,), cert_dir=cert_dir,
+                                   bookmark_interval=0.2).start()
     try:
         client = ApiClient(server)
         allowed = sa_token(client, "prometheus")
@@ -142,7 +142,7 @@ FLAVOURS = {
 @pytest.mark.parametrize("flavour", sorted(FLAVOURS))
 def test_every_alert_names_a_metric_the_flavour_exports(harness, scraped, flavour):  # noqa: F811
     objs = rendered(harness, "prometheus.prometheusRule.enabled=true", *FLAVOURS[flavour])
-    rules = [r for g in objs[("PrometheusRule", "ingot")]["spec"]["groups"] for r in g["rules"]]
+    rules = [r for g in objs[("PrometheusRule", "metallb")]["spec"]["groups"] for r in g["rules"]]
     exported = scraped["controller"]["families"] | scraped["agent"]["families"]
     if flavour == "frr":
         exported |= frr_session_families()

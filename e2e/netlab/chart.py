@@ -40,7 +40,10 @@ def values(mode: str, ingot_frr: bool = False, memberlist: bool = True,
     """The harness' --set arguments of a lab flavour."""
     variant = {"none": "ingot-native.yaml", "frr": "ingot-frr.yaml",
                "frr-k8s": "ingot-frr-k8s.yaml"}[mode]
-    args = list(_render_module().VARIANTS[variant])
+    # The plain manifests' names (Deployment controller, DaemonSet speaker, ServiceAccounts
+    # controller/speaker): what a kubectl apply of charts/manifests/ installs, and what the RBAC
+    # record (test_zz_rbac_record) reads.
+    args = list(_render_module().VARIANTS[variant]) + list(_render_module().MANIFEST_NAMES)
     if mode == "frr-k8s":
         args += ["--set", f"frrk8s.namespace={FRRK8S_NS}"]
         if ingot_frr:

@@ -43,7 +43,7 @@ SECRET = f"/api/v1/namespaces/{m.METALLB_NS}/secrets/metallb-webhook-cert"
 @pytest.fixture(scope="module")
 def cluster():
     spec = l2_spec(2)
-    spec.controller_args = ("--port", str(METRICS_PORT))
+    spec.controller_args = ("--plain-metrics-bind-address", f":{METRICS_PORT}")
     for c in start_cluster(spec):
         prepare(c)
         yield c
@@ -138,9 +138,10 @@ def _recreate_speaker_pod(cluster, node: str) -> None:
     wait_until("the old Pod's statuses to be collected", lambda: not any(
         ref.get("uid") == old_uid for s in cluster.client.list("ServiceL2Status", m.METALLB_NS)
         for ref in s["metadata"].get("ownerReferences") or []), 30, interval=0.2)
-    cluster.client.create(m.speaker_pod(node, cluster.address(node)))
-    cluster.client.merge_patch("Pod", f"speaker-{node}", m.METALLB_NS,
-                               {"status": m.pod_status(cluster.address(node))}, "status")
+    pod = cluster.speaker_pod(node)
+    cluster.client.create({k: v for k, v in pod.items() if k != "status"})
+    cluster.client.merge_patch("Pod", f"speaker-{node}", m.METALLB_NS, {"status": pod["status"]},
+                               "status")
     cluster.start_agent(node)
 
 

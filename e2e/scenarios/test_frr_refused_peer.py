@@ -34,7 +34,7 @@ FRR_DOWN = 300  # an apply retried with backoff while FRR was down reaches it wi
 @pytest.fixture(scope="module")
 def cluster():
     for c in start_cluster(ClusterSpec(nodes=2, mode="frr", webhooks=False,
-                                             agent_args=("--port", str(METRICS_PORT)))):
+                                             agent_args=("--plain-metrics-bind-address", f":{METRICS_PORT}"))):
         configure(c)
         yield c
 
