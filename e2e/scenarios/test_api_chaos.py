@@ -26,6 +26,7 @@ from scenario import NS, objects, record_figure, show_logs_on_failure, start_clu
 from l2scenario import (L2_POOL, METRICS_PORT, expected, l2_spec, prepare, samples,
                         status_node, vip4, wait_owner, with_endpoints)
 from netlab import manifests as m
+from netlab.kubeclient import ApiError
 from netlab.proc import wait_until
 
 ADMIN = "/ingot-test/faults"
@@ -175,12 +176,13 @@ def test_chaos(cluster, objects, show_logs_on_failure, record_figure):
     start = time.monotonic()
     next_rotation = start
     recreated = False
+    rotations = 0
     index = 0
     try:
         while time.monotonic() - start < CHAOS_SECONDS:
             now = time.monotonic()
-            if now >= next_rotation:
-                cluster.client.request("DELETE", SECRET)  # the controller makes a new CA
+            if now >= next_rotation and _rotate(cluster):
+                rotations += 1
                 next_rotation = now + ROTATE_SECONDS
             name = f"churn-{index}"
             objects.apply(*with_endpoints(cluster, name, vip4(cluster, 80 + index % 40),
@@ -199,6 +201,9 @@ def test_chaos(cluster, objects, show_logs_on_failure, record_figure):
                                    "eventTtl": None, "storageReinit": 0,
                                    "compactionWindow": 300, "bookmarkInterval": 60})["counters"]
 
+    # The controller's rotator passes every 10 s and its creates meet the faults too: the last
+    # deleted Secret comes back once the faults stop.
+    wait_until("the controller to regenerate the webhook Secret", lambda: _secret(cluster), 60)
     services = [f"stable-{i}" for i in range(4)] + churned
     wanted = {name: expected(cluster, name) for name in services}
 
@@ -233,7 +238,33 @@ def test_chaos(cluster, objects, show_logs_on_failure, record_figure):
         record_figure(f"server {name}", counters[name], "requests or objects")
     record_figure("client retries (agents and controller)", sum(retried.values()), "retries")
     record_figure("Services churned", index, "Services")
+    record_figure("certificate rotations", rotations, "Secrets deleted and regenerated")
+    assert rotations >= 2, f"the controller regenerated the webhook Secret {rotations - 1} times"
     assert sum(retried.values()) > 0, f"no client retries counted: {retried}"
+
+
+def _secret(cluster) -> bool:
+    """Whether the webhook Secret exists."""
+    try:
+        cluster.client.request("GET", SECRET)
+    except ApiError as e:
+        if e.status == 404:
+            return False
+        raise
+    return True
+
+
+def _rotate(cluster) -> bool:
+    """Deletes the webhook Secret so that the controller makes a new CA; False while the previous
+    deletion has not been answered with a new Secret yet (the next rotation waits for it)."""
+    if not _secret(cluster):
+        return False
+    try:
+        cluster.client.request("DELETE", SECRET)
+    except ApiError as e:
+        if e.status != 404:
+            raise
+    return True
 
 
 def _index(name: str) -> int:
