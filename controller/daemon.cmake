@@ -13,14 +13,14 @@ ingot_add_library(ingot_controller
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_status.cpp
     ${CMAKE_CURRENT_LIST_DIR}/status_writes.cpp
     ${CMAKE_CURRENT_LIST_DIR}/write_pool.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/webhook_admission.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/webhook_convert.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/webhook_json.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/webhook_rotation.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/webhook_rotator.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/webhook_server.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/webhook_service.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/webhooks.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook/admission.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook/convert.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook/json.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook/rotation.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook/rotator.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook/server.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook/service.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/webhook/webhooks.cpp
   LIBRARIES ingot_controller_core ingot_controller_unannounced ingot_config ingot_api ingot_json ingot_kube_daemon ingot_kube ingot_daemon ingot_http ingot_util
             OpenSSL::Crypto OpenSSL::SSL)
 
@@ -39,11 +39,11 @@ ingot_add_test(ingot_controller_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/status_writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/write_overlay_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/webhook_admission_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/webhook_certs_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/webhook_convert_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/webhook_rotation_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/webhook_rotator_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/webhook/admission_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/webhook/certs_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/webhook/convert_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/webhook/rotation_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/webhook/rotator_test.cpp
   LIBRARIES ingot_controller)
 
 # Test support shared by the integration tests and the benchmark: start the test API server and

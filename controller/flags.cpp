@@ -3,7 +3,7 @@
 
 #include <map>
 
-#include "controller/webhook_tls.h"
+#include "controller/webhook/tls.h"
 
 namespace ingot::controller {
 namespace {

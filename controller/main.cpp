@@ -9,7 +9,7 @@
 #include "controller/manager.h"
 #include "controller/metrics.h"
 #include "controller/ml_secret.h"
-#include "controller/webhooks.h"
+#include "controller/webhook/webhooks.h"
 #include "kube/shell.h"
 
 namespace {

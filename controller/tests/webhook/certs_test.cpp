@@ -2,7 +2,7 @@
 // Real OpenSSL generation of the webhook's CA and serving certificate: the chain verifies with
 // openssl's own verifier, the SANs and validity are what was asked, and a certificate from
 // another CA or a mismatched key is caught.
-#include "controller/webhook_certs.h"
+#include "controller/webhook/certs.h"
 
 #include <boost/test/unit_test.hpp>
 #include <openssl/pem.h>

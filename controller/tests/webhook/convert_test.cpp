@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The BGPPeer conversion webhook: both ConversionReview versions, both directions, metadata and
 // status kept as sent, failures named, and bodies that are not reviews refused.
-#include "controller/webhook_convert.h"
+#include "controller/webhook/convert.h"
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/webhook_admission.h"
+#include "controller/webhook/admission.h"
 
 #include <algorithm>
 
 #include "api/codec.h"
 #include "api/validate.h"
 #include "common/json/json.h"
-#include "controller/webhook_json.h"
+#include "controller/webhook/json.h"
 
 namespace ingot::controller::webhook {
 namespace {

@@ -2,7 +2,7 @@
 // The validating webhooks' decisions: AdmissionReview decoding and encoding, what each request
 // reads, and the verdicts (MetalLB's messages and warnings) for a table of requests against a
 // table of existing objects.
-#include "controller/webhook_admission.h"
+#include "controller/webhook/admission.h"
 
 #include <boost/test/unit_test.hpp>
 

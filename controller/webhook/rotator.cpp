@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/webhook_rotator.h"
+#include "controller/webhook/rotator.h"
 
 #include <condition_variable>
 #include <fstream>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/webhook_json.h"
+#include "controller/webhook/json.h"
 
 #include <algorithm>
 

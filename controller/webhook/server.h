@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "common/util/result.h"
-#include "controller/webhook_certs.h"
-#include "controller/webhook_tls.h"
+#include "controller/webhook/certs.h"
+#include "controller/webhook/tls.h"
 
 namespace ingot::http {
 class Server;

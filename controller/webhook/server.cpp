@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/webhook_server.h"
+#include "controller/webhook/server.h"
 
 #include <algorithm>
 
@@ -8,7 +8,7 @@
 #include <openssl/ssl.h>
 
 #include "common/http/server.h"
-#include "controller/webhook_convert.h"
+#include "controller/webhook/convert.h"
 
 namespace ingot::controller::webhook {
 

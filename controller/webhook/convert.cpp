@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/webhook_convert.h"
+#include "controller/webhook/convert.h"
 
 #include "api/codec.h"
 #include "api/convert.h"
 #include "common/json/json.h"
-#include "controller/webhook_json.h"
+#include "controller/webhook/json.h"
 
 namespace ingot::controller::webhook {
 namespace {

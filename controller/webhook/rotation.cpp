@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/webhook_rotation.h"
+#include "controller/webhook/rotation.h"
 
 #include <algorithm>
 
 #include "api/secret.h"
 #include "common/json/json.h"
-#include "controller/webhook_json.h"
+#include "controller/webhook/json.h"
 #include "kube/events.h"
 
 namespace ingot::controller::webhook {

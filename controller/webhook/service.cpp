@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/webhook_service.h"
+#include "controller/webhook/service.h"
 
 #include "api/codec.h"
 #include "common/daemon/prometheus.h"
-#include "controller/webhook_convert.h"
+#include "controller/webhook/convert.h"
 #include "kube/resources.h"
 
 namespace ingot::controller::webhook {

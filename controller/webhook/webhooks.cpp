@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "controller/webhooks.h"
+#include "controller/webhook/webhooks.h"
 
 namespace ingot::controller {
 namespace {

@@ -2,7 +2,7 @@
 // The certificate rotator against kube's FakeApiClient: a missing Secret is filled and the CA
 // bundle published (and the BGPPeer conversion webhook pointed at the controller's namespace);
 // a pass that cannot write keeps the served certificate and is reported.
-#include "controller/webhook_rotator.h"
+#include "controller/webhook/rotator.h"
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The certificate rotator's decisions: when to renew what, and which CA bundle patches to send.
-#include "controller/webhook_rotation.h"
+#include "controller/webhook/rotation.h"
 
 #include <boost/test/unit_test.hpp>
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "common/util/log.h"
-#include "controller/webhook_admission.h"
-#include "controller/webhook_server.h"
+#include "controller/webhook/admission.h"
+#include "controller/webhook/server.h"
 #include "kube/api_client.h"
 
 namespace ingot::controller::webhook {

@@ -13,7 +13,7 @@
 
 #include "api/types.h"
 #include "common/json/value.h"
-#include "controller/webhook_certs.h"
+#include "controller/webhook/certs.h"
 
 namespace ingot::controller::webhook {
 

@@ -10,9 +10,9 @@
 
 #include "config/config.h"
 #include "controller/flags.h"
-#include "controller/webhook_rotator.h"
-#include "controller/webhook_server.h"
-#include "controller/webhook_service.h"
+#include "controller/webhook/rotator.h"
+#include "controller/webhook/server.h"
+#include "controller/webhook/service.h"
 #include "kube/events.h"
 
 namespace ingot::controller {

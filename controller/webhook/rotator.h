@@ -13,9 +13,9 @@
 #include <string>
 
 #include "common/util/log.h"
-#include "controller/webhook_rotation.h"
-#include "controller/webhook_server.h"
-#include "controller/webhook_service.h"
+#include "controller/webhook/rotation.h"
+#include "controller/webhook/server.h"
+#include "controller/webhook/service.h"
 #include "kube/api_client.h"
 
 namespace ingot::controller::webhook {
