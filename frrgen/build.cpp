@@ -130,7 +130,7 @@ struct Indexed {
   std::map<std::string, std::vector<size_t>> by_peer;
 };
 
-Indexed index(const std::vector<agent::Announcement>& announcements) {
+Indexed index(const std::vector<config::Announcement>& announcements) {
   Indexed x;
   std::vector<std::string> texts;
   texts.reserve(announcements.size());
@@ -170,7 +170,7 @@ std::vector<std::string> texts(std::vector<uint32_t>& ranks, const Indexed& x) {
 // advertiseFor fills toAdvertise from the announcements the session receives and marks the
 // prefixes in the router's set (by rank).
 void advertiseFor(const config::Peer& p,
-                  const std::vector<agent::Announcement>& announcements,
+                  const std::vector<config::Announcement>& announcements,
                   const Indexed& x,
                   api::FrrAdvertise& out,
                   std::vector<bool>& router_prefixes) {
@@ -184,7 +184,7 @@ void advertiseFor(const config::Peer& p,
   std::map<uint32_t, std::vector<uint32_t>> by_local_pref;
   std::map<uint32_t, std::vector<uint32_t>> by_bandwidth;
   for (size_t i : it->second) {
-    const agent::Announcement& a = announcements[i];
+    const config::Announcement& a = announcements[i];
     if (!carries(p, a.prefix)) {
       continue;
     }
@@ -301,7 +301,7 @@ std::string communityText(const config::BgpCommunity& c) {
 
 Result<api::FRRConfiguration> build(const config::Config& config,
                                     const std::string& node,
-                                    const std::vector<agent::Announcement>& announcements,
+                                    const std::vector<config::Announcement>& announcements,
                                     const BuildOptions& options) {
   for (const auto& a : announcements) {
     if (a.communities.size() > kMaxCommunities) {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "agent/core/announcement.h"
 #include "api/frrk8s.h"
 #include "common/util/result.h"
+#include "config/announcement.h"
 #include "config/config.h"
 
 namespace ingot::frrgen {
@@ -47,7 +47,7 @@ std::string communityText(const config::BgpCommunity& c);
 /// with more than 63 communities (MetalLB: "max supported communities is 63, got N").
 Result<api::FRRConfiguration> build(const config::Config& config,
                                     const std::string& node,
-                                    const std::vector<agent::Announcement>& announcements,
+                                    const std::vector<config::Announcement>& announcements,
                                     const BuildOptions& options);
 
 }  // namespace ingot::frrgen

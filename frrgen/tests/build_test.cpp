@@ -12,11 +12,11 @@ namespace {
 
 using namespace ingot::frrgen::testing;
 
-agent::Announcement announce(const std::string& prefix,
-                             std::vector<std::string> peers,
-                             uint32_t local_pref = 0,
-                             std::vector<config::BgpCommunity> communities = {}) {
-  agent::Announcement a;
+config::Announcement announce(const std::string& prefix,
+                              std::vector<std::string> peers,
+                              uint32_t local_pref = 0,
+                              std::vector<config::BgpCommunity> communities = {}) {
+  config::Announcement a;
   a.prefix = cidr(prefix);
   a.peers = std::move(peers);
   a.local_pref = local_pref;
@@ -25,7 +25,7 @@ agent::Announcement announce(const std::string& prefix,
 }
 
 api::FRRConfiguration mustBuild(const config::Config& cfg,
-                                const std::vector<agent::Announcement>& anns,
+                                const std::vector<config::Announcement>& anns,
                                 const BuildOptions& options = {}) {
   auto r = build(cfg, "node1", anns, options);
   BOOST_TEST_REQUIRE(r.has_value(), (r ? "" : r.error().message));

@@ -23,8 +23,8 @@ namespace {
 
 using namespace ingot::frrgen::testing;
 
-agent::Announcement weighted(const std::string& prefix, uint32_t bandwidth) {
-  agent::Announcement a;
+config::Announcement weighted(const std::string& prefix, uint32_t bandwidth) {
+  config::Announcement a;
   a.prefix = cidr(prefix);
   a.peers = {"tor"};
   a.bandwidth = bandwidth;
@@ -62,7 +62,7 @@ BOOST_AUTO_TEST_SUITE(weighted_ecmp)
 BOOST_AUTO_TEST_CASE(announcement_bandwidth_reaches_the_merged_model) {
   struct Case {
     std::string desc;
-    std::vector<agent::Announcement> announcements;
+    std::vector<config::Announcement> announcements;
     std::vector<api::FrrBandwidthPrefixes> with_bandwidth;
     std::map<std::string, uint32_t> model;  // prefix → bandwidth in the model
   };
