@@ -32,7 +32,7 @@ import pytest
 from conftest import POOLS, ApiClient, pool
 from test_ingot_webhooks import (CONFIGS, HOST, NS, POOL_PATH, REPO, SECRET, bundles_set,
                                  chart_webhook_configuration, controller_binary, expose,
-                                 wait_for)
+                                 wait_for, webhook_port_in)
 
 SCALE = int(os.environ.get("INGOT_HTTP_PROBE_SCALE", "1"))
 CLIENT_TIMEOUT = 1.0  # the normal request's own timeout: the pass criterion
@@ -66,17 +66,6 @@ def read_ports(path: Path) -> dict:
         ports = dict(line.split() for line in path.read_text().splitlines() if line.strip())
         return {k: int(v) for k, v in ports.items()}
     return wait_for(f"ports file {path}", ready)
-
-
-def webhook_port_in(directory: Path) -> Optional[int]:
-    """The port of the controller's "webhook listening" log line, once logged."""
-    log = directory / "controller.log"
-    for line in log.read_text().splitlines() if log.is_file() else ():
-        if line.startswith("{") and '"event":"listening"' in line:
-            entry = json.loads(line)
-            if entry.get("op") == "webhook":
-                return int(entry["port"])
-    return None
 
 
 # Normal clients -------------------------------------------------------------------------------
@@ -234,7 +223,8 @@ def running_daemons(server, directory: Path, controller_path: Path, agent_path: 
         # With --ports-file and no --webhook-port the webhook takes a free loopback port too (no
         # port is guessed and handed over, which races with other sockets); its log says which.
         controller = launch("controller", [str(controller_path)])
-        webhook_port = wait_for("the webhook's port", lambda: webhook_port_in(directory))
+        log = directory / "controller.log"
+        webhook_port = wait_for("the webhook's port", lambda: webhook_port_in(log))
         expose(client, webhook_port)
         agent = launch("agent", [str(agent_path), "--node-name", "node1"])
         running = Daemons(client, webhook_port, controller, agent, procs)

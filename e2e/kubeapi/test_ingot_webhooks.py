@@ -155,8 +155,9 @@ def start_controller(start_server, tmp_path):
             proc.wait(timeout=20)
 
 
-def _webhook_port(log: Path) -> Optional[int]:
-    """The port of the webhook's "listening" log line in log, once logged."""
+def webhook_port_in(log: Path) -> Optional[int]:
+    """The port of the controller's "webhook listening" log line in log, once logged (also used by
+    test_http_abuse)."""
     for line in log.read_text().splitlines() if log.is_file() else ():
         if line.startswith("{") and '"event":"listening"' in line:
             entry = json.loads(line)
@@ -308,7 +309,7 @@ def test_a_lost_secret_is_regenerated_and_the_new_ca_is_published(start_controll
              "--webhook-mode", "onlywebhook"], stdout=out, stderr=subprocess.STDOUT)
     try:
         port = wait_for("the restarted webhook's port",
-                        lambda: restarted.poll() is None and _webhook_port(log)
+                        lambda: restarted.poll() is None and webhook_port_in(log)
                         or _exited(restarted, log))
         assert running.client.patch(
             f"/apis/discovery.k8s.io/v1/namespaces/{NS}/endpointslices/{SVC}-1",
