@@ -14,7 +14,7 @@ import pytest
 
 # scenario first: it puts e2e/ on sys.path for netlab
 from scenario import objects, show_logs_on_failure, start_cluster  # noqa: F401
-from scenario import NS, POOL, configure, service, vip_prefix
+from scenario import POOL, configure, endpoints_per_node, service, vip_prefix, weights_match
 from netlab import bgp, manifests as m
 from netlab.cluster import ClusterSpec
 from netlab.proc import wait_until
@@ -32,33 +32,10 @@ def weighted_service(cluster, name: str, index: int) -> dict:
     return svc
 
 
-def spread(name: str, counts: dict) -> dict:
-    """The Service's EndpointSlice with counts[node] ready endpoints on each node."""
-    eps = []
-    for i, (node, n) in enumerate(sorted(counts.items()), start=1):
-        eps += [(f"10.244.{i}.{10 + k}", node) for k in range(n)]
-    return m.endpoint_slice(name, NS, eps)
-
-
-def shares(weights: dict) -> dict:
-    total = sum(weights.values())
-    return {k: v / total for k, v in weights.items()} if total else {}
-
-
-def matches(weights: dict, want: dict) -> bool:
-    """Whether the kernel's next-hop weights are in the proportion of want (gateway → count;
-    FRR maps each path's share to 1..100, truncating, hence the tolerance)."""
-    want = {k: v for k, v in want.items() if v}
-    if set(weights) != set(want):
-        return False
-    got, expected = shares(weights), shares(want)
-    return all(abs(got[k] - expected[k]) <= 0.02 for k in want)
-
-
 def wait_weights(cluster, prefix: str, want: dict) -> dict:
     tor = cluster.ns("tor")
     return wait_until(f"tor: kernel route {prefix} weighted {want}",
-                      lambda: (lambda w: w if matches(w, want) else None)(
+                      lambda: (lambda w: w if weights_match(w, want) else None)(
                           read_kernel_weights(tor, prefix)), 60, interval=0.1)
 
 
@@ -74,14 +51,14 @@ def test_tor_weights_follow_ready_endpoints_without_withdraw_or_reset(
     prefix = vip_prefix(cluster, 29)
     addr = {n: cluster.address(n) for n in cluster.node_names}
     objects.apply(m.bgp_advertisement("all", [POOL]), weighted_service(cluster, "weighted", 29),
-                  spread("weighted", STEPS[0]))
+                  endpoints_per_node("weighted", STEPS[0]))
     wait_weights(cluster, prefix, {addr[n]: c for n, c in STEPS[0].items()})
     router = cluster.tor("tor")
     sessions = bgp.query_sessions(router)
     watch = RouteWatcher(cluster.ns("tor"), {prefix: 1}, ledger=cluster.ledger)
     with watch:
         for counts in STEPS[1:]:
-            objects.apply(spread("weighted", counts))
+            objects.apply(endpoints_per_node("weighted", counts))
             wait_weights(cluster, prefix, {addr[n]: c for n, c in counts.items()})
     assert watch.report.gaps == [] and watch.report.deleted_events == [], watch.report.describe()
     assert bgp.session_resets(sessions, bgp.query_sessions(router)) == []
