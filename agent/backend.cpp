@@ -7,6 +7,7 @@
 #include "agent/writes.h"
 #include "api/codec.h"
 #include "frrgen/served.h"
+#include "frrgen/weight_raw.h"
 #include "kube/resources.h"
 
 namespace ingot::agent {
@@ -112,9 +113,18 @@ ReconcileResult FrrK8sBackend::write() {
   }
   const auto& name = desired_->metadata.name;
   const auto& ns = desired_->metadata.namespace_;
+  // Link-bandwidth values travel to frr-k8s as spec.raw (frrgen/weight_raw.h).
+  auto written_form = frrgen::forFrrK8s(*desired_);
+  if (!written_form) {
+    ctx_.metrics.countUpdateError();
+    ctx_.log.error("bgp", "weight_raw_failed", written_form.error().message,
+                   {{"key", k8s::objectKey(ns, name)}});
+    return ReconcileResult::done();  // the next change of the desired state tries again
+  }
+  const api::FRRConfiguration& desired = *written_form;
   auto cached = ctx_.caches.frr_configurations.get(k8s::objectKey(ns, name));
   // Compared as stored: what the API server fills in (CRD defaults) is no reason to write.
-  if (cached && frrgen::sameServedSpec(cached->spec, desired_->spec)) {
+  if (cached && frrgen::sameServedSpec(cached->spec, desired.spec)) {
     return ReconcileResult::done();
   }
   // The cache may lag our own last write: read the live object before writing.
@@ -123,7 +133,7 @@ ReconcileResult FrrK8sBackend::write() {
   const char* verb = "updated";
   if (!live && live.error().code == ErrorCode::NotFound) {
     verb = "created";
-    written = ctx_.api.create(k8s::resources::kFrrConfigurations, ns, api::encodeJson(*desired_));
+    written = ctx_.api.create(k8s::resources::kFrrConfigurations, ns, api::encodeJson(desired));
   } else if (!live) {
     written = live.error();
   } else {
@@ -131,11 +141,11 @@ ReconcileResult FrrK8sBackend::write() {
     if (!current) {
       written = Error{current.error().code, "decode live FRRConfiguration " + ns + "/" + name +
                                                 ": " + current.error().message};
-    } else if (frrgen::sameServedSpec(current->spec, desired_->spec)) {
+    } else if (frrgen::sameServedSpec(current->spec, desired.spec)) {
       return ReconcileResult::done();
     } else {
       written = ctx_.api.update(k8s::resources::kFrrConfigurations, ns, name,
-                                frrConfigurationUpdate(std::move(*current), *desired_));
+                                frrConfigurationUpdate(std::move(*current), desired));
     }
   }
   ctx_.metrics.countUpdate();

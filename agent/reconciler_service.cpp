@@ -43,12 +43,10 @@ std::string ingressIps(const api::Service& svc) {
   return out;
 }
 
-/// sameAnnouncements: every field the backends receive is equal.
+/// sameAnnouncements: every field the backends receive is equal (Announcement's operator==, so a
+/// field added later, like the link-bandwidth of weighted ECMP, cannot be forgotten here).
 bool sameAnnouncements(const std::vector<Announcement>& a, const std::vector<Announcement>& b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto& x, const auto& y) {
-    return x.prefix == y.prefix && x.local_pref == y.local_pref && x.communities == y.communities &&
-           x.peers == y.peers && x.advertisement == y.advertisement && x.service == y.service;
-  });
+  return a == b;
 }
 
 std::string labelOr(const api::StringMap& labels, const std::string& key) {

@@ -134,6 +134,23 @@ Result<PrefixList> inboundList(const Neighbor& n, net::Family family) {
   return list;
 }
 
+// counted returns n sequence numbers first, first + 1, … (frr-k8s' counter).
+Result<std::vector<uint32_t>> counted(size_t n, uint32_t first) {
+  std::vector<uint32_t> out(n);
+  std::iota(out.begin(), out.end(), first);
+  return out;
+}
+
+// frrk8sAttributeCount is the number of local-pref and community lists frr-k8s writes for n.
+size_t frrk8sAttributeCount(const Neighbor& n, const std::string& id) {
+  std::map<std::string, AttributeList> lists;
+  attributeLists(n.outgoing_v4, net::Family::V4, id, lists);
+  attributeLists(n.outgoing_v6, net::Family::V6, id, lists);
+  return static_cast<size_t>(std::count_if(lists.begin(), lists.end(), [](const auto& l) {
+    return l.second.kind != SetKind::Bandwidth;
+  }));
+}
+
 std::vector<std::string> prefixesOf(const OutgoingList& out) {
   std::vector<std::string> v;
   v.reserve(out.size());
@@ -142,14 +159,15 @@ std::vector<std::string> prefixesOf(const OutgoingList& out) {
 }
 
 // attributeEntries adds the attribute lists and their `on-match next` route-map entries.
-Result<void> attributeEntries(const Neighbor& n, NeighborPolicy& p) {
+Result<void> attributeEntries(const Neighbor& n, Numbering numbering, NeighborPolicy& p) {
   std::map<std::string, AttributeList> lists;  // by name: frr-k8s' order
   attributeLists(n.outgoing_v4, net::Family::V4, p.id, lists);
   attributeLists(n.outgoing_v6, net::Family::V6, p.id, lists);
   std::vector<std::string> names;
   names.reserve(lists.size());
   for (const auto& [name, a] : lists) names.push_back(name);
-  auto seqs = assignSeqs(names, kSetEntrySeqMax);
+  auto seqs = numbering == Numbering::FrrK8s ? counted(names.size(), 1)
+                                             : assignSeqs(names, kSetEntrySeqMax);
   if (!seqs) {
     return invalidArgument("neighbor " + p.id +
                            ": too many local-pref/community lists: " + seqs.error().message);
@@ -164,12 +182,12 @@ Result<void> attributeEntries(const Neighbor& n, NeighborPolicy& p) {
   return {};
 }
 
-// inboundEntries adds the inbound lists and the two entries of "<id>-in".
-Result<void> inboundEntries(const Neighbor& n, NeighborPolicy& p) {
+// inboundEntries adds the inbound lists and the two entries of "<id>-in", numbered from first.
+Result<void> inboundEntries(const Neighbor& n, uint32_t first, NeighborPolicy& p) {
   for (auto family : {net::Family::V4, net::Family::V6}) {
     auto list = inboundList(n, family);
     if (!list) return list.error();
-    const uint32_t seq = family == net::Family::V4 ? kInboundV4Seq : kInboundV6Seq;
+    const uint32_t seq = family == net::Family::V4 ? first : first + 1;
     p.in.entries.push_back({seq, Action::Permit, family, list->name, SetKind::None, "", false});
     p.prefix_lists.push_back(std::move(*list));
   }
@@ -208,12 +226,22 @@ Result<std::vector<uint32_t>> assignSeqs(const std::vector<std::string>& keys, u
   return out;
 }
 
-Result<NeighborPolicy> planNeighbor(const Neighbor& n) {
+AllowedSeqs frrk8sAllowedSeqs(const Neighbor& n) {
+  const auto k = static_cast<uint32_t>(frrk8sAttributeCount(n, n.id()));
+  return {k + 1, k + 2};
+}
+
+Result<NeighborPolicy> planNeighbor(const Neighbor& n, Numbering numbering) {
   NeighborPolicy p;
   p.id = n.id();
   p.out.name = p.id + "-out";
   p.in.name = p.id + "-in";
-  if (auto r = attributeEntries(n, p); !r) return r.error();
+  if (auto r = attributeEntries(n, numbering, p); !r) return r.error();
+  // frr-k8s' counter runs on after the attribute entries: allowed ip, allowed ipv6, inbound.
+  const auto attributes = static_cast<uint32_t>(p.out.entries.size());
+  const bool frrk8s = numbering == Numbering::FrrK8s;
+  const uint32_t allowed_v4 = frrk8s ? attributes + 1 : kAllowedV4Seq;
+  const uint32_t allowed_v6 = frrk8s ? attributes + 2 : kAllowedV6Seq;
   const std::string allowed4 = p.id + "-allowed-ipv4";
   const std::string allowed6 = p.id + "-allowed-ipv6";
   for (auto [family, name, out] : {std::tuple{net::Family::V4, allowed4, &n.outgoing_v4},
@@ -223,12 +251,14 @@ Result<NeighborPolicy> planNeighbor(const Neighbor& n) {
     p.prefix_lists.push_back(std::move(*list));
   }
   p.out.entries.push_back(
-      {kAllowedV4Seq, Action::Permit, net::Family::V4, allowed4, SetKind::None, "", false});
+      {allowed_v4, Action::Permit, net::Family::V4, allowed4, SetKind::None, "", false});
   p.out.entries.push_back(
-      {kAllowedV6Seq, Action::Permit, net::Family::V6, allowed6, SetKind::None, "", false});
+      {allowed_v6, Action::Permit, net::Family::V6, allowed6, SetKind::None, "", false});
   std::sort(p.out.entries.begin(), p.out.entries.end(),
             [](const auto& a, const auto& b) { return a.seq < b.seq; });
-  if (auto r = inboundEntries(n, p); !r) return r.error();
+  if (auto r = inboundEntries(n, frrk8s ? attributes + 3 : kInboundV4Seq, p); !r) {
+    return r.error();
+  }
   return p;
 }
 
@@ -236,15 +266,15 @@ Result<NeighborPolicy> planInbound(const Neighbor& n) {
   NeighborPolicy p;
   p.id = n.id();
   p.in.name = p.id + "-in";
-  if (auto r = inboundEntries(n, p); !r) return r.error();
+  if (auto r = inboundEntries(n, kInboundV4Seq, p); !r) return r.error();
   return p;
 }
 
-Result<std::vector<NeighborPolicy>> planPolicy(const Model& model) {
+Result<std::vector<NeighborPolicy>> planPolicy(const Model& model, Numbering numbering) {
   std::vector<NeighborPolicy> out;
   for (const auto& r : model.routers) {
     for (const auto& n : r.neighbors) {
-      auto p = planNeighbor(n);
+      auto p = planNeighbor(n, numbering);
       if (!p) return p.error();
       out.push_back(std::move(*p));
     }

@@ -106,14 +106,33 @@ uint64_t fnv1a64(std::string_view text);
 /// numbers in the order of keys. Error if there are more keys than numbers.
 Result<std::vector<uint32_t>> assignSeqs(const std::vector<std::string>& keys, uint32_t max);
 
+/// Numbering is how route-map entries are numbered. Stable: the hashed numbers above (Ingot's own
+/// files). FrrK8s: frr-k8s' own, one counter per neighbor from 1 shared by "<id>-out" and "<id>-in"
+/// (attribute entries in list-name order, allowed ip, allowed ipv6, then the two inbound entries).
+/// A file that carries raw FRR text uses FrrK8s: raw snippets are written against frr-k8s' file
+/// (spec.raw, docs/weighted-ecmp.md), so their entry numbers must mean what they mean there.
+enum class Numbering { Stable, FrrK8s };
+
+/// AllowedSeqs are the numbers of the two allowed-prefix entries of a neighbor's outbound map.
+struct AllowedSeqs {
+  uint32_t v4 = 0;
+  uint32_t v6 = 0;
+};
+
+/// frrk8sAllowedSeqs returns the numbers frr-k8s gives n's allowed-prefix entries: one and two
+/// after its local-pref and community entries (a link-bandwidth list is not frr-k8s' and does
+/// not count).
+AllowedSeqs frrk8sAllowedSeqs(const Neighbor& n);
+
 /// planNeighbor builds one neighbor's lists and route-maps (frr-k8s' naming).
-Result<NeighborPolicy> planNeighbor(const Neighbor& n);
+Result<NeighborPolicy> planNeighbor(const Neighbor& n, Numbering numbering = Numbering::Stable);
 
 /// planInbound plans only the inbound side of a neighbor: its "-inpl-" lists and "<id>-in" map
 /// (the outbound map is left empty).
 Result<NeighborPolicy> planInbound(const Neighbor& n);
 
 /// planPolicy plans every neighbor of every router, routers and neighbors in model order.
-Result<std::vector<NeighborPolicy>> planPolicy(const Model& model);
+Result<std::vector<NeighborPolicy>> planPolicy(const Model& model,
+                                               Numbering numbering = Numbering::Stable);
 
 }  // namespace ingot::frrgen

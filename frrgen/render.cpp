@@ -222,7 +222,8 @@ Result<std::string> render(const Model& model, const RenderOptions& options) {
                            std::to_string(options.route_map_delay_timer) +
                            " is out of range 0-600");
   }
-  auto plan = planPolicy(model);
+  // Raw text is written against frr-k8s' file: its entry numbers must mean the same here.
+  auto plan = planPolicy(model, model.raw_config.empty() ? Numbering::Stable : Numbering::FrrK8s);
   if (!plan) return plan.error();
   Out out;
   out.reserve(estimateSize(model));

@@ -14,7 +14,8 @@
 //   a newly announced prefix stays unadvertised; a changed community or a peer removed from a
 //   prefix would also never reach the ToR. With 1 s bgpd re-evaluates after every change whatever
 //   the order of application.
-// - Sequence numbers are stable per entry (policy.h), so one changed prefix changes one line.
+// - Sequence numbers are stable per entry (policy.h), so one changed prefix changes one line;
+//   route-map entries follow frr-k8s' counter instead when the file carries raw text.
 // - BFD profile lines equal to FRR's defaults (300/300 ms, multiplier 3, echo 50 ms, minimum TTL
 //   254) are left out, as FRR's running config leaves them out; same effect, no diff noise.
 // - Timers, connect time and a port other than 179 are written whenever set (merge.h keeps them).
@@ -43,7 +44,10 @@ struct RenderOptions {
 /// kMaxRouteMapDelayTimer is the largest route_map_delay_timer FRR accepts.
 inline constexpr uint32_t kMaxRouteMapDelayTimer = 600;
 
-/// render returns the frr.conf for the model. Deterministic: equal models give equal text.
+/// render returns the frr.conf for the model. Deterministic: equal models give equal text. A
+/// model with raw text (spec.raw) numbers route-map entries as frr-k8s does (policy.h's
+/// Numbering::FrrK8s), so that the raw snippets, appended last, extend the same entries they
+/// extend under frr-k8s.
 /// Errors: a neighbor whose lists cannot be numbered (more than 65000 attribute lists), or a
 /// delay timer outside 0-600.
 Result<std::string> render(const Model& model, const RenderOptions& options);

@@ -2,6 +2,7 @@
 #include "ingotfrr/frr_port.h"
 
 #include "agent/bgp/vtysh_session.h"
+#include "frrgen/render.h"
 
 namespace ingot::ingotfrr {
 namespace {
@@ -43,6 +44,23 @@ class LocalFrr final : public FrrPort {
 
   Result<bgp::FastApplyReport> apply(const frrgen::CompactModel& model) override {
     return applier_->apply(model);
+  }
+  Result<bgp::FastApplyReport> applyFile(const frrgen::Model& model) override {
+    auto text = frrgen::render(model, render_);
+    if (!text) {
+      return text.error();
+    }
+    forget();  // FRR leaves the compact shape: the next apply() starts with a full reload
+    auto reload = driver_.apply(*text);
+    if (!reload) {
+      return reload.error();
+    }
+    bgp::FastApplyReport r;
+    r.path = reload->passes == 0 ? bgp::ApplyPath::Unchanged : bgp::ApplyPath::FullReload;
+    r.reload_reason = "raw configuration (applied as frr-k8s does: whole file, frr-reload.py)";
+    r.commands = reload->lines_added + reload->lines_removed;
+    r.send_elapsed = reload->elapsed;
+    return r;
   }
   Result<bgp::FastApplyReport> verify() override { return applier_->verify(); }
   void forget() override {

@@ -11,6 +11,7 @@
 #include "agent/bgp/incremental.h"
 #include "common/util/result.h"
 #include "frrgen/compact.h"
+#include "frrgen/model.h"
 
 namespace ingot::ingotfrr {
 
@@ -20,6 +21,11 @@ class FrrPort {
   virtual ~FrrPort() = default;
   /// apply converges FRR to model (see IncrementalApplier::apply).
   virtual Result<agent::bgp::FastApplyReport> apply(const frrgen::CompactModel& model) = 0;
+  /// applyFile converges FRR to the whole rendered file of model (frrgen::render: frr-k8s' entry
+  /// numbering, the raw snippets appended last) through frr-reload.py, as frr-k8s applies a
+  /// configuration with spec.raw; the incremental state is dropped, so the next apply() is a full
+  /// reload.
+  virtual Result<agent::bgp::FastApplyReport> applyFile(const frrgen::Model& model) = 0;
   /// verify reads FRR back and corrects drift (see IncrementalApplier::verify).
   virtual Result<agent::bgp::FastApplyReport> verify() = 0;
   /// runningConfig returns `show running-config`.

@@ -78,12 +78,6 @@ std::string join(const std::vector<std::string>& parts) {
 std::vector<std::string> unsupportedFields(const json::Value& object) {
   std::vector<std::string> out;
   const json::Value* spec = member(&object, "spec");
-  const json::Value* raw = member(member(spec, "raw"), "rawConfig");
-  if (raw != nullptr && !(raw->isString() && raw->text().empty()) && !raw->isNull()) {
-    out.push_back(
-        "spec.raw.rawConfig: raw FRR configuration is not supported by ingot-frr (it would "
-        "bypass the incremental apply and its read-back)");
-  }
   const json::Value* routers = member(member(spec, "bgp"), "routers");
   if (routers != nullptr && routers->isArray()) {
     for (size_t i = 0; i < routers->size(); ++i) {

@@ -34,9 +34,10 @@ struct Entry {
 };
 
 /// unsupportedFields returns one "<path>: <reason>" per field of an FRRConfiguration tree that
-/// ingot-frr does not implement: a non-empty spec.raw.rawConfig, and the frr-k8s fields newer
-/// than v0.0.25 (routers[].evpn, neighbors[].addressFamilies, toAdvertise.nextHop). Fields it
-/// does not know at all are left to the strict decoder.
+/// ingot-frr does not implement: the frr-k8s fields newer than v0.0.25 (routers[].evpn,
+/// neighbors[].addressFamilies, toAdvertise.nextHop). spec.raw is implemented as in frr-k8s (the
+/// snippets appended to the file by priority, then name: FrrPort::applyFile). Fields it does not
+/// know at all are left to the strict decoder.
 std::vector<std::string> unsupportedFields(const json::Value& object);
 
 /// decodeEntry reads one object's JSON. Never fails: problems land in Entry::error.

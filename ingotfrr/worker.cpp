@@ -83,6 +83,9 @@ k8s::ReconcileResult Worker::applyDesired() {
   if (!desired) {
     return conversionFailed(desired.error());
   }
+  if (!desired->model.raw_config.empty()) {
+    return applyFile(desired->model, desired->selected.size(), start);
+  }
   auto compacted = frrgen::compact(desired->model);
   if (!compacted) {
     return conversionFailed(compacted.error());
@@ -100,6 +103,7 @@ k8s::ReconcileResult Worker::applyDesired() {
     return applyFailed(report.error(), "ReloadFailed");
   }
   applied_ = std::move(*compacted);
+  applied_file_.reset();
   log_.info("apply", "applied", "FRR converged",
             {{"path", bgp::applyPathName(report->path)},
              {"reason", report->reload_reason},
@@ -115,6 +119,34 @@ k8s::ReconcileResult Worker::applyDesired() {
     // The applier no longer reads a delta back on its path: check it a moment later.
     queue_.addAfter(kVerifyKey, std::chrono::seconds(1));
   }
+  return writeStatus();
+}
+
+k8s::ReconcileResult Worker::applyFile(const frrgen::Model& model,
+                                       size_t configs,
+                                       k8s::TimePoint start) {
+  metrics_.countConversion(false);
+  transient_failures_ = 0;
+  status_.last_conversion_result = "success";
+  if (applied_file_ && *applied_file_ == model && apply_failures_ == 0) {
+    noteApplied(start);
+    return writeStatus();
+  }
+  auto report = frr_.applyFile(model);
+  noteApplied(start);
+  if (!report) {
+    return applyFailed(report.error(), "ReloadFailed");
+  }
+  applied_.reset();  // nothing to read back against the compact shape
+  applied_file_ = model;
+  log_.info("apply", "applied", "FRR converged",
+            {{"path", bgp::applyPathName(report->path)},
+             {"reason", report->reload_reason},
+             log::num("configurations", static_cast<long long>(configs)),
+             log::num("commands", static_cast<long long>(report->commands)),
+             log::num("send_ms", report->send_elapsed.count())});
+  noteRejected(report->rejected);
+  applied(*report);
   return writeStatus();
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Worker: ingot-frr's reconcile of one key, on the daemon's single worker thread.
 //   "apply"  — select + merge the FRRConfigurations for this node (source.h), convert to the
-//              compact shape, apply through FrrPort; on a conversion error nothing is applied
+//              compact shape, apply through FrrPort (a merged model with raw text: its whole
+//              frr-k8s-shaped file, FrrPort::applyFile); on a conversion error nothing is applied
 //              (FRR keeps the last good configuration), on an apply error it is retried with a
 //              growing delay (1 s doubling to 60 s).
 //   "verify" — read FRR back, correct drift; refresh the running configuration.
@@ -76,6 +77,8 @@ class Worker {
 
  private:
   k8s::ReconcileResult applyDesired();
+  /// applyFile applies a model with raw text as frr-k8s does (FrrPort::applyFile).
+  k8s::ReconcileResult applyFile(const frrgen::Model& model, size_t configs, k8s::TimePoint start);
   k8s::ReconcileResult verifyNow();
   k8s::ReconcileResult writeStatus();
   k8s::ReconcileResult conversionFailed(const Error& e);
@@ -100,6 +103,7 @@ class Worker {
   WorkerOptions options_;
   NodeStatus status_;
   std::optional<frrgen::CompactModel> applied_;
+  std::optional<frrgen::Model> applied_file_;  ///< last model applied as a whole file (raw)
   int apply_failures_ = 0;
   std::string rejected_;  ///< the sessions FRR refused in the last apply ("" = none)
   int transient_failures_ = 0;

@@ -19,7 +19,7 @@ from netlab.proc import LabError
 from netlab.reload import ApplyResult, ReloadDelta, ReloadPass, parse_test_output
 from netlab.topology import Addressing
 from netlab.torconf import TorConfig
-from netlab.watch import RouteWatcher, kernel_routes
+from netlab.watch import RouteWatcher, kernel_routes, kernel_weights
 
 # frr-reload.py --test output captured in the lab (the community-change step, shortened).
 RELOAD_TEST_OUTPUT = """
@@ -108,6 +108,20 @@ def test_kernel_routes_map_prefixes_to_their_gateways():
         "10.99.4.10/32": ("10.99.0.11", "10.99.0.12"),
         "10.99.4.11/32": ("10.99.0.11",),
         "fd99:0:1::5/128": ("fd99::b",),
+    }
+
+
+def test_kernel_weights_map_prefixes_to_their_next_hops_weights():
+    sample = json.loads(
+        '[{"dst":"10.99.0.0/24","dev":"eth0","protocol":"kernel","scope":"link"},'
+        '{"dst":"10.99.4.29","nhid":11,"protocol":"bgp","metric":20,"flags":[],"nexthops":['
+        '{"gateway":"10.99.0.12","dev":"eth0","weight":25,"flags":[]},'
+        '{"gateway":"10.99.0.11","dev":"eth0","weight":75,"flags":[]}]},'
+        '{"dst":"10.99.4.11","nhid":7,"gateway":"10.99.0.11","dev":"eth0","protocol":"bgp"}]')
+    assert kernel_weights(sample) == {
+        "10.99.0.0/24": {},
+        "10.99.4.29/32": {"10.99.0.11": 75, "10.99.0.12": 25},
+        "10.99.4.11/32": {"10.99.0.11": 1},
     }
 
 

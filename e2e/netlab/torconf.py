@@ -7,6 +7,13 @@ the route-map delay timer at 0 and forwarding on. It accepts whatever the nodes 
 sends them nothing back. Inbound it applies the RFC 8326 policy an operator configures for
 graceful shutdown (docs/drain.md): a path carrying the GRACEFUL_SHUTDOWN community 65535:0 gets
 LOCAL_PREF 0, so the other nodes' paths win while a draining node still announces.
+
+Weighted ECMP (docs/weighted-ecmp.md) needs multipath (bgp_multipath below; the nodes share one
+ASN, so no `bgp bestpath as-path multipath-relax`) and nothing else: FRR turns the link-bandwidth
+of the installed multipaths into next-hop weights by default when every one of them carries it.
+There is deliberately no `bgp bestpath bandwidth` line: `ignore` would turn the weights off, and
+`skip-missing` would starve a node whose agent sends no value (a rollout of --weighted-ecmp in
+progress), where the default falls back to equal shares.
 """
 
 from __future__ import annotations

@@ -42,6 +42,31 @@ def kernel_routes(route_json: list) -> dict:
     return out
 
 
+def kernel_weights(route_json: list) -> dict:
+    """Maps each route of `ip -j route show` output to {gateway: weight}: the weights of a
+    multipath route's next hops (weighted ECMP); a single-path route's gateway gets 1."""
+    out = {}
+    for r in route_json:
+        dst = r.get("dst")
+        if not dst or dst == "default":
+            continue
+        hops = {h["gateway"]: int(h.get("weight", 1)) for h in r.get("nexthops", [])
+                if h.get("gateway")}
+        if not hops and r.get("gateway"):
+            hops = {r["gateway"]: 1}
+        out[_canonical(dst)] = hops
+    return out
+
+
+def read_kernel_weights(namespace: str, prefix: str) -> dict:
+    """Returns kernel_weights() of prefix in the namespace's main table ({} when absent)."""
+    out = run(["ip", "-j", "-n", namespace, "route", "show", prefix], timeout=10)
+    try:
+        return kernel_weights(json.loads(out.stdout or "[]")).get(_canonical(prefix), {})
+    except ValueError as e:
+        raise LabError(f"{namespace}: `ip -j route show` is not JSON: {e}") from None
+
+
 def read_kernel_routes(namespace: str, family: str = "-4") -> dict:
     """Returns kernel_routes() of the namespace's main table."""
     out = run(["ip", "-j", family, "-n", namespace, "route", "show"], timeout=10)

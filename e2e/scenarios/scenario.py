@@ -126,6 +126,25 @@ def endpoints(name: str, nodes: Sequence[str]) -> dict:
                                        for i, n in enumerate(nodes, start=1)])
 
 
+def endpoints_per_node(name: str, counts: dict) -> dict:
+    """name's EndpointSlice with counts[node] ready endpoints on each node (weighted ECMP)."""
+    eps = []
+    for i, (node, n) in enumerate(sorted(counts.items()), start=1):
+        eps += [(f"10.244.{i}.{10 + k}", node) for k in range(n)]
+    return m.endpoint_slice(name, NS, eps)
+
+
+def weights_match(weights: dict, want: dict) -> bool:
+    """Whether kernel next-hop weights (gateway → weight) are in the proportion of want (gateway
+    → endpoint count; 0 = no next hop). FRR maps each path's share to 1..100, truncating, hence
+    the tolerance of 0.02 on each share."""
+    want = {k: v for k, v in want.items() if v}
+    if set(weights) != set(want):
+        return False
+    total_w, total_c = sum(weights.values()), sum(want.values())
+    return all(abs(weights[k] / total_w - want[k] / total_c) <= 0.02 for k in want)
+
+
 def wait_nexthops(cluster: Cluster, prefix: str, want: Sequence[str], tor: str = "tor",
                   timeout: float = CONVERGE) -> float:
     """Waits until the ToR's FIB holds prefix with exactly the next hops want ([] = no route);

@@ -177,4 +177,24 @@ BOOST_AUTO_TEST_CASE(reload_of_one_change_touches_only_the_changed_prefixes,
   BOOST_TEST(add == want_add, boost::test_tools::per_element());
 }
 
+// Endpoint-weighted ECMP in frr-k8s mode (frrgen/weight_raw.h): 3:1 becomes 1:1 in spec.raw.
+// frr-reload.py, which frr-k8s runs, changes only link-bandwidth lines: no `network` line (no
+// withdrawal), no `neighbor` line (no session reset), frr-k8s' own entries untouched.
+BOOST_AUTO_TEST_CASE(reload_of_a_weight_change_touches_only_link_bandwidth_lines,
+                     *utf::precondition([](utf::test_unit_id) { return installed(frrReload()); })) {
+  const std::string before = testdata() + "/render.weighted_frrk8s_before.golden";
+  const std::string after = testdata() + "/render.weighted_frrk8s_after.golden";
+  Run r = run(quote(frrReload()) + " --test --input " + quote(before) + " " + quote(after) +
+              " 2>/dev/null");
+  BOOST_TEST_REQUIRE(r.rc == 0, "frr-reload.py failed: " << r.output);
+  auto [del, add] = reloadSections(r.output);
+  const std::set<std::string> want_del = {"no route-map 10.0.0.1-out permit 60001"};
+  const std::set<std::string> want_add = {
+      "no ip prefix-list 10.0.0.1-3-ip-bandwidth-prefixes seq 1398997407 permit 192.168.10.5/32",
+      "ip prefix-list 10.0.0.1-1-ip-bandwidth-prefixes seq 1398997407 permit 192.168.10.5/32",
+  };
+  BOOST_TEST(del == want_del, boost::test_tools::per_element());
+  BOOST_TEST(add == want_add, boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -16,6 +16,8 @@
 #include "frrgen/served.h"
 #include "frrgen/tests/compact_fixtures.h"
 #include "frrgen/tests/fixtures.h"
+#include "frrgen/tests/golden.h"
+#include "frrgen/weight_raw.h"
 #include "frrgen/yang_validate.h"
 
 namespace ingot::frrgen {
@@ -55,9 +57,124 @@ std::string perPrefixText(const Model& m) {
   return *t;
 }
 
+/// frrk8sConfig is the agent's FRRConfiguration for announcements, as written in frr-k8s mode.
+api::FRRConfiguration frrk8sConfig(const std::vector<agent::Announcement>& announcements) {
+  auto built = build(oneTor(), "node1", announcements, {});
+  BOOST_TEST_REQUIRE(built.has_value(), (built ? "" : built.error().message));
+  auto written = forFrrK8s(*built);
+  BOOST_TEST_REQUIRE(written.has_value(), (written ? "" : written.error().message));
+  return *written;
+}
+
+/// frrk8sFile is the frr.conf frr-k8s (and ingot-frr) render for the written configuration.
+std::string frrk8sFile(const std::vector<agent::Announcement>& announcements) {
+  auto m = merge({frrk8sConfig(announcements)}, {});
+  BOOST_TEST_REQUIRE(m.has_value(), (m ? "" : m.error().message));
+  return perPrefixText(*m);
+}
+
+agent::Announcement withCommunity(const std::string& prefix) {
+  agent::Announcement a = weighted(prefix, 0);
+  a.communities = {community(64512, 100)};
+  return a;
+}
+
+/// linesOnlyIn returns the lines of a that b lacks.
+std::vector<std::string> linesOnlyIn(const std::string& a, const std::string& b) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < a.size()) {
+    size_t end = a.find('\n', start);
+    if (end == std::string::npos) end = a.size();
+    std::string line = a.substr(start, end - start + 1);
+    if (!contains(b, line.back() == '\n' ? line : line + "\n")) out.push_back(line);
+    start = end + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(weighted_ecmp)
+
+// frr-k8s mode: the weights travel in spec.raw, which extends frr-k8s' allowed entries of the
+// neighbor's outbound map (numbered after its local-pref and community entries).
+BOOST_AUTO_TEST_CASE(frrk8s_mode_carries_the_weights_in_spec_raw) {
+  struct Case {
+    std::string desc;
+    std::vector<agent::Announcement> announcements;
+    std::string raw;  ///< "" = no spec.raw
+  };
+  const std::string closing =
+      "route-map 10.0.0.1-out permit 65534\n"
+      " match ip address prefix-list 10.0.0.1-allowed-ipv4\nexit\n"
+      "route-map 10.0.0.1-out permit 65535\n"
+      " match ipv6 address prefix-list 10.0.0.1-allowed-ipv6\nexit\n";
+  const std::vector<Case> cases = {
+      {"unweighted: no raw", {weighted("192.168.10.5/32", 0)}, ""},
+      {"one weight: frr-k8s' allowed entries are 1 and 2",
+       {weighted("192.168.10.5/32", 3), weighted("192.168.10.6/32", 0)},
+       "ip prefix-list 10.0.0.1-3-ip-bandwidth-prefixes seq 1398997407 permit 192.168.10.5/32\n"
+       "route-map 10.0.0.1-out permit 1\n on-match next\nexit\n"
+       "route-map 10.0.0.1-out permit 2\n on-match next\nexit\n"
+       "route-map 10.0.0.1-out permit 60000\n"
+       " match ip address prefix-list 10.0.0.1-3-ip-bandwidth-prefixes\n"
+       " set extcommunity bandwidth 3\nexit\n" +
+           closing},
+      {"a community entry comes first: the allowed entries are 2 and 3",
+       {weighted("192.168.10.5/32", 1), withCommunity("192.168.10.9/32")},
+       "ip prefix-list 10.0.0.1-1-ip-bandwidth-prefixes seq 1398997407 permit 192.168.10.5/32\n"
+       "route-map 10.0.0.1-out permit 2\n on-match next\nexit\n"
+       "route-map 10.0.0.1-out permit 3\n on-match next\nexit\n"
+       "route-map 10.0.0.1-out permit 60000\n"
+       " match ip address prefix-list 10.0.0.1-1-ip-bandwidth-prefixes\n"
+       " set extcommunity bandwidth 1\nexit\n" +
+           closing},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      const api::FRRConfiguration got = frrk8sConfig(c.announcements);
+      for (const auto& n : got.spec.routers.at(0).neighbors) {
+        BOOST_TEST(n.to_advertise.with_bandwidth.empty());
+      }
+      if (c.raw.empty()) {
+        BOOST_TEST(!got.spec.raw.has_value());
+        continue;
+      }
+      BOOST_TEST_REQUIRE(got.spec.raw.has_value());
+      BOOST_TEST(got.spec.raw->priority == kWeightRawPriority);
+      BOOST_TEST(got.spec.raw->raw_config == c.raw);
+    }
+  }
+}
+
+// The file frr-k8s renders for it (ingot-frr renders the same): frr-k8s' entry numbers, the raw
+// text last. The golden also goes through FRR's own parser (frr_check_test.cpp).
+BOOST_AUTO_TEST_CASE(the_frrk8s_file_numbers_entries_as_frrk8s_and_appends_the_raw) {
+  const std::string before =
+      frrk8sFile({weighted("192.168.10.5/32", 3), weighted("192.168.10.6/32", 1),
+                  withCommunity("192.168.10.9/32")});
+  checkGolden("render", "weighted_frrk8s_before", before);
+  BOOST_TEST(contains(before,
+                      "route-map 10.0.0.1-out permit 2\n"
+                      " match ip address prefix-list 10.0.0.1-allowed-ipv4\nexit\n"));
+  BOOST_TEST(contains(before, "route-map 10.0.0.1-in permit 4\n"));
+  BOOST_TEST(contains(before, "route-map 10.0.0.1-out permit 2\n on-match next\nexit\n"));
+  // 3:1 becomes 1:1: only link-bandwidth lines change, no network, no neighbor line.
+  const std::string after =
+      frrk8sFile({weighted("192.168.10.5/32", 1), weighted("192.168.10.6/32", 1),
+                  withCommunity("192.168.10.9/32")});
+  checkGolden("render", "weighted_frrk8s_after", after);
+  for (const auto& text : {linesOnlyIn(before, after), linesOnlyIn(after, before)}) {
+    BOOST_TEST(!text.empty());
+    for (const auto& line : text) {
+      BOOST_TEST((contains(line, "bandwidth") || contains(line, "route-map 10.0.0.1-out permit")),
+                 line);
+      BOOST_TEST(!contains(line, "network"), line);
+      BOOST_TEST(!contains(line, "neighbor"), line);
+    }
+  }
+}
 
 BOOST_AUTO_TEST_CASE(announcement_bandwidth_reaches_the_merged_model) {
   struct Case {

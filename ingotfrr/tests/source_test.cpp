@@ -98,12 +98,18 @@ std::vector<Case> cases() {
        "multiple asns",
        {},
        nullptr},
-      {"raw configuration is refused",
-       {config("raw", "node1", R"({"routers":[]})", R"("raw":{"rawConfig":"router bgp 1"},)")},
+      {"raw snippets are appended as frr-k8s does: by priority, then by name",
+       {config("b-late", "node1", R"({"routers":[]})",
+               R"("raw":{"priority":5,"rawConfig":"! b-late"},)"),
+        config("a-late", "", R"({"routers":[]})",
+               R"("raw":{"priority":5,"rawConfig":"! a-late"},)"),
+        config("z-early", "node1", R"({"routers":[]})", R"("raw":{"rawConfig":"! z-early"},)")},
        {},
-       "spec.raw.rawConfig",
-       {},
-       nullptr},
+       "",
+       {frrNs() + "/b-late", frrNs() + "/a-late", frrNs() + "/z-early"},
+       [](const frrgen::Model& m) {
+         BOOST_TEST(m.raw_config == "! z-early\n! a-late\n! b-late\n");
+       }},
       {"evpn (newer frr-k8s) is refused",
        {config("evpn", "", R"({"routers":[{"asn":64513,"evpn":{"advertiseVNIs":"All"}}]})")},
        {},
@@ -214,7 +220,7 @@ BOOST_AUTO_TEST_CASE(unsupported_fields_table) {
   const std::vector<Row> rows{
       {R"({"spec":{"raw":{"rawConfig":""}}})", {}},
       {R"({"spec":{"raw":{"priority":5}}})", {}},
-      {R"({"spec":{"raw":{"rawConfig":"x"}}})", {"spec.raw.rawConfig"}},
+      {R"({"spec":{"raw":{"rawConfig":"x"}}})", {}},  // implemented as in frr-k8s
       {R"({"spec":{"bgp":{"routers":[{"neighbors":[{},{"addressFamilies":["unicast"]}]}]}}})",
        {"spec.bgp.routers[0].neighbors[1].addressFamilies"}},
       {R"({"spec":{"bgp":{"routers":[{"evpn":{}},{"neighbors":[{"toAdvertise":{"nextHop":{}}}]}]}}})",

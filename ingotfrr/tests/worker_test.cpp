@@ -36,6 +36,13 @@ class FakeFrr final : public FrrPort {
     r.rejected = rejected;
     return r;
   }
+  std::vector<frrgen::Model> files;  ///< models applied as a whole file (raw text)
+  Result<bgp::FastApplyReport> applyFile(const frrgen::Model& model) override {
+    files.push_back(model);
+    bgp::FastApplyReport r;
+    r.path = bgp::ApplyPath::FullReload;
+    return r;
+  }
   Result<bgp::FastApplyReport> verify() override { return bgp::FastApplyReport{}; }
   Result<std::string> runningConfig() override {
     return std::string("router bgp 64513\n neighbor 10.0.0.1 password hunter2\n");
@@ -136,6 +143,28 @@ BOOST_AUTO_TEST_CASE(applies_and_reports_success_with_passwords_retracted) {
 
 // A session FRR refused (the engine applied everything else) shows in lastReloadResult and as
 // one Warning Event; once FRR takes it, the status says success again.
+// spec.raw, as frr-k8s applies it: the merged model with the raw text goes to FRR as a whole
+// file (FrrPort::applyFile, frr-k8s' numbering, the snippet last); without raw, back to the
+// compact shape.
+BOOST_AUTO_TEST_CASE(a_configuration_with_raw_text_is_applied_as_a_whole_file) {
+  Harness h;
+  std::string with_raw = object("a", 64512);
+  with_raw.replace(with_raw.find(R"("spec":{)"), 8,
+                   R"("spec":{"raw":{"priority":1,"rawConfig":"! weights"},)");
+  h.put("a", with_raw);
+  h.worker.reconcile(kApplyKey);
+  BOOST_TEST(h.frr.applied.empty());
+  BOOST_TEST_REQUIRE(h.frr.files.size() == 1u);
+  BOOST_TEST(h.frr.files[0].raw_config == "! weights\n");
+  BOOST_TEST(contains(h.lastStatus(), R"("lastReloadResult":"success")"), h.lastStatus());
+  h.worker.reconcile(kApplyKey);  // the same inputs: FRR already holds them
+  BOOST_TEST(h.frr.files.size() == 1u);
+  h.put("a", object("a", 64512));
+  h.worker.reconcile(kApplyKey);
+  BOOST_TEST(h.frr.applied.size() == 1u);
+  BOOST_TEST(h.frr.files.size() == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(a_session_frr_refused_is_reported_in_the_status) {
   Harness h;
   h.frr.rejected = {{"", "10.0.0.9", "% Invalid value password hunter2", false}};

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The per-Service path (a Service's own key) against a full pass: two reconcilers over the same
-// random sequences of Service, EndpointSlice and Node changes, one handed each change's Service
-// key and the objects projected as the agent's informers do, the other a full pass over the full
-// objects each time, must hand the backends the same announcements, write the same
-// FRRConfiguration and ServiceBGPStatus objects and record the same Events.
+// random sequences of Service (weighted ECMP or not), EndpointSlice (endpoint counts) and Node
+// changes, one handed each change's Service key and the objects projected as the agent's
+// informers do, the other a full pass over the full objects each time, must hand the backends the
+// same announcements (link-bandwidth included), write the same FRRConfiguration and
+// ServiceBGPStatus objects and record the same Events.
 #include <algorithm>
 #include <random>
 
@@ -26,7 +27,7 @@ struct Probe final : Backend {
     seen_.clear();
     for (const auto& a : desired.bgp) {
       seen_ += a.prefix.toString() + "|" + std::to_string(a.local_pref) + "|" + a.service + "|" +
-               a.advertisement + "|";
+               a.advertisement + "|bw" + std::to_string(a.bandwidth) + "|";
       for (const auto& c : a.communities) seen_ += c.toString() + ",";
       for (const auto& p : a.peers) seen_ += p + ",";
       seen_ += "\n";
@@ -121,6 +122,9 @@ api::Service service(const std::string& ns, const std::string& name, std::mt1993
   s.spec.ports = {{"http", "TCP", 80, "8080", 0}};
   s.metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"] = "{}";
   s.metadata.labels["app"] = name;
+  if (rng() % 2 == 0) {
+    s.metadata.annotations["ingot.dev/weighted-ecmp"] = "true";
+  }
   if (const std::string& ip = kIps[rng() % kIps.size()]; !ip.empty()) {
     s.status.ingress.push_back({ip, "", std::nullopt});
   }
@@ -134,12 +138,17 @@ api::EndpointSlice slice(const std::string& ns, const std::string& name, std::mt
   s.metadata.labels["kubernetes.io/service-name"] = name;
   s.metadata.labels["endpointslice.kubernetes.io/managed-by"] = "endpointslice-controller";
   s.address_type = "IPv4";
-  api::Endpoint e;
-  e.addresses = {"10.244.0.9", "10.244.0.10"};
-  e.conditions.ready = rng() % 3 != 0;
-  e.conditions.serving = e.conditions.ready;
-  e.node_name = rng() % 2 == 0 ? "node1" : "node2";
-  s.endpoints.push_back(e);
+  // 1 to 4 endpoints: a changed count on a node is a changed weight (docs/weighted-ecmp.md)
+  const unsigned count = 1 + rng() % 4;
+  for (unsigned i = 0; i < count; ++i) {
+    api::Endpoint e;
+    e.addresses = {"10.244.0." + std::to_string(9 + 2 * i),
+                   "10.244.0." + std::to_string(10 + 2 * i)};
+    e.conditions.ready = rng() % 3 != 0;
+    e.conditions.serving = e.conditions.ready;
+    e.node_name = rng() % 3 != 0 ? "node1" : "node2";
+    s.endpoints.push_back(e);
+  }
   return s;
 }
 
@@ -202,6 +211,7 @@ BOOST_AUTO_TEST_CASE(a_service_key_decides_as_a_full_pass_does) {
                                "---\n" + kPool);
   bool statuses = false;  // the sequences did announce with peers over BGP...
   bool l2 = false;        // ...and won Layer 2 elections
+  bool weights = false;   // ...and announced link-bandwidth values other than 1
   for (unsigned seed = 1; seed <= 6; ++seed) {
     BOOST_TEST_CONTEXT("seed " << seed) {
       Side inc;
@@ -227,11 +237,14 @@ BOOST_AUTO_TEST_CASE(a_service_key_decides_as_a_full_pass_does) {
         }
         statuses |= !full.statuses().empty();
         l2 |= full.seen.find("l2 ") != std::string::npos;
+        weights |= full.seen.find("|bw2|") != std::string::npos ||
+                   full.seen.find("|bw3|") != std::string::npos;
       }
     }
   }
   BOOST_TEST(statuses);
   BOOST_TEST(l2);
+  BOOST_TEST(weights);
 }
 
 }  // namespace

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "frrgen/weight_raw.h"
+
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "frrgen/convert.h"
+#include "frrgen/policy.h"
+
+namespace ingot::frrgen {
+
+namespace {
+
+using BandwidthLists = std::map<std::pair<net::Family, uint32_t>, std::vector<std::string>>;
+
+const char* famText(net::Family f) {
+  return f == net::Family::V4 ? "ip" : "ipv6";
+}
+
+std::string listName(const std::string& id, net::Family f, uint32_t bandwidth) {
+  return id + "-" + std::to_string(bandwidth) + "-" + famText(f) + "-bandwidth-prefixes";
+}
+
+BandwidthLists bandwidthLists(const Neighbor& n) {
+  BandwidthLists lists;
+  for (auto [family, out] :
+       {std::pair{net::Family::V4, &n.outgoing_v4}, std::pair{net::Family::V6, &n.outgoing_v6}}) {
+    for (const auto& o : *out) {
+      if (o.bandwidth != 0) lists[{family, o.bandwidth}].push_back(o.prefix);
+    }
+  }
+  return lists;
+}
+
+std::string entry(const std::string& map, uint32_t seq, const std::string& body) {
+  return "route-map " + map + " permit " + std::to_string(seq) + "\n" + body + "exit\n";
+}
+
+// neighborText is one neighbor's raw text ("" when it sends no bandwidth).
+Result<std::string> neighborText(const Neighbor& n) {
+  const BandwidthLists lists = bandwidthLists(n);
+  if (lists.empty()) return std::string();
+  if (kWeightSeqFirst + lists.size() > kAllowedV4Seq) {
+    return invalidArgument("neighbor " + n.id() + ": " + std::to_string(lists.size()) +
+                           " link-bandwidth values do not fit its outbound route-map");
+  }
+  const std::string id = n.id();
+  const std::string map = id + "-out";
+  std::string text;
+  for (const auto& [key, prefixes] : lists) {
+    const std::string name = listName(id, key.first, key.second);
+    auto seqs = assignSeqs(prefixes, kPrefixSeqMax);
+    if (!seqs) return seqs.error();
+    std::map<uint32_t, std::string> by_seq;
+    for (size_t i = 0; i < prefixes.size(); ++i) by_seq.emplace((*seqs)[i], prefixes[i]);
+    for (const auto& [seq, prefix] : by_seq) {
+      text += std::string(famText(key.first)) + " prefix-list " + name + " seq " +
+              std::to_string(seq) + " permit " + prefix + "\n";
+    }
+  }
+  const AllowedSeqs allowed = frrk8sAllowedSeqs(n);
+  text += entry(map, allowed.v4, " on-match next\n");
+  text += entry(map, allowed.v6, " on-match next\n");
+  uint32_t seq = kWeightSeqFirst;
+  for (const auto& [key, prefixes] : lists) {
+    text += entry(map, seq++,
+                  " match " + std::string(famText(key.first)) + " address prefix-list " +
+                      listName(id, key.first, key.second) + "\n set extcommunity bandwidth " +
+                      std::to_string(key.second) + "\n");
+  }
+  text += entry(map, kAllowedV4Seq, " match ip address prefix-list " + id + "-allowed-ipv4\n");
+  text += entry(map, kAllowedV6Seq, " match ipv6 address prefix-list " + id + "-allowed-ipv6\n");
+  return text;
+}
+
+}  // namespace
+
+Result<std::string> weightRawConfig(const api::FRRConfiguration& config) {
+  api::FRRConfiguration plain = config;
+  for (auto& r : plain.spec.routers) {
+    for (auto& n : r.neighbors) {
+      // Only the policy matters here: a passwordSecret would need the Secret to convert.
+      n.password.clear();
+      n.password_secret.reset();
+    }
+  }
+  auto converted = convert(plain, {});
+  if (!converted) return converted.error();
+  std::string text;
+  for (const auto& r : converted->routers) {
+    for (const auto& n : r.neighbors) {
+      auto t = neighborText(n);
+      if (!t) return t.error();
+      text += *t;
+    }
+  }
+  return text;
+}
+
+Result<api::FRRConfiguration> forFrrK8s(api::FRRConfiguration config) {
+  auto text = weightRawConfig(config);
+  if (!text) return text.error();
+  for (auto& r : config.spec.routers) {
+    for (auto& n : r.neighbors) n.to_advertise.with_bandwidth.clear();
+  }
+  if (!text->empty()) {
+    config.spec.raw = api::FrrRawConfig{kWeightRawPriority, std::move(*text)};
+  }
+  return config;
+}
+
+}  // namespace ingot::frrgen
