@@ -6,13 +6,16 @@
 // without, and a weight change reaches the ToR while the prefix stays and the session stays up.
 // Skips, printing "skipped: <why>", when not root or FRR is missing.
 #define BOOST_TEST_MODULE ingot_frrd_frr
+#include <atomic>
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include <boost/test/unit_test.hpp>
 
 #include "agent/tests/bgp/applier_lab.h"
+#include "frrgen/compact.h"
 #include "frrgen/weight_raw.h"
 #include "ingotfrr/frr_port.h"
 
@@ -74,6 +77,13 @@ bool carries(const std::string& prefix, uint32_t count) {
   return torRoute(prefix).find("LB:64512:" + std::to_string(count * 125000)) != std::string::npos;
 }
 
+/// torHolds is torHas without Boost.Test assertions, for the watcher thread.
+bool torHolds(const std::string& prefix) {
+  const std::string route = flat(ApplierLab::lab->vtysh(
+      ApplierLab::lab->tor(), {"show bgp ipv4 unicast " + prefix + " json"}));
+  return route.find("\"prefix\":\"" + prefix + "\"") != std::string::npos;
+}
+
 }  // namespace
 
 BOOST_TEST_GLOBAL_FIXTURE(Lab);
@@ -82,25 +92,47 @@ BOOST_AUTO_TEST_SUITE(raw_frr, *utf::precondition(labRunnable))
 
 BOOST_AUTO_TEST_CASE(weights_reach_the_tor_and_follow_a_change_without_withdrawal_or_reset) {
   lab();
+  // First as ingot-frr runs without raw text: the compact shape, through the incremental engine.
+  frrgen::Model plain = nodeFile({{"10.1.0.1/32", 0}, {"10.1.0.2/32", 0}, {"10.1.0.3/32", 0}});
+  plain.raw_config.clear();
+  auto compacted = frrgen::compact(plain);
+  BOOST_TEST_REQUIRE(compacted.has_value());
+  BOOST_TEST_REQUIRE(port().apply(*compacted).has_value());
+  BOOST_TEST_REQUIRE(FrrLab::waitFor([] { return torHas("10.1.0.3/32"); }, 300),
+                     "10.1.0.3/32 never reached the ToR: " << torRoute("10.1.0.3/32"));
+  const std::string sessions = established();
+
+  // Weights appear: the whole file replaces the compact shape; the prefixes stay meanwhile.
+  std::atomic<bool> stop{false};
+  std::atomic<bool> gone{false};
+  std::thread watcher([&] {
+    while (!stop) {
+      if (!torHolds("10.1.0.3/32")) {
+        gone = true;
+      }
+    }
+  });
   applyFile(nodeFile({{"10.1.0.1/32", 3}, {"10.1.0.2/32", 1}, {"10.1.0.3/32", 0}}));
+  const bool weighted = FrrLab::waitFor([] { return carries("10.1.0.1/32", 3); }, 300);
+  stop = true;
+  watcher.join();
+  BOOST_TEST(!gone);
   BOOST_TEST_REQUIRE(
-      FrrLab::waitFor([] { return carries("10.1.0.1/32", 3); }, 300),
-      "10.1.0.1/32 never reached the ToR with LB 3 Mbps: " << torRoute("10.1.0.1/32"));
+      weighted, "10.1.0.1/32 never reached the ToR with LB 3 Mbps: " << torRoute("10.1.0.1/32"));
   BOOST_TEST(FrrLab::waitFor([] { return carries("10.1.0.2/32", 1); }, 100));
   BOOST_TEST(torHas("10.1.0.3/32"));
   BOOST_TEST(torRoute("10.1.0.3/32").find("LB:") == std::string::npos, torRoute("10.1.0.3/32"));
-  const std::string sessions = established();
 
-  // 3:1 becomes 1:2; the prefix stays at the ToR at every look.
+  // 3:1 becomes 1:2; the prefixes stay at the ToR at every look.
   applyFile(nodeFile({{"10.1.0.1/32", 1}, {"10.1.0.2/32", 2}, {"10.1.0.3/32", 0}}));
-  bool gone = false;
+  bool left = false;
   BOOST_TEST(FrrLab::waitFor(
-      [&gone] {
-        gone = gone || !torHas("10.1.0.1/32") || !torHas("10.1.0.2/32");
+      [&left] {
+        left = left || !torHas("10.1.0.1/32") || !torHas("10.1.0.2/32");
         return carries("10.1.0.1/32", 1) && carries("10.1.0.2/32", 2);
       },
       100));
-  BOOST_TEST(!gone);
+  BOOST_TEST(!left);
   BOOST_TEST(established() == sessions);
 }
 
