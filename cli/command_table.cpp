@@ -70,6 +70,12 @@ FlagInfo ignoreExcludeFlag() {
                 "node.kubernetes.io/exclude-from-external-load-balancers still announce");
 }
 
+FlagInfo weightedEcmpFlag() {
+  return toggle("weighted-ecmp",
+                "as the agents' flag: weight every Service by its ready local endpoints unless "
+                "its ingot.dev/weighted-ecmp annotation says \"false\"");
+}
+
 FlagInfo drainTriggersFlag() {
   return text("drain-triggers", "LIST",
               "as the agents' flag: the drain triggers (cordon,taint,shutdown,sigterm); a node "
@@ -156,7 +162,7 @@ std::vector<CommandInfo> buildTable() {
               "what to print (default frrconfiguration)"),
        toggle("explain", "instead, say per Service what the node announces and why"),
        toggle("as-served", "print the FRRConfiguration as `kubectl get -o yaml` shows it"),
-       backendFlag(), ignoreExcludeFlag(), lbClassFlag(), namespaceFlag(),
+       backendFlag(), ignoreExcludeFlag(), weightedEcmpFlag(), lbClassFlag(), namespaceFlag(),
        frrk8sNamespaceFlag("--namespace")},
       true));
   t.push_back(command(
@@ -175,7 +181,7 @@ std::vector<CommandInfo> buildTable() {
                      "until declared dead (files only)"),
                 false),
        interfacesFlag(), excludeL2Flag(), lbClassFlag(), namespaceFlag(), ignoreExcludeFlag(),
-       drainTriggersFlag(), drainTaintFlag(), kubeconfigFlag(), contextFlag(),
+       weightedEcmpFlag(), drainTriggersFlag(), drainTaintFlag(), kubeconfigFlag(), contextFlag(),
        text("agent-selector", "SELECTOR",
             "label selector of the agent pods (default: the chart's speaker labels)")},
       true, ValueKind::Service));

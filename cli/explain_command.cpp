@@ -153,6 +153,7 @@ Result<Explanation> explainWorkspace(const Workspace& ws,
   if (!triggers) {
     return invalidArgument("--drain-triggers: " + triggers.error().message);
   }
+  announce.weighted_ecmp = args.hasSwitch("weighted-ecmp");
   announce.drain.triggers = std::move(*triggers);
   announce.drain.taint_key = args.option("drain-taint");
   ExplainInputs in{&*ws.parsed.config,

@@ -46,6 +46,9 @@ Value announcementJson(const agent::Announcement& a) {
         a.local_pref == 0 ? Value::null() : Value::number(static_cast<int64_t>(a.local_pref)));
   o.set("communities", strings(communities(a)));
   o.set("peers", strings(a.peers));
+  // The link-bandwidth value of endpoint-weighted ECMP (docs/weighted-ecmp.md), null unweighted.
+  o.set("weight",
+        a.bandwidth == 0 ? Value::null() : Value::number(static_cast<int64_t>(a.bandwidth)));
   return o;
 }
 
@@ -150,6 +153,9 @@ std::string bgpLine(const NodeExplanation& n) {
     }
     if (!a.communities.empty()) {
       s += ", communities " + joined(communities(a), " ");
+    }
+    if (a.bandwidth != 0) {
+      s += ", weight " + std::to_string(a.bandwidth);
     }
     parts.push_back(s + (a.peers.empty() ? ", to no peer" : ", to " + joined(a.peers, ",")));
   }

@@ -16,6 +16,7 @@
 #include "frrgen/compact.h"
 #include "frrgen/merge.h"
 #include "frrgen/served.h"
+#include "frrgen/weight_raw.h"
 #include "frrgen/yaml.h"
 
 namespace ingot::cli {
@@ -50,6 +51,9 @@ std::string describe(const agent::Announcement& a) {
       cs.push_back(frrgen::communityText(c));
     }
     extras.push_back("communities " + joined(cs, " "));
+  }
+  if (a.bandwidth != 0) {
+    extras.push_back("weight " + std::to_string(a.bandwidth));
   }
   return a.prefix.toString() + (extras.empty() ? "" : " (" + joined(extras, ", ") + ")");
 }
@@ -160,6 +164,15 @@ int renderNode(const Workspace& ws,
     err << "ingotctl render: " << own.error().message << "\n";
     return kExitInvalid;
   }
+  if (req.backend != config::Backend::Frr) {
+    // What the agent writes for frr-k8s: the weights in spec.raw (frrgen/weight_raw.h).
+    auto written = frrgen::forFrrK8s(std::move(*own));
+    if (!written) {
+      err << "ingotctl render: " << written.error().message << "\n";
+      return kExitInvalid;
+    }
+    own = std::move(*written);
+  }
   if (req.format == "frrconfiguration") {
     if (!frrgen::hasSessionsOrProfiles(own->spec)) {
       err << "note: node \"" << req.node << "\" has no BGP session and no BFD profile: no "
@@ -194,6 +207,7 @@ int runRender(const std::vector<std::string>& words, std::ostream& out, std::ost
   req.yaml.served = args->hasSwitch("as-served");
   req.announce.ignore_exclude_lb = args->hasSwitch("ignore-exclude-lb");
   req.announce.lb_class = args->option("lb-class");
+  req.announce.weighted_ecmp = args->hasSwitch("weighted-ecmp");
   const std::string ns = args->option("namespace", "metallb-system");
   req.build.metallb_namespace = ns;
   req.build.frrk8s_namespace = args->option("frrk8s-namespace", ns);

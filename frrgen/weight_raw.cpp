@@ -14,12 +14,12 @@ namespace {
 
 using BandwidthLists = std::map<std::pair<net::Family, uint32_t>, std::vector<std::string>>;
 
-const char* famText(net::Family f) {
+const char* listKeyword(net::Family f) {
   return f == net::Family::V4 ? "ip" : "ipv6";
 }
 
-std::string listName(const std::string& id, net::Family f, uint32_t bandwidth) {
-  return id + "-" + std::to_string(bandwidth) + "-" + famText(f) + "-bandwidth-prefixes";
+std::string bandwidthListName(const std::string& id, net::Family f, uint32_t bandwidth) {
+  return id + "-" + std::to_string(bandwidth) + "-" + listKeyword(f) + "-bandwidth-prefixes";
 }
 
 BandwidthLists bandwidthLists(const Neighbor& n) {
@@ -33,7 +33,7 @@ BandwidthLists bandwidthLists(const Neighbor& n) {
   return lists;
 }
 
-std::string entry(const std::string& map, uint32_t seq, const std::string& body) {
+std::string mapEntry(const std::string& map, uint32_t seq, const std::string& body) {
   return "route-map " + map + " permit " + std::to_string(seq) + "\n" + body + "exit\n";
 }
 
@@ -49,28 +49,28 @@ Result<std::string> neighborText(const Neighbor& n) {
   const std::string map = id + "-out";
   std::string text;
   for (const auto& [key, prefixes] : lists) {
-    const std::string name = listName(id, key.first, key.second);
+    const std::string name = bandwidthListName(id, key.first, key.second);
     auto seqs = assignSeqs(prefixes, kPrefixSeqMax);
     if (!seqs) return seqs.error();
     std::map<uint32_t, std::string> by_seq;
     for (size_t i = 0; i < prefixes.size(); ++i) by_seq.emplace((*seqs)[i], prefixes[i]);
     for (const auto& [seq, prefix] : by_seq) {
-      text += std::string(famText(key.first)) + " prefix-list " + name + " seq " +
+      text += std::string(listKeyword(key.first)) + " prefix-list " + name + " seq " +
               std::to_string(seq) + " permit " + prefix + "\n";
     }
   }
   const AllowedSeqs allowed = frrk8sAllowedSeqs(n);
-  text += entry(map, allowed.v4, " on-match next\n");
-  text += entry(map, allowed.v6, " on-match next\n");
+  text += mapEntry(map, allowed.v4, " on-match next\n");
+  text += mapEntry(map, allowed.v6, " on-match next\n");
   uint32_t seq = kWeightSeqFirst;
   for (const auto& [key, prefixes] : lists) {
-    text += entry(map, seq++,
-                  " match " + std::string(famText(key.first)) + " address prefix-list " +
-                      listName(id, key.first, key.second) + "\n set extcommunity bandwidth " +
-                      std::to_string(key.second) + "\n");
+    text += mapEntry(map, seq++,
+                     " match " + std::string(listKeyword(key.first)) + " address prefix-list " +
+                         bandwidthListName(id, key.first, key.second) +
+                         "\n set extcommunity bandwidth " + std::to_string(key.second) + "\n");
   }
-  text += entry(map, kAllowedV4Seq, " match ip address prefix-list " + id + "-allowed-ipv4\n");
-  text += entry(map, kAllowedV6Seq, " match ipv6 address prefix-list " + id + "-allowed-ipv6\n");
+  text += mapEntry(map, kAllowedV4Seq, " match ip address prefix-list " + id + "-allowed-ipv4\n");
+  text += mapEntry(map, kAllowedV6Seq, " match ipv6 address prefix-list " + id + "-allowed-ipv6\n");
   return text;
 }
 
@@ -87,8 +87,12 @@ Result<std::string> weightRawConfig(const api::FRRConfiguration& config) {
   }
   auto converted = convert(plain, {});
   if (!converted) return converted.error();
+  return weightRawText(converted->routers);
+}
+
+Result<std::string> weightRawText(const std::vector<Router>& routers) {
   std::string text;
-  for (const auto& r : converted->routers) {
+  for (const auto& r : routers) {
     for (const auto& n : r.neighbors) {
       auto t = neighborText(n);
       if (!t) return t.error();

@@ -24,9 +24,11 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "api/frrk8s.h"
 #include "common/util/result.h"
+#include "frrgen/model.h"
 
 namespace ingot::frrgen {
 
@@ -40,6 +42,10 @@ inline constexpr uint32_t kWeightSeqFirst = 60000;
 /// (convert.h, passwords aside), or a neighbor has more (family, value) pairs than entry numbers
 /// between kWeightSeqFirst and the closing entries.
 Result<std::string> weightRawConfig(const api::FRRConfiguration& config);
+
+/// weightRawText returns the raw text for routers already converted (their neighbors' outgoing
+/// lists carry the bandwidths), neighbors in the given order. Errors: as weightRawConfig.
+Result<std::string> weightRawText(const std::vector<Router>& routers);
 
 /// forFrrK8s returns config as written for frr-k8s: withBandwidth (never serialised) moved into
 /// spec.raw (kWeightRawPriority); config unchanged when it has none. Errors: weightRawConfig's.

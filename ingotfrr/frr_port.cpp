@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ingotfrr/frr_port.h"
 
+#include <string>
+#include <vector>
+
 #include "agent/bgp/vtysh_session.h"
 #include "frrgen/render.h"
 
@@ -31,6 +34,24 @@ std::string withoutEcho(std::string text, const std::string& command) {
   return text;
 }
 
+/// commandLines is a rendered file as configuration commands (no comments, blank lines).
+std::vector<std::string> commandLines(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) {
+      end = text.size();
+    }
+    std::string line = text.substr(start, end - start);
+    if (!line.empty() && line[0] != '!') {
+      out.push_back(std::move(line));
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
 /// LocalFrr composes agent/bgp's parts: the driver (frr-reload.py, running-config), a
 /// persistent vtysh and the incremental applier over both.
 class LocalFrr final : public FrrPort {
@@ -51,6 +72,12 @@ class LocalFrr final : public FrrPort {
       return text.error();
     }
     forget();  // FRR leaves the compact shape: the next apply() starts with a full reload
+    // Every line through vtysh first: `network P` given over the compact shape's
+    // `network P route-map …` re-points the route in place, where frr-reload.py alone would
+    // remove the old line first and withdraw every prefix for a moment. frr-reload.py then
+    // removes what is extra and reports errors.
+    (void)session_.configure(commandLines(*text));
+    session_.reset();
     auto reload = driver_.apply(*text);
     if (!reload) {
       return reload.error();

@@ -23,8 +23,9 @@ class FrrPort {
   virtual Result<agent::bgp::FastApplyReport> apply(const frrgen::CompactModel& model) = 0;
   /// applyFile converges FRR to the whole rendered file of model (frrgen::render: frr-k8s' entry
   /// numbering, the raw snippets appended last) through frr-reload.py, as frr-k8s applies a
-  /// configuration with spec.raw; the incremental state is dropped, so the next apply() is a full
-  /// reload.
+  /// configuration with spec.raw (its lines first go through vtysh, so that leaving the compact
+  /// shape re-points each `network` in place instead of withdrawing it); the incremental state is
+  /// dropped, so the next apply() is a full reload.
   virtual Result<agent::bgp::FastApplyReport> applyFile(const frrgen::Model& model) = 0;
   /// verify reads FRR back and corrects drift (see IncrementalApplier::verify).
   virtual Result<agent::bgp::FastApplyReport> verify() = 0;

@@ -164,6 +164,21 @@ BOOST_AUTO_TEST_CASE(examples_bgp_reasons) {
   BOOST_TEST(node2.find("reason")->text() == "noLocalEndpoints");
 }
 
+// --weighted-ecmp (the agents' flag): each announcing node's weight, its ready local endpoints.
+BOOST_AUTO_TEST_CASE(examples_weight_of_each_node) {
+  const auto plain = explainExamples({"shop/checkout"});
+  const auto& unweighted = jsonNode(plain, "node1").find("bgp")->find("announcements")->items();
+  BOOST_TEST(unweighted.front().find("weight")->isNull());
+  const auto doc = explainExamples({"shop/checkout", "--weighted-ecmp"});
+  for (const auto& a : jsonNode(doc, "node1").find("bgp")->find("announcements")->items()) {
+    BOOST_TEST(a.find("weight")->text() == "1");
+  }
+  const Run text =
+      run(runExplain, {"shop/checkout", "--weighted-ecmp", "-f", sourceDir() + "/examples"});
+  BOOST_TEST_REQUIRE(text.code == 0, text.err);
+  BOOST_TEST(text.out.find(", weight 1, to tor1") != std::string::npos, text.out);
+}
+
 BOOST_AUTO_TEST_CASE(examples_l2_and_dead_node) {
   const auto live = explainExamples({"web/frontend"});
   BOOST_TEST(live.find("pool")->find("source")->text() == "annotation");

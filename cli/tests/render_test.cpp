@@ -58,6 +58,27 @@ BOOST_AUTO_TEST_CASE(explain_gives_the_announcement_or_the_reason) {
   checkGolden("explain-node2.txt", r2.out);
 }
 
+// Endpoint-weighted ECMP (--weighted-ecmp, as the agents' flag): checkout's node1 has one ready
+// endpoint. --explain names the weight; the FRRConfiguration carries it in spec.raw for frr-k8s
+// (frrgen/weight_raw.h), and the frr.conf frr-k8s renders from it sets the link-bandwidth.
+BOOST_AUTO_TEST_CASE(weighted_ecmp_shows_each_nodes_weight) {
+  const Run plain = render({"--node", "node1", "--explain"});
+  const Run weighted = render({"--node", "node1", "--explain", "--weighted-ecmp"});
+  BOOST_TEST_REQUIRE(weighted.code == 0, weighted.err);
+  BOOST_TEST(plain.out.find("weight") == std::string::npos, plain.out);
+  BOOST_TEST(weighted.out.find("198.51.100.0/32 (localPref 150, communities 64512:100 "
+                               "64512:200, weight 1) to tor1") != std::string::npos,
+             weighted.out);
+  const Run yaml = render({"--node", "node1", "--weighted-ecmp"});
+  BOOST_TEST_REQUIRE(yaml.code == 0, yaml.err);
+  BOOST_TEST(yaml.out.find("rawConfig: ") != std::string::npos, yaml.out);
+  BOOST_TEST(yaml.out.find("set extcommunity bandwidth 1") != std::string::npos, yaml.out);
+  const Run conf = render({"--node", "node1", "--weighted-ecmp", "--format", "frr.conf"});
+  BOOST_TEST_REQUIRE(conf.code == 0, conf.err);
+  BOOST_TEST(conf.out.find(" set extcommunity bandwidth 1\n") != std::string::npos, conf.out);
+  BOOST_TEST(render({"--node", "node1"}).out.find("rawConfig: ") == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(exclude_label_is_honoured_unless_ignored) {
   const std::string node = sourceDir() + "/cli/tests/testdata/excluded-node.yaml";
   std::ostringstream out;

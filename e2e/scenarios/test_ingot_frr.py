@@ -112,20 +112,20 @@ def test_a_merge_conflict_keeps_the_last_good_configuration(cluster, show_logs_o
                "conversion success again")
 
 
-def test_raw_configuration_is_refused_loudly(cluster, show_logs_on_failure):
+def test_raw_configuration_is_appended_as_frr_k8s_does(cluster, show_logs_on_failure):
+    # spec.raw reaches FRR as in frr-k8s: appended to the rendered file, applied whole.
     raw = frr_config("raw", tor_neighbor(cluster), [], node="node2",
-                     raw={"rawConfig": "router bgp 64513\n neighbor 192.0.2.9 remote-as 1\n"})
+                     raw={"priority": 5, "rawConfig": "route-map ingot-e2e-raw permit 10\n"})
     cluster.apply([raw])
     state = wait_state(cluster, "node2",
-                       lambda s: "spec.raw.rawConfig" in s.get("lastConversionResult", ""),
-                       "raw refused")
-    assert state["lastConversionResult"].startswith("failed: FRRConfiguration "
-                                                    f"{FRRK8S_NS}/raw")
-    assert "192.0.2.9" not in state["runningConfig"]
+                       lambda s: "route-map ingot-e2e-raw permit 10" in s.get("runningConfig", ""),
+                       "raw applied")
+    assert state["lastConversionResult"] == "success"
     hold_nexthops(cluster, P2, node_ips(cluster, ["node1", "node2"]), 1.0)
     delete(cluster, "frrconfiguration", "raw")
-    wait_state(cluster, "node2", lambda s: s.get("lastConversionResult") == "success",
-               "conversion success again")
+    wait_state(cluster, "node2",
+               lambda s: "ingot-e2e-raw" not in s.get("runningConfig", ""), "raw removed")
+    hold_nexthops(cluster, P2, node_ips(cluster, ["node1", "node2"]), 1.0)
 
 
 def test_a_missing_then_wrong_then_right_secret(cluster, show_logs_on_failure):

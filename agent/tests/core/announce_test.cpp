@@ -11,6 +11,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "agent/core/election.h"
+#include "agent/tests/core/endpoint_fixtures.h"
 
 using ingot::agent::BgpDecision;
 using ingot::agent::BgpSkip;
@@ -19,6 +20,9 @@ using ingot::agent::decideBgp;
 namespace api = ingot::api;
 namespace config = ingot::config;
 namespace net = ingot::net;
+
+using ingot::agent::testing::endpointOn;
+using ingot::agent::testing::serviceSlice;
 
 namespace {
 
@@ -58,28 +62,6 @@ config::BgpAdvertisement ad(const std::string& name) {
   return a;
 }
 
-api::Endpoint endpoint(const std::string& addr,
-                       const std::string& node,
-                       std::optional<bool> ready,
-                       std::optional<bool> serving = std::nullopt) {
-  api::Endpoint e;
-  e.addresses = {addr};
-  e.node_name = node;
-  e.conditions.ready = ready;
-  e.conditions.serving = serving;
-  return e;
-}
-
-api::EndpointSlice slice(const std::string& service, std::vector<api::Endpoint> eps) {
-  api::EndpointSlice s;
-  s.metadata.name = service + "-abc";
-  s.metadata.namespace_ = "default";
-  s.metadata.labels = {{"kubernetes.io/service-name", service}};
-  s.address_type = "IPv4";
-  s.endpoints = std::move(eps);
-  return s;
-}
-
 World baseWorld() {
   World w;
   config::Pool a;
@@ -102,8 +84,8 @@ World baseWorld() {
   w.service.spec.type = "LoadBalancer";
   w.service.spec.external_traffic_policy = "Cluster";
   w.service.status.ingress = {api::LoadBalancerIngress{"192.168.10.5", "", std::nullopt}};
-  w.slices = {
-      slice("web", {endpoint("10.244.1.5", "node1", true), endpoint("10.244.2.5", "node2", true)})};
+  w.slices = {serviceSlice(
+      "web", {endpointOn("10.244.1.5", "node1", true), endpointOn("10.244.2.5", "node2", true)})};
   return w;
 }
 
@@ -327,7 +309,7 @@ BOOST_AUTO_TEST_CASE(decides_each_reason_and_announcement) {
       {"local traffic policy without a local endpoint does not announce",
        [](World& w) {
          w.service.spec.external_traffic_policy = "Local";
-         w.slices = {slice("web", {endpoint("10.244.2.5", "node2", true)})};
+         w.slices = {serviceSlice("web", {endpointOn("10.244.2.5", "node2", true)})};
        },
        "noLocalEndpoints", ""},
       {"local traffic policy with a local endpoint announces",
@@ -335,42 +317,50 @@ BOOST_AUTO_TEST_CASE(decides_each_reason_and_announcement) {
       {"local traffic policy ignores an unready local endpoint",
        [](World& w) {
          w.service.spec.external_traffic_policy = "Local";
-         w.slices = {slice("web", {endpoint("10.244.1.5", "node1", false),
-                                   endpoint("10.244.2.5", "node2", true)})};
+         w.slices = {serviceSlice("web", {endpointOn("10.244.1.5", "node1", false),
+                                          endpointOn("10.244.2.5", "node2", true)})};
        },
        "noLocalEndpoints", ""},
       {"no endpoint slices means no endpoints", [](World& w) { w.slices.clear(); }, "noEndpoints",
        ""},
       {"slices of another service are ignored",
-       [](World& w) { w.slices = {slice("other", {endpoint("10.244.1.5", "node1", true)})}; },
+       [](World& w) {
+         w.slices = {serviceSlice("other", {endpointOn("10.244.1.5", "node1", true)})};
+       },
        "noEndpoints", ""},
       {"slices in another namespace are ignored",
        [](World& w) { w.slices[0].metadata.namespace_ = "prod"; }, "noEndpoints", ""},
       {"unready and not serving endpoints are not endpoints",
-       [](World& w) { w.slices = {slice("web", {endpoint("10.244.1.5", "node1", false, false)})}; },
+       [](World& w) {
+         w.slices = {serviceSlice("web", {endpointOn("10.244.1.5", "node1", false, false)})};
+       },
        "noEndpoints", ""},
       {"terminating but serving endpoint counts",
-       [](World& w) { w.slices = {slice("web", {endpoint("10.244.1.5", "node1", false, true)})}; },
+       [](World& w) {
+         w.slices = {serviceSlice("web", {endpointOn("10.244.1.5", "node1", false, true)})};
+       },
        "announce", v4_default},
       {"endpoint with no ready condition counts",
-       [](World& w) { w.slices = {slice("web", {endpoint("10.244.1.5", "node1", std::nullopt)})}; },
+       [](World& w) {
+         w.slices = {serviceSlice("web", {endpointOn("10.244.1.5", "node1", std::nullopt)})};
+       },
        "announce", v4_default},
       {"an address listed ready once and unready once is served (v0.16 rule)",
        [](World& w) {
-         w.slices = {slice("web", {endpoint("10.244.1.5", "node1", true)}),
-                     slice("web", {endpoint("10.244.1.5", "node1", false)})};
+         w.slices = {serviceSlice("web", {endpointOn("10.244.1.5", "node1", true)}),
+                     serviceSlice("web", {endpointOn("10.244.1.5", "node1", false)})};
        },
        "announce", v4_default},
       {"the unready copy listed first does not cancel the ready one either",
        [](World& w) {
          w.service.spec.external_traffic_policy = "Local";
-         w.slices = {slice("web", {endpoint("10.244.1.5", "node1", false),
-                                   endpoint("10.244.1.5", "node1", true)})};
+         w.slices = {serviceSlice("web", {endpointOn("10.244.1.5", "node1", false),
+                                          endpointOn("10.244.1.5", "node1", true)})};
        },
        "announce", v4_default},
       {"a serving endpoint without addresses is no endpoint",
        [](World& w) {
-         w.slices = {slice("web", {endpoint("10.244.1.5", "node1", true)})};
+         w.slices = {serviceSlice("web", {endpointOn("10.244.1.5", "node1", true)})};
          w.slices[0].endpoints[0].addresses.clear();
        },
        "noEndpoints", ""},

@@ -8,6 +8,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "agent/core/announce.h"
+#include "agent/tests/core/endpoint_fixtures.h"
 
 namespace api = ingot::api;
 namespace config = ingot::config;
@@ -17,30 +18,10 @@ using ingot::agent::readyLocalEndpoints;
 using ingot::agent::weightOptIn;
 using ingot::agent::WeightOptIn;
 
+using ingot::agent::testing::endpointOn;
+using ingot::agent::testing::serviceSlice;
+
 namespace {
-
-api::Endpoint ep(const std::string& addr,
-                 const std::string& node,
-                 std::optional<bool> ready,
-                 std::optional<bool> serving = std::nullopt) {
-  api::Endpoint e;
-  if (!addr.empty()) {
-    e.addresses = {addr};
-  }
-  e.node_name = node;
-  e.conditions.ready = ready;
-  e.conditions.serving = serving;
-  return e;
-}
-
-api::EndpointSlice slice(const std::string& name, std::vector<api::Endpoint> eps) {
-  api::EndpointSlice s;
-  s.metadata.name = name;
-  s.metadata.namespace_ = "default";
-  s.metadata.labels = {{"kubernetes.io/service-name", "web"}};
-  s.endpoints = std::move(eps);
-  return s;
-}
 
 api::Service service(const std::string& etp, std::optional<std::string> annotation) {
   api::Service s;
@@ -69,37 +50,54 @@ BOOST_AUTO_TEST_CASE(ready_local_endpoints_follow_the_bgp_serving_rule) {
   const std::vector<Case> cases = {
       {"no slices", {}, 0, 0},
       {"three ready on node1, one on node2",
-       {slice("a", {ep("10.0.1.1", "node1", true), ep("10.0.1.2", "node1", true),
-                    ep("10.0.1.3", "node1", true), ep("10.0.2.1", "node2", true)})},
+       {serviceSlice("web",
+                     {endpointOn("10.0.1.1", "node1", true), endpointOn("10.0.1.2", "node1", true),
+                      endpointOn("10.0.1.3", "node1", true), endpointOn("10.0.2.1", "node2", true)},
+                     "a")},
        3,
        1},
-      {"ready unset counts", {slice("a", {ep("10.0.1.1", "node1", std::nullopt)})}, 1, 0},
+      {"ready unset counts",
+       {serviceSlice("web", {endpointOn("10.0.1.1", "node1", std::nullopt)}, "a")},
+       1,
+       0},
       {"not ready but serving (terminating) counts",
-       {slice("a", {ep("10.0.1.1", "node1", false, true)})},
+       {serviceSlice("web", {endpointOn("10.0.1.1", "node1", false, true)}, "a")},
        1,
        0},
       {"not ready and not serving does not count",
-       {slice("a", {ep("10.0.1.1", "node1", false, false), ep("10.0.1.2", "node1", false)})},
+       {serviceSlice(
+           "web",
+           {endpointOn("10.0.1.1", "node1", false, false), endpointOn("10.0.1.2", "node1", false)},
+           "a")},
        0,
        0},
       {"an endpoint without an address does not count",
-       {slice("a", {ep("", "node1", true), ep("10.0.1.2", "node1", true)})},
+       {serviceSlice("web", {endpointOn("", "node1", true), endpointOn("10.0.1.2", "node1", true)},
+                     "a")},
        1,
        0},
       {"endpoints spread over slices add up",
-       {slice("a", {ep("10.0.1.1", "node1", true)}), slice("b", {ep("10.0.1.2", "node1", true)}),
-        slice("c", {ep("10.0.2.1", "node2", true), ep("10.0.2.2", "node2", true)})},
+       {serviceSlice("web", {endpointOn("10.0.1.1", "node1", true)}, "a"),
+        serviceSlice("web", {endpointOn("10.0.1.2", "node1", true)}, "b"),
+        serviceSlice("web",
+                     {endpointOn("10.0.2.1", "node2", true), endpointOn("10.0.2.2", "node2", true)},
+                     "c")},
        2,
        2},
       {"an address listed twice across slices counts once",
-       {slice("a", {ep("10.0.1.1", "node1", true)}), slice("b", {ep("10.0.1.1", "node1", true)})},
+       {serviceSlice("web", {endpointOn("10.0.1.1", "node1", true)}, "a"),
+        serviceSlice("web", {endpointOn("10.0.1.1", "node1", true)}, "b")},
        1,
        0},
       {"a serving copy of an address listed unready elsewhere counts",
-       {slice("a", {ep("10.0.1.1", "node1", false)}), slice("b", {ep("10.0.1.1", "node1", true)})},
+       {serviceSlice("web", {endpointOn("10.0.1.1", "node1", false)}, "a"),
+        serviceSlice("web", {endpointOn("10.0.1.1", "node1", true)}, "b")},
        1,
        0},
-      {"an endpoint without a node counts nowhere", {slice("a", {ep("10.0.1.1", "", true)})}, 0, 0},
+      {"an endpoint without a node counts nowhere",
+       {serviceSlice("web", {endpointOn("10.0.1.1", "", true)}, "a")},
+       0,
+       0},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {
@@ -138,12 +136,14 @@ BOOST_AUTO_TEST_CASE(bandwidth_is_the_local_count_for_weighted_local_services_on
   std::vector<api::Endpoint> many;
   many.reserve(25601);
   for (int i = 0; i < 25601; ++i) {
-    many.push_back(
-        ep("10.1." + std::to_string(i / 250) + "." + std::to_string(i % 250), "node1", true));
+    many.push_back(endpointOn("10.1." + std::to_string(i / 250) + "." + std::to_string(i % 250),
+                              "node1", true));
   }
   const std::vector<api::EndpointSlice> three_one = {
-      slice("a", {ep("10.0.1.1", "node1", true), ep("10.0.1.2", "node1", true),
-                  ep("10.0.1.3", "node1", true), ep("10.0.2.1", "node2", true)})};
+      serviceSlice("web",
+                   {endpointOn("10.0.1.1", "node1", true), endpointOn("10.0.1.2", "node1", true),
+                    endpointOn("10.0.1.3", "node1", true), endpointOn("10.0.2.1", "node2", true)},
+                   "a")};
   struct Case {
     std::string desc;
     std::string etp;
@@ -158,7 +158,7 @@ BOOST_AUTO_TEST_CASE(bandwidth_is_the_local_count_for_weighted_local_services_on
       {"not opted in", "Local", std::nullopt, false, three_one, 0},
       {"opted out over the flag", "Local", "false", true, three_one, 0},
       {"cluster policy gets equal weights (no community)", "Cluster", "true", true, three_one, 0},
-      {"capped at FRR's maximum", "Local", "true", false, {slice("a", many)}, 25600},
+      {"capped at FRR's maximum", "Local", "true", false, {serviceSlice("web", many, "a")}, 25600},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {
@@ -195,12 +195,12 @@ BOOST_AUTO_TEST_CASE(decide_bgp_attaches_each_nodes_count) {
     std::vector<api::Endpoint> eps;
     eps.reserve(static_cast<size_t>(n1) + static_cast<size_t>(n2));
     for (int i = 0; i < n1; ++i) {
-      eps.push_back(ep("10.0.1." + std::to_string(i + 1), "node1", true));
+      eps.push_back(endpointOn("10.0.1." + std::to_string(i + 1), "node1", true));
     }
     for (int i = 0; i < n2; ++i) {
-      eps.push_back(ep("10.0.2." + std::to_string(i + 1), "node2", true));
+      eps.push_back(endpointOn("10.0.2." + std::to_string(i + 1), "node2", true));
     }
-    return std::vector<api::EndpointSlice>{slice("a", eps)};
+    return std::vector<api::EndpointSlice>{serviceSlice("web", eps, "a")};
   };
   // want: the bandwidth node1 and node2 announce, -1 = not announced.
   struct Case {
