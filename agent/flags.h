@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "agent/core/drain_options.h"
-#include "agent/memberlist/options.h"
+#include "agent/memberlist/core/options.h"
 #include "common/daemon/flags.h"
 #include "common/util/log.h"
 #include "common/util/result.h"

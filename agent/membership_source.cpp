@@ -7,7 +7,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "agent/memberlist/security.h"
+#include "agent/memberlist/core/security.h"
 #include "common/net/ip.h"
 
 namespace ingot::agent {

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "agent/live_nodes.h"
-#include "agent/memberlist/options.h"
+#include "agent/memberlist/core/options.h"
 #include "agent/memberlist/transport.h"
 #include "common/util/log.h"
 #include "common/util/result.h"

@@ -4,8 +4,8 @@
 #include <benchmark/benchmark.h>
 #include <map>
 
-#include "agent/l2/arp_codec.h"
-#include "agent/l2/ndp_codec.h"
+#include "agent/l2/core/arp_codec.h"
+#include "agent/l2/core/ndp_codec.h"
 
 namespace l2 = ingot::agent::l2;
 

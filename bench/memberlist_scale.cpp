@@ -31,7 +31,7 @@
 #include <thread>
 #include <vector>
 
-#include "agent/memberlist/messages.h"
+#include "agent/memberlist/core/messages.h"
 #include "agent/memberlist/transport.h"
 
 namespace ml = ingot::agent::memberlist;

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "agent/l2/frame.h"
+#include "agent/l2/core/frame.h"
 #include "common/util/result.h"
 
 namespace ingot::agent::l2 {

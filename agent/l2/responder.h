@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include "agent/l2/core/probe.h"
 #include "agent/l2/interfaces.h"
-#include "agent/l2/probe.h"
 #include "common/net/ip.h"
 #include "common/util/result.h"
 

@@ -4,8 +4,8 @@
 #include <poll.h>
 #include <vector>
 
-#include "agent/l2/arp_codec.h"
-#include "agent/l2/ndp_codec.h"
+#include "agent/l2/core/arp_codec.h"
+#include "agent/l2/core/ndp_codec.h"
 #include "agent/l2/responder.h"
 #include "agent/l2/responder_state.h"
 

@@ -4,7 +4,7 @@
 // found free moved to the answered ones. The schedule and the classification are in probe.cpp.
 #include <utility>
 
-#include "agent/l2/probe.h"
+#include "agent/l2/core/probe.h"
 #include "agent/l2/responder_state.h"
 
 namespace ingot::agent::l2 {

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "agent/l2/core/addresses.h"
 #include "agent/l2/responder.h"
 #include "agent/l2/socket_io.h"
 
@@ -55,13 +56,6 @@ struct ResponderState {
   std::function<void()> probe_listener;
   bool probe_changed = false;  ///< the listener is due
 };
-
-/// toIp4 / toIp6 convert an address of the matching family to wire order.
-Ip4 toIp4(const net::IpAddress& ip);
-Ip6 toIp6(const net::IpAddress& ip);
-/// fromIp4 / fromIp6 convert back.
-net::IpAddress fromIp4(const Ip4& ip);
-net::IpAddress fromIp6(const Ip6& ip);
 
 /// startBurst starts or extends the gratuitous burst of ip (state.mu held).
 void startBurst(ResponderState& s, const net::IpAddress& ip, Clock::time_point now);

@@ -6,7 +6,7 @@
 #include <optional>
 #include <utility>
 
-#include "agent/l2/frame.h"
+#include "agent/l2/core/frame.h"
 #include "common/util/result.h"
 
 namespace ingot::agent::l2 {

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # Memberlist-compatible gossip, included from agent/CMakeLists.txt.
-# ingot_memberlist_core: codec, crypto, options and the SWIM state machine; no sockets, threads
-# or clocks. ingot_memberlist: the socket transport (the only gossip I/O) on top.
+# ingot_memberlist_core (pure, agent/memberlist/core/): codec, crypto, options and the SWIM state
+# machine; no sockets, threads or clocks. ingot_memberlist: the socket transport (the only gossip
+# I/O) on top.
 ingot_add_library(ingot_memberlist_core
-  SOURCES memberlist/msgpack.cpp memberlist/messages.cpp memberlist/security.cpp
-          memberlist/wire.cpp memberlist/lzw.cpp memberlist/membership.cpp memberlist/probe.cpp
-          memberlist/options.cpp memberlist/tuning.cpp
+  SOURCES memberlist/core/msgpack.cpp memberlist/core/messages.cpp memberlist/core/security.cpp
+          memberlist/core/wire.cpp memberlist/core/lzw.cpp memberlist/core/membership.cpp
+          memberlist/core/probe.cpp memberlist/core/options.cpp memberlist/core/tuning.cpp
   LIBRARIES ingot_util ingot_json OpenSSL::Crypto)
 ingot_add_library(ingot_memberlist
   SOURCES memberlist/transport.cpp memberlist/connections.cpp

@@ -12,9 +12,9 @@
 #include <thread>
 #include <vector>
 
-#include "agent/memberlist/membership.h"
-#include "agent/memberlist/security.h"
-#include "agent/memberlist/wire.h"
+#include "agent/memberlist/core/membership.h"
+#include "agent/memberlist/core/security.h"
+#include "agent/memberlist/core/wire.h"
 #include "common/util/log.h"
 #include "common/util/result.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/l2/arp_codec.h"
+#include "agent/l2/core/arp_codec.h"
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/l2/ndp_codec.h"
+#include "agent/l2/core/ndp_codec.h"
 
 #include <boost/test/unit_test.hpp>
 

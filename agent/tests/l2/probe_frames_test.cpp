@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/l2/probe_frames.h"
+#include "agent/l2/core/probe_frames.h"
 
 #include <boost/test/unit_test.hpp>
 
-#include "agent/l2/arp_codec.h"
+#include "agent/l2/core/arp_codec.h"
 #include "agent/tests/l2/fixtures.h"
 
 namespace l2 = ingot::agent::l2;

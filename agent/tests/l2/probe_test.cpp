@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/l2/probe.h"
+#include "agent/l2/core/probe.h"
 
 #include <boost/test/unit_test.hpp>
 

@@ -15,8 +15,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "agent/l2/arp_codec.h"
-#include "agent/l2/ndp_codec.h"
+#include "agent/l2/core/arp_codec.h"
+#include "agent/l2/core/ndp_codec.h"
 #include "agent/l2/responder.h"
 #include "agent/tests/l2/netns.h"
 

@@ -6,10 +6,10 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "agent/memberlist/messages.h"
-#include "agent/memberlist/msgpack.h"
-#include "agent/memberlist/security.h"
-#include "agent/memberlist/wire.h"
+#include "agent/memberlist/core/messages.h"
+#include "agent/memberlist/core/msgpack.h"
+#include "agent/memberlist/core/security.h"
+#include "agent/memberlist/core/wire.h"
 
 namespace ml = ingot::agent::memberlist;
 

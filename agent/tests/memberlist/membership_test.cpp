@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The SWIM state machine on a simulated network with an injected clock: every packet goes
 // through the real codec, push/pull and TCP pings are exchanged synchronously.
-#include "agent/memberlist/membership.h"
+#include "agent/memberlist/core/membership.h"
 
 #include <algorithm>
 #include <functional>
@@ -12,7 +12,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "agent/memberlist/wire.h"
+#include "agent/memberlist/core/wire.h"
 
 namespace ml = ingot::agent::memberlist;
 using std::chrono::milliseconds;

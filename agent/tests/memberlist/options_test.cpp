@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/memberlist/options.h"
+#include "agent/memberlist/core/options.h"
 
 #include <map>
 #include <string>

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #define BOOST_TEST_MODULE ingot_memberlist
-#include "agent/memberlist/wire.h"
+#include "agent/memberlist/core/wire.h"
 
 #include <string>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
 
-#include "agent/memberlist/lzw.h"
-#include "agent/memberlist/messages.h"
-#include "agent/memberlist/security.h"
+#include "agent/memberlist/core/lzw.h"
+#include "agent/memberlist/core/messages.h"
+#include "agent/memberlist/core/security.h"
 
 namespace ml = ingot::agent::memberlist;
 

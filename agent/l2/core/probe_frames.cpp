@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/l2/probe_frames.h"
+#include "agent/l2/core/probe_frames.h"
 
 #include <variant>
 
-#include "agent/l2/arp_codec.h"
-#include "agent/l2/ndp_codec.h"
-#include "agent/l2/responder_state.h"
+#include "agent/l2/core/addresses.h"
+#include "agent/l2/core/arp_codec.h"
+#include "agent/l2/core/ndp_codec.h"
 
 namespace ingot::agent::l2 {
 

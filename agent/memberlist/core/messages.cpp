@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/memberlist/messages.h"
+#include "agent/memberlist/core/messages.h"
 
 #include <functional>
 #include <limits>

@@ -7,7 +7,7 @@
 #include <variant>
 #include <vector>
 
-#include "agent/memberlist/msgpack.h"
+#include "agent/memberlist/core/msgpack.h"
 
 namespace ingot::agent::memberlist {
 

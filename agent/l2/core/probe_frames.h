@@ -6,7 +6,7 @@
 #include <optional>
 #include <string_view>
 
-#include "agent/l2/frame.h"
+#include "agent/l2/core/frame.h"
 #include "common/net/ip.h"
 
 namespace ingot::agent::l2 {

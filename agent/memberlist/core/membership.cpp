@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Membership state transitions: memberlist's aliveNode, suspectNode, deadNode, refutation,
 // suspicion timers and the UDP request handlers. Scheduling lives in probe.cpp.
-#include "agent/memberlist/membership.h"
+#include "agent/memberlist/core/membership.h"
 
 #include <algorithm>
 #include <cmath>

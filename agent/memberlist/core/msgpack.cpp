@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/memberlist/msgpack.h"
+#include "agent/memberlist/core/msgpack.h"
 
 namespace ingot::agent::memberlist::msgpack {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/memberlist/wire.h"
+#include "agent/memberlist/core/wire.h"
 
 #include <optional>
 
-#include "agent/memberlist/lzw.h"
+#include "agent/memberlist/core/lzw.h"
 
 namespace ingot::agent::memberlist {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "agent/memberlist/membership.h"
-#include "agent/memberlist/security.h"
+#include "agent/memberlist/core/membership.h"
+#include "agent/memberlist/core/security.h"
 
 namespace ingot::agent::memberlist {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "agent/memberlist/membership.h"
+#include "agent/memberlist/core/membership.h"
 #include "common/util/result.h"
 
 namespace ingot::agent::memberlist {

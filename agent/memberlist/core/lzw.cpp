@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/memberlist/lzw.h"
+#include "agent/memberlist/core/lzw.h"
 
 #include <array>
 #include <map>

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "agent/memberlist/messages.h"
+#include "agent/memberlist/core/messages.h"
 
 namespace ingot::agent::memberlist {
 

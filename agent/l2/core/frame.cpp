@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/l2/frame.h"
+#include "agent/l2/core/frame.h"
 
 #include <cstdio>
 

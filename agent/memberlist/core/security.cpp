@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/memberlist/security.h"
+#include "agent/memberlist/core/security.h"
 
 #include <memory>
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "agent/memberlist/messages.h"
-#include "agent/memberlist/security.h"
+#include "agent/memberlist/core/messages.h"
+#include "agent/memberlist/core/security.h"
 #include "common/util/result.h"
 
 namespace ingot::agent::memberlist {

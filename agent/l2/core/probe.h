@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "agent/l2/probe_frames.h"
+#include "agent/l2/core/probe_frames.h"
 
 namespace ingot::agent::l2 {
 

@@ -3,7 +3,7 @@
 #include <functional>
 #include <map>
 
-#include "agent/memberlist/options.h"
+#include "agent/memberlist/core/options.h"
 #include "common/json/json.h"
 
 namespace ingot::agent::memberlist {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <variant>
 
-#include "agent/l2/frame.h"
+#include "agent/l2/core/frame.h"
 
 namespace ingot::agent::l2 {
 
