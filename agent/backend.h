@@ -126,6 +126,10 @@ struct L2Announcement {
   /// interfaces is the union of the `interfaces` lists of the L2Advertisements that match the
   /// Service and select this node; nullopt when one of them has none (every usable interface).
   std::optional<std::set<std::string>> interfaces;
+  /// handing_off: this node no longer wins the Service (it drains) and answers only until the
+  /// new owner has announced; it claims nothing: no ServiceL2Status is written, and its own is
+  /// left for the new owner to replace (deleting it first would make the new owner probe).
+  bool handing_off = false;
   /// key returns "namespace/name".
   std::string key() const { return service_namespace + "/" + service_name; }
   friend bool operator==(const L2Announcement&, const L2Announcement&) = default;

@@ -69,7 +69,9 @@ std::vector<daemon::MetricFamily> conflictFamilies(const l2::ResponderStats& s);
 /// and gets MetalLB's Warning Event announceFailed (once, until it changes). A newly announced
 /// Service gets the Event nodeAssigned; its ServiceL2Status (MetalLB's names, labels and fields)
 /// is created or patched only when it differs from what is stored, the other nodes' objects for
-/// it are deleted, and this node's objects for Services it no longer announces are deleted.
+/// it are deleted, and this node's objects for Services it no longer announces are deleted. A
+/// Service handed off by a draining node (L2Announcement::handing_off) is answered but gets no
+/// write: the new owner writes its status and deletes this node's.
 ///
 /// Address conflict detection: an address no member answered before (no ServiceL2Status exists
 /// for its Service and this agent never answered it) is probed before it is answered; until
@@ -141,6 +143,9 @@ class Layer2Backend final : public Backend {
   bool statusesDiverge();
   std::map<std::string, std::vector<Seen>> currentStatuses();
   std::map<std::string, api::ServiceL2StatusStatus> wantedStatuses() const;
+  /// handingOff tells whether the Service key is answered only while the new owner takes over
+  /// (L2Announcement::handing_off).
+  bool handingOff(const std::string& key) const;
   Result<void> createStatus(const api::ServiceL2StatusStatus& status);
   Result<void> patchStatus(const std::string& name, const api::ServiceL2StatusStatus& status);
   Result<void> removeStatus(const std::string& name);

@@ -64,8 +64,8 @@ std::map<std::string, api::ServiceL2StatusStatus> Layer2Backend::wantedStatuses(
     // An address answered for a Service no longer desired is withdrawn by the next apply (update
     // asked for it); until then it wants no status, and its status diverges.
     auto wanted = desired_.find(key);
-    if (wanted == desired_.end()) {
-      continue;
+    if (wanted == desired_.end() || wanted->second.handing_off) {
+      continue;  // a handed-off Service's status is the new owner's to write
     }
     const L2Announcement& a = wanted->second;
     std::vector<std::string> ifs;
@@ -75,6 +75,11 @@ std::map<std::string, api::ServiceL2StatusStatus> Layer2Backend::wantedStatuses(
     out.emplace(key, l2Status(ctx_.options.node, a.service_namespace, a.service_name, ifs));
   }
   return out;
+}
+
+bool Layer2Backend::handingOff(const std::string& key) const {
+  auto it = desired_.find(key);
+  return it != desired_.end() && it->second.handing_off;
 }
 
 bool Layer2Backend::statusesDiverge() {
@@ -89,6 +94,9 @@ bool Layer2Backend::statusesDiverge() {
     current.erase(it);
   }
   for (const auto& [key, objects] : current) {
+    if (handingOff(key)) {
+      continue;
+    }
     for (const auto& seen : objects) {
       if (seen.node == ctx_.options.node) {
         return true;  // ours, for a Service this node does not answer for
@@ -128,6 +136,9 @@ ReconcileResult Layer2Backend::syncStatuses() {
     current.erase(key);
   }
   for (const auto& [key, objects] : current) {
+    if (handingOff(key)) {
+      continue;  // the new owner replaces ours; deleting it first would make it probe
+    }
     for (const auto& seen : objects) {
       if (seen.node == ctx_.options.node) {
         check(removeStatus(seen.name));

@@ -104,6 +104,8 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
     metrics_.countReconcile(ReconcileKind::Sync, !r.ok());
     return r;
   }
+  // A ServiceL2Status changed: a new owner may have announced what this node hands off.
+  if (key == keys::kLayer2 && config_ && releaseL2HandOff()) handLayer2();
   for (const auto& backend : backends_) {
     if (key == backend->key()) {
       return applyBackend(*backend);
@@ -398,6 +400,7 @@ ReconcileResult Reconciler::sync() {
                           Decided{svc, decideBgpHere(*svc, node.get())});
   }
   decideLayer2(services);
+  releaseL2HandOff();
   handBackends();
   hand_off_ = false;  // a queued hand-off finds nothing left to hand
   reportAnnouncements();

@@ -231,9 +231,17 @@ class Reconciler {
   /// decideBgpHere is decideBgp on this node with the drain phase applied (drainBgpDecision).
   BgpDecision decideBgpHere(const api::Service& service, const api::Node* node) const;
   /// l2Desired is the Layer 2 part handed to the backends: what this node wins, plus, during
-  /// the hand-off after a drain started, what it won before (it keeps answering until the new
-  /// owners have announced).
+  /// the hand-off after a drain started, what it won before, marked handing_off (it keeps
+  /// answering until the new owners have announced).
   std::vector<L2Announcement> l2Desired() const;
+  /// releaseL2HandOff drops from the hand-off the Services whose new owner reported them
+  /// kL2HandOffSettleMs ago, or all once the bound passed (l2HandOffEnd); true when it dropped
+  /// any. Called after each
+  /// election pass and when a ServiceL2Status changes (the Layer 2 backend's key).
+  bool releaseL2HandOff();
+  /// l2StatusNodes returns, for the Services in the hand-off, the nodes whose ServiceL2Status
+  /// in the MetalLB namespace names them.
+  std::map<std::string, std::vector<std::string>> l2StatusNodes() const;
   /// applyHoldDown gives the elector the members held down now (agent/core/hold_down.h), queues
   /// the members key for when a hold-down ends, and returns the Services whose winner moved.
   std::vector<std::string> applyHoldDown();
@@ -295,10 +303,13 @@ class Reconciler {
   HoldDownTracker hold_down_;  ///< who is held down (memberlist metadata)
   DrainTracker drain_;         ///< this node's drain phase
   WallClockMs wall_clock_;     ///< options_.wall_clock or the system clock
-  /// l2_handoff_: the Layer 2 announcements this node won when its drain started, answered until
-  /// l2_handoff_until_ms_ (Unix ms) so the new owners' gratuitous ARP/NA goes out first.
+  /// l2_handoff_: the Layer 2 announcements this node won when its drain started, answered
+  /// until each new owner reports it (its ServiceL2Status), at the latest until
+  /// l2_handoff_until_ms_ (Unix ms), so the new owners' gratuitous ARP/NA goes out first.
   std::map<std::string, L2Announcement, ServiceKeyLess> l2_handoff_;
   int64_t l2_handoff_until_ms_ = 0;
+  /// l2_handoff_reported_: when this node first saw each new owner's report (Unix ms).
+  std::map<std::string, std::optional<int64_t>> l2_handoff_reported_;
   std::map<std::string, L2Decision> l2_decisions_;  ///< service key → last L2 decision
   std::map<std::string, L2Announcement, ServiceKeyLess> l2_won_;  ///< service key → answered
   std::map<std::string, std::string> l2_logged_;  ///< service key → last logged L2 decision

@@ -2,13 +2,20 @@
 // Drain-awareness in the reconciler: stepping this node's drain state, applying it to the BGP
 // decisions, and the Layer 2 hand-off (agent/core/drain.h).
 #include "agent/reconciler.h"
+#include "agent/writes.h"
 
 namespace ingot::agent {
 namespace {
 
-/// kL2HandOff is how long a draining node keeps answering the addresses it owned, after the
-/// new owners were elected: their gratuitous ARP/NA goes out within it.
+/// kL2HandOffMs bounds how long a draining node keeps answering an address it owned when the
+/// new owner does not report it (l2HandOffEnd): no other candidate, or a member that never
+/// writes the status.
 constexpr int64_t kL2HandOffMs = 2000;
+
+std::string label(const api::ObjectMeta& meta, const char* key) {
+  auto it = meta.labels.find(key);
+  return it == meta.labels.end() ? std::string() : it->second;
+}
 
 /// drainEventReason names the Node Event of entering a phase.
 std::string drainEventReason(DrainPhase phase) {
@@ -42,11 +49,13 @@ void Reconciler::stepDrain() {
   const int64_t now = wall_clock_();
   if (before == DrainPhase::Serving && step.state.phase != DrainPhase::Serving) {
     l2_handoff_ = l2_won_;  // what this node answered until now
+    l2_handoff_reported_.clear();
     l2_handoff_until_ms_ = now + kL2HandOffMs;
     queue_.addAfter(std::string(keys::kSync), std::chrono::milliseconds(kL2HandOffMs));
   }
-  if (step.state.phase == DrainPhase::Serving || now >= l2_handoff_until_ms_) {
+  if (step.state.phase == DrainPhase::Serving) {
     l2_handoff_.clear();
+    l2_handoff_reported_.clear();
   }
   if (step.recheck) queue_.addAfter(std::string(keys::kSync), *step.recheck);
   if (!step.changed) return;
@@ -60,12 +69,58 @@ void Reconciler::stepDrain() {
                  k8s::EventType::Normal, drainEventReason(step.state.phase), message);
 }
 
+std::map<std::string, std::vector<std::string>> Reconciler::l2StatusNodes() const {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& s : caches_.l2_statuses.list()) {
+    if (s->metadata.namespace_ != options_.namespace_) continue;
+    const std::string key =
+        label(s->metadata, kServiceNamespaceLabel) + "/" + label(s->metadata, kServiceNameLabel);
+    if (l2_handoff_.contains(key)) out[key].push_back(label(s->metadata, kNodeLabel));
+  }
+  return out;
+}
+
+bool Reconciler::releaseL2HandOff() {
+  if (l2_handoff_.empty()) return false;
+  const auto statuses = l2StatusNodes();
+  const int64_t now = wall_clock_();
+  bool released = false;
+  for (auto it = l2_handoff_.begin(); it != l2_handoff_.end();) {
+    L2HandOffView view;
+    if (auto d = l2_decisions_.find(it->first); d != l2_decisions_.end()) {
+      view.new_owner = d->second.election.winner;
+    }
+    if (auto st = statuses.find(it->first); st != statuses.end()) view.status_nodes = st->second;
+    auto& reported = l2_handoff_reported_[it->first];
+    if (!reported && newOwnerReported(options_.node, view)) {
+      reported = now;
+      queue_.addAfter(std::string(keys::kLayer2), std::chrono::milliseconds(kL2HandOffSettleMs));
+    }
+    view.reported_ms = reported;
+    const HandOffEnd end = l2HandOffEnd(view, now, l2_handoff_until_ms_);
+    if (end == HandOffEnd::Waiting) {
+      ++it;
+      continue;
+    }
+    log_.info("drain", "l2_handed_off", "draining: stopped answering for the service",
+              {{"service", it->first},
+               {"end", std::string(handOffEndName(end))},
+               {"new_owner", view.new_owner.value_or("")}});
+    l2_handoff_reported_.erase(it->first);
+    it = l2_handoff_.erase(it);
+    released = true;
+  }
+  return released;
+}
+
 std::vector<L2Announcement> Reconciler::l2Desired() const {
   std::vector<L2Announcement> out;
   out.reserve(l2_won_.size() + l2_handoff_.size());
   for (const auto& [key, a] : l2_won_) out.push_back(a);
   for (const auto& [key, a] : l2_handoff_) {
-    if (!l2_won_.contains(key)) out.push_back(a);
+    if (l2_won_.contains(key)) continue;
+    out.push_back(a);
+    out.back().handing_off = true;
   }
   return out;
 }

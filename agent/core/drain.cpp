@@ -157,6 +157,31 @@ DrainState nextDrainState(const DrainState& prev,
   return next;
 }
 
+std::string_view handOffEndName(HandOffEnd end) {
+  switch (end) {
+    case HandOffEnd::Waiting:
+      return "waiting";
+    case HandOffEnd::NewOwnerAnnounced:
+      return "newOwnerAnnounced";
+    case HandOffEnd::TimedOut:
+      return "timedOut";
+  }
+  return "unknown";
+}
+
+bool newOwnerReported(std::string_view self, const L2HandOffView& view) {
+  return view.new_owner && *view.new_owner != self &&
+         std::find(view.status_nodes.begin(), view.status_nodes.end(), *view.new_owner) !=
+             view.status_nodes.end();
+}
+
+HandOffEnd l2HandOffEnd(const L2HandOffView& view, int64_t now_ms, int64_t until_ms) {
+  if (view.reported_ms && now_ms >= *view.reported_ms + kL2HandOffSettleMs) {
+    return HandOffEnd::NewOwnerAnnounced;
+  }
+  return now_ms >= until_ms ? HandOffEnd::TimedOut : HandOffEnd::Waiting;
+}
+
 bool peerIsIbgp(const config::Peer& peer) {
   if (peer.dynamic_asn != config::DynamicAsn::None) {
     return peer.dynamic_asn == config::DynamicAsn::Internal;

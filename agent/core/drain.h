@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "agent/core/announce.h"
 #include "agent/core/drain_options.h"
@@ -104,6 +105,42 @@ DrainState nextDrainState(const DrainState& prev,
 /// kGracefulShutdownCommunity to every announcement and, for the peers that are iBGP sessions,
 /// splits it so that they receive kGracefulShutdownLocalPref (the others keep their attributes).
 void drainBgpDecision(DrainPhase phase, const config::Config& config, BgpDecision& decision);
+
+/// HandOffEnd says whether a draining node still answers an address it owned (Layer 2).
+enum class HandOffEnd {
+  Waiting,            ///< keep answering: the new owner has not announced yet
+  NewOwnerAnnounced,  ///< the new owner reported the Service, kL2HandOffSettleMs ago
+  TimedOut,           ///< the upper bound passed (no new owner, or it never reported)
+};
+
+/// handOffEndName returns "waiting", "newOwnerAnnounced" or "timedOut".
+std::string_view handOffEndName(HandOffEnd end);
+
+/// kL2HandOffSettleMs is how long a draining node still answers after it saw the new owner's
+/// ServiceL2Status. The new owner writes it once it has told its responder, whose first
+/// gratuitous ARP/NA and first answers can come tens of ms later (a responder that has just
+/// started opens its sockets first), while the status write and the watch take a few ms on a
+/// fast API server.
+inline constexpr int64_t kL2HandOffSettleMs = 500;
+
+/// L2HandOffView is what a draining node knows about one Service it handed off.
+struct L2HandOffView {
+  std::optional<std::string> new_owner;  ///< the election's winner now (nullopt: nobody)
+  /// status_nodes names the nodes whose ServiceL2Status names the Service now.
+  std::vector<std::string> status_nodes;
+  /// reported_ms is when this node first saw newOwnerReported (nullopt: not yet).
+  std::optional<int64_t> reported_ms;
+};
+
+/// newOwnerReported tells whether the elected new owner (a node other than self) has a
+/// ServiceL2Status for the Service. A status of a node that is not the winner (a stale object)
+/// proves nothing.
+bool newOwnerReported(std::string_view self, const L2HandOffView& view);
+
+/// l2HandOffEnd decides whether self, draining, may stop answering a Service it handed off at
+/// now_ms: kL2HandOffSettleMs after it first saw the new owner's report (view.reported_ms);
+/// else once until_ms (the upper bound) has come; else it keeps answering.
+HandOffEnd l2HandOffEnd(const L2HandOffView& view, int64_t now_ms, int64_t until_ms);
 
 /// peerIsIbgp reports whether the session is internal: dynamicASN internal, or a peer ASN equal
 /// to the local ASN the session presents (localASN when set, else myASN).

@@ -6,9 +6,18 @@ Both modes, two nodes announcing one VIP to the eBGP ToR, whose inbound policy i
 netlab/torconf.py): cordoning node2 makes the ToR see node2's path with the GRACEFUL_SHUTDOWN
 community and LOCAL_PREF 0, so only node1's path is installed; after the delay node2 withdraws
 it; node2's BGP session is never reset. Uncordoning brings node2's path back. node2's
-ConfigurationState says it drains, with the reason, and its Node gets the Events."""
+ConfigurationState says it drains, with the reason, and its Node gets the Events.
+
+The sigterm trigger: node2's agent restarted with --drain-triggers sigterm only (a cordon alone
+does not drain it), node2 cordoned, its agent SIGTERMed by PID: the ToR sees node2's path with
+GRACEFUL_SHUTDOWN while that process still runs, and once it has exited node2 has no plain path
+left (withdrawn, or at worst still carrying the community) and its session was never reset."""
 
 from __future__ import annotations
+
+import os
+import signal
+import time
 
 import pytest
 
@@ -89,3 +98,34 @@ def test_cordon_shuts_bgp_down_gracefully_then_withdraws_and_uncordon_restores(
     assert bgp.session_resets(sessions, bgp.query_sessions(router)) == []
     wait_until("node2's drain Events", lambda: drain_events(cluster, "node2")[-3:] == [
         "DrainStarted", "DrainWithdrawn", "DrainEnded"], 30)
+
+
+def test_sigterm_while_cordoned_moves_the_traffic_before_the_agent_exits(
+        cluster, objects, show_logs_on_failure):
+    objects.apply(m.bgp_advertisement("all", [POOL]), service(cluster, "stopped", 43),
+                  endpoints("stopped", cluster.node_names))
+    prefix = vip_prefix(cluster, 43)
+    both = node_ips(cluster, cluster.node_names)
+    router = cluster.tor("tor")
+    node2 = cluster.address("node2")
+    cluster.start_agent("node2", ["--drain-triggers", "sigterm"])
+    wait_nexthops(cluster, prefix, both)
+    sessions = bgp.query_sessions(router)
+    cordon(cluster, "node2")
+    agent = cluster.procs["agent-node2"]
+    try:
+        time.sleep(2.0)  # the cordon's watch event reaches node2's agent (nothing to poll)
+        os.kill(agent.pid, signal.SIGTERM)
+        wait_paths(cluster, prefix, lambda ps: any(
+            p.peer == node2 and GSHUT & set(p.communities) for p in ps))
+        assert agent.poll() is None, "node2's agent exited before its path carried 65535:0"
+        wait_nexthops(cluster, prefix, node_ips(cluster, ["node1"]))
+        wait_until("node2's agent exits", lambda: agent.poll() is not None, 30)
+        paths = bgp.query_paths(router, prefix)
+        assert all(p.peer != node2 or GSHUT & set(p.communities) for p in paths), paths
+        wait_nexthops(cluster, prefix, node_ips(cluster, ["node1"]))
+        assert bgp.session_resets(sessions, bgp.query_sessions(router)) == []
+    finally:
+        cordon(cluster, "node2", False)
+        cluster.start_agent("node2")
+    wait_nexthops(cluster, prefix, both)

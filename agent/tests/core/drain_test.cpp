@@ -303,6 +303,57 @@ BOOST_AUTO_TEST_CASE(draining_node_leaves_the_l2_membership) {
               std::vector<std::string>{"a", "b", "c"}));
 }
 
+struct ReportCase {
+  std::string desc;
+  L2HandOffView view;
+  bool want;
+};
+
+// The draining node "a": only the elected new owner's status counts as its report.
+BOOST_AUTO_TEST_CASE(l2_hand_off_counts_only_the_new_owners_status) {
+  const std::vector<ReportCase> cases = {
+      {"no status yet", {"b", {}, {}}, false},
+      {"only the draining node's own status", {"b", {"a"}, {}}, false},
+      {"the new owner's status", {"b", {"b"}, {}}, true},
+      {"both, before the new owner deleted ours", {"b", {"a", "b"}, {}}, true},
+      {"a stale status of a node that is not the winner", {"b", {"c"}, {}}, false},
+      {"no new owner (no other candidate)", {std::nullopt, {"a"}, {}}, false},
+      {"the winner is the draining node itself", {"a", {"a"}, {}}, false},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      BOOST_TEST(newOwnerReported("a", c.view) == c.want);
+    }
+  }
+}
+
+struct HandOffCase {
+  std::string desc;
+  std::optional<int64_t> reported_ms;
+  int64_t now_ms;
+  HandOffEnd want;
+};
+
+// Handed off at 0 with the upper bound at 2000: the node stops answering kL2HandOffSettleMs
+// after it saw the new owner's report, or at the bound, never earlier.
+BOOST_AUTO_TEST_CASE(l2_hand_off_ends_after_the_report_settled_or_at_the_bound) {
+  const int64_t settle = kL2HandOffSettleMs;
+  const std::vector<HandOffCase> cases = {
+      {"no report", std::nullopt, 100, HandOffEnd::Waiting},
+      {"no report, just before the bound", std::nullopt, 1999, HandOffEnd::Waiting},
+      {"no report, at the bound", std::nullopt, 2000, HandOffEnd::TimedOut},
+      {"reported, settling", 100, 100 + settle - 1, HandOffEnd::Waiting},
+      {"reported, settled", 100, 100 + settle, HandOffEnd::NewOwnerAnnounced},
+      {"reported late, the bound first", 1900, 2000, HandOffEnd::TimedOut},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      const L2HandOffView view{"b", {"b"}, c.reported_ms};
+      BOOST_TEST(handOffEndName(l2HandOffEnd(view, c.now_ms, 2000)) == handOffEndName(c.want));
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace
