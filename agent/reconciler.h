@@ -297,10 +297,8 @@ class Reconciler {
   KeySet status_dirty_;      ///< Services whose ServiceBGPStatus may need a write
   bool status_all_ = false;  ///< a full pass ran: the status pass compares every Service first
   bool hand_off_ = false;    ///< kHandOff is queued: the backends lag decided_
-  // ConfigurationState: the status last written and the resourceVersion it got.
-  std::optional<api::ConfigurationStateStatus> state_written_;
-  std::string state_written_rv_;
-  k8s::TimePoint state_written_expires_;
+  /// state_writes_: the ConfigurationState speaker-<node> (by object key) as last written.
+  k8s::WriteOverlay<api::ConfigurationStateStatus> state_writes_;
   bool state_cached_ = false;  ///< the cache has held speaker-<node> at least once
 };
 
