@@ -15,6 +15,7 @@
 
 #include "agent/backend.h"
 #include "agent/l2/responder.h"
+#include "kube/write_overlay.h"
 
 namespace ingot::agent {
 
@@ -103,18 +104,13 @@ class Layer2Backend final : public Backend {
  private:
   /// Applied is what the responder was told for one Service: address → interface restriction.
   using Applied = std::map<net::IpAddress, std::optional<std::set<std::string>>>;
-  /// Written is a ServiceL2Status write the cache may not show yet (status nullopt = deleted).
-  struct Written {
-    std::optional<api::ServiceL2StatusStatus> status;
-    std::string rv;
-    k8s::TimePoint expires;
-  };
-  /// Seen is a stored ServiceL2Status: its name, the node of its metallb.io/node label and its
-  /// status (service name and namespace taken from its labels).
+  /// Seen is a stored ServiceL2Status: its name, the node of its metallb.io/node label, its
+  /// status (service name and namespace taken from its labels) and its resourceVersion.
   struct Seen {
     std::string name;
     std::string node;
     api::ServiceL2StatusStatus status;
+    std::string rv;
   };
   /// Shared is what the metrics endpoint reads from another thread.
   struct Shared {
@@ -165,7 +161,8 @@ class Layer2Backend final : public Backend {
   std::set<net::IpAddress> answered_before_;          ///< answered by this agent since it started
   std::map<net::IpAddress, l2::Conflict> conflicts_;  ///< AddressConflict already recorded
   std::map<std::string, std::set<net::IpAddress>> failed_;  ///< announceFailed already recorded
-  std::map<std::string, Written> written_;                  ///< ServiceL2Status name → write
+  /// written_: ServiceL2Status name → the write the cache may not show yet.
+  k8s::WriteOverlay<api::ServiceL2StatusStatus> written_{std::chrono::seconds(60)};
 };
 
 }  // namespace ingot::agent

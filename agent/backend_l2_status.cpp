@@ -31,25 +31,17 @@ std::map<std::string, std::vector<Layer2Backend::Seen>> Layer2Backend::currentSt
     api::ServiceL2StatusStatus st = s->status;
     st.service_name = label(s->metadata, kServiceNameLabel);
     st.service_namespace = label(s->metadata, kServiceNamespaceLabel);
-    by_name[s->metadata.name] = Seen{s->metadata.name, label(s->metadata, kNodeLabel), st};
+    by_name[s->metadata.name] =
+        Seen{s->metadata.name, label(s->metadata, kNodeLabel), st, s->metadata.resource_version};
   }
-  const auto now = ctx_.clock.now();
-  for (auto it = written_.begin(); it != written_.end();) {
-    auto cached = ctx_.caches.l2_statuses.entry(k8s::objectKey(ctx_.options.namespace_, it->first));
-    const bool caught_up = it->second.status ? cached.object != nullptr && !it->second.rv.empty() &&
-                                                   cached.resource_version == it->second.rv
-                                             : cached.object == nullptr;
-    if (caught_up || now >= it->second.expires) {
-      it = written_.erase(it);
-      continue;
-    }
-    if (it->second.status) {
-      by_name[it->first] = Seen{it->first, ctx_.options.node, *it->second.status};
-    } else {
-      by_name.erase(it->first);
-    }
-    ++it;
-  }
+  written_.overlay(
+      by_name, written_.keys(), ctx_.clock.now(),
+      [](const Seen& seen) {
+        return k8s::CacheView<api::ServiceL2StatusStatus>{true, seen.rv, &seen.status};
+      },
+      [this](const std::string& name, const auto& w) {
+        return Seen{name, ctx_.options.node, *w.value, w.resource_version};
+      });
   std::map<std::string, std::vector<Seen>> out;
   for (auto& [name, seen] : by_name) {
     const std::string key = seen.status.service_namespace + "/" + seen.status.service_name;
@@ -175,9 +167,8 @@ Result<void> Layer2Backend::createStatus(const api::ServiceL2StatusStatus& statu
     return Error{ErrorCode::Internal, "created ServiceL2Status has no name"};
   }
   // Until the status write lands the object exists with an empty status.
-  written_[*name] =
-      Written{l2Status("", status.service_namespace, status.service_name, {}),
-              k8s::resourceVersionOf(*created), ctx_.clock.now() + std::chrono::seconds(60)};
+  written_.record(*name, l2Status("", status.service_namespace, status.service_name, {}),
+                  k8s::resourceVersionOf(*created), ctx_.clock.now());
   ctx_.log.info(
       "l2_status", "created", "ServiceL2Status created",
       {{"name", *name}, {"service", status.service_namespace + "/" + status.service_name}});
@@ -196,8 +187,7 @@ Result<void> Layer2Backend::patchStatus(const std::string& name,
     }
     return r.error();
   }
-  written_[name] =
-      Written{status, k8s::resourceVersionOf(*r), ctx_.clock.now() + std::chrono::seconds(60)};
+  written_.record(name, status, k8s::resourceVersionOf(*r), ctx_.clock.now());
   return {};
 }
 
@@ -208,7 +198,7 @@ Result<void> Layer2Backend::removeStatus(const std::string& name) {
     ctx_.metrics.countUpdateError();
     return r.error();
   }
-  written_[name] = Written{std::nullopt, "", ctx_.clock.now() + std::chrono::seconds(60)};
+  written_.recordDeleted(name, ctx_.clock.now());
   ctx_.log.info("l2_status", "deleted", "ServiceL2Status deleted", {{"name", name}});
   return {};
 }

@@ -71,7 +71,9 @@ Reconciler::Reconciler(Caches caches,
       clock_(clock),
       hold_down_(logger, metrics, options_.wall_clock),
       drain_(logger, metrics, options_.wall_clock),
-      wall_clock_(options_.wall_clock ? options_.wall_clock : systemWallClockMs) {
+      wall_clock_(options_.wall_clock ? options_.wall_clock : systemWallClockMs),
+      bgp_writes_(options_.overlay_ttl),
+      state_writes_(options_.overlay_ttl) {
   for (const auto& backend : backends_) {
     if (auto accepted = backend->acceptedBgp()) {
       accepted_ = std::move(accepted);  // nothing is claimed before the backend's daemon took it

@@ -11,7 +11,6 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "agent/backend.h"
@@ -31,6 +30,7 @@
 #include "kube/controller.h"
 #include "kube/events.h"
 #include "kube/workqueue.h"
+#include "kube/write_overlay.h"
 
 namespace ingot::agent {
 
@@ -141,13 +141,6 @@ class Reconciler {
   uint64_t l2Decisions() const { return l2_decisions_made_; }
 
  private:
-  /// Pending is a ServiceBGPStatus write the cache may not show yet (status nullopt = deleted).
-  struct Pending {
-    std::optional<api::ServiceBGPStatusStatus> status;
-    std::string rv;
-    k8s::TimePoint expires;
-    std::string service;  ///< "namespace/name" of the Service the object reports on
-  };
   /// Listed is a ServiceBGPStatus as one pass sees it: the cache's snapshot, then the overlay.
   struct Listed {
     api::ServiceBGPStatusStatus status;
@@ -261,16 +254,9 @@ class Reconciler {
   /// wantedBgpStatus is the status the Service key needs (nullopt: no object).
   std::optional<api::ServiceBGPStatusStatus> wantedBgpStatus(const std::string& key) const;
   /// currentBgpStatuses returns this node's ServiceBGPStatus objects by Service, the cache
-  /// overlaid with the writes it may not show yet; only those of the Services in `only` unless
-  /// null. A pending write is forgotten only when the same snapshot shows it landed.
+  /// overlaid with the writes it may not show yet (bgp_writes_, decided from that snapshot); only
+  /// those of the Services in `only` unless null.
   StatusesByService currentBgpStatuses(const KeySet* only);
-  /// overlayPending applies the pending write of name to the snapshot by_name, or forgets it
-  /// once the snapshot shows it (or it expired).
-  void overlayPending(const std::string& name,
-                      std::map<std::string, Listed>& by_name,
-                      k8s::TimePoint now);
-  void notePending(const std::string& name, Pending pending);
-  void dropPending(const std::string& name);
   Result<void> createBgpStatus(const api::ServiceBGPStatusStatus& status);
   Result<void> patchBgpStatus(const std::string& name, const api::ServiceBGPStatusStatus& status);
   Result<void> removeBgpStatus(const std::string& name, const std::string& service);
@@ -315,16 +301,15 @@ class Reconciler {
   std::map<std::string, std::string> l2_logged_;  ///< service key → last logged L2 decision
   uint64_t l2_decisions_made_ = 0;
   bool l2_deferred_ = false;  ///< the last full pass waited for the memberlist join
-  std::map<std::string, Pending> status_writes_;  ///< ServiceBGPStatus name → pending write
-  std::unordered_map<std::string, std::set<std::string>> pending_by_service_;  ///< → names
+  /// bgp_writes_: ServiceBGPStatus name → the write the cache may not show yet, grouped by the
+  /// "namespace/name" of the Service the object reports on.
+  k8s::WriteOverlay<api::ServiceBGPStatusStatus> bgp_writes_;
   std::map<std::string, Decided, ServiceKeyLess> decided_;  ///< service key → last decision
   KeySet status_dirty_;      ///< Services whose ServiceBGPStatus may need a write
   bool status_all_ = false;  ///< a full pass ran: the status pass compares every Service first
   bool hand_off_ = false;    ///< kHandOff is queued: the backends lag decided_
-  // ConfigurationState: the status last written and the resourceVersion it got.
-  std::optional<api::ConfigurationStateStatus> state_written_;
-  std::string state_written_rv_;
-  k8s::TimePoint state_written_expires_;
+  /// state_writes_: the ConfigurationState speaker-<node> (by object key) as last written.
+  k8s::WriteOverlay<api::ConfigurationStateStatus> state_writes_;
   bool state_cached_ = false;  ///< the cache has held speaker-<node> at least once
 };
 

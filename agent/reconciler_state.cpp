@@ -159,36 +159,37 @@ ReconcileResult Reconciler::writeState() {
   }
   const std::string name = stateName(options_.node);
   const auto status = configurationStateStatus(stateInputs(), now());
-  const auto entry = caches_.states.entry(k8s::objectKey(options_.namespace_, name));
-  // Forget the last write once the cache shows it or when it expired. A missing object means a
-  // deletion only once the cache has held it: until then its watch may simply not have
-  // delivered our create yet (on a loaded start the watch can begin after the write), and
-  // forgetting would create it again (a 409) on every pass. A deletion the cache never showed
-  // is found by the next status patch (NotFound forgets the write; the retry creates it).
+  const std::string key = k8s::objectKey(options_.namespace_, name);
+  const auto entry = caches_.states.entry(key);
+  // The last write is forgotten once the cache shows it or when it expired (state_writes_). A
+  // missing object means a deletion only once the cache has held it: until then its watch may
+  // simply not have delivered our create yet (on a loaded start the watch can begin after the
+  // write), and forgetting would create it again (a 409) on every pass. A deletion the cache
+  // never showed is found by the next status patch (NotFound forgets the write; the retry
+  // creates it).
   const bool cached = entry.object != nullptr;
   state_cached_ = state_cached_ || cached;
-  if (state_written_ && ((cached && entry.resource_version == state_written_rv_) ||
-                         (!cached && state_cached_) || clock_.now() >= state_written_expires_)) {
-    state_written_.reset();
+  if (!cached && state_cached_) {
+    state_writes_.erase(key);
   }
+  const api::ConfigurationStateStatus* written =
+      state_writes_.written(key, cached ? entry.resource_version : std::string(), clock_.now());
   const api::ConfigurationStateStatus* seen =
-      state_written_ ? &*state_written_ : (entry.object ? &entry.object->status : nullptr);
+      written != nullptr ? written : (cached ? &entry.object->status : nullptr);
   if (seen != nullptr && api::sameConfigurationState(*seen, status)) {
     return ReconcileResult::done();
   }
-  if (!state_written_) {
+  if (written == nullptr) {
     if (ReconcileResult r = ensureState(); !r.ok()) return r;
   }
   auto r = api_.patchStatus(k8s::resources::kConfigurationStates, options_.namespace_, name,
                             k8s::PatchType::Merge, api::configurationStatePatch(status));
   if (!r) {
-    state_written_.reset();
+    state_writes_.erase(key);
     log_.warn("configuration_state", "write_failed", r.error().message, {{"name", name}});
     return ReconcileResult::retry(r.error());
   }
-  state_written_ = status;
-  state_written_rv_ = k8s::resourceVersionOf(*r);
-  state_written_expires_ = clock_.now() + options_.overlay_ttl;
+  state_writes_.record(key, status, k8s::resourceVersionOf(*r), clock_.now());
   log_.info("configuration_state", "written", "ConfigurationState updated",
             {{"name", name}, {"result", status.result}});
   return ReconcileResult::done();

@@ -30,65 +30,27 @@ Reconciler::StatusesByService Reconciler::currentBgpStatuses(const KeySet* only)
   } else {
     for (const auto& key : *only) std::ranges::for_each(caches_.bgp_statuses.byIndex(key), take);
   }
-  const auto now = clock_.now();
+  std::vector<std::string> names;
   if (only == nullptr) {
-    for (auto it = status_writes_.begin(); it != status_writes_.end();) {
-      const std::string name = (it++)->first;  // overlayPending may erase it
-      overlayPending(name, by_name, now);
-    }
+    names = bgp_writes_.keys();
   } else {
-    for (const auto& key : *only) {
-      auto names = pending_by_service_.find(key);
-      if (names == pending_by_service_.end()) continue;
-      for (const std::string& name : std::vector(names->second.begin(), names->second.end())) {
-        overlayPending(name, by_name, now);
-      }
-    }
+    for (const auto& key : *only)
+      std::ranges::copy(bgp_writes_.keysIn(key), std::back_inserter(names));
   }
+  bgp_writes_.overlay(
+      by_name, names, clock_.now(),
+      [](const Listed& l) {
+        return k8s::CacheView<api::ServiceBGPStatusStatus>{true, l.rv, &l.status};
+      },
+      [](const std::string&, const auto& w) {
+        return Listed{*w.value, w.resource_version};
+      });
   StatusesByService out;
   for (auto& [name, listed] : by_name) {
     auto& st = listed.status;
     out[st.service_namespace + "/" + st.service_name].emplace_back(name, std::move(st));
   }
   return out;
-}
-
-void Reconciler::overlayPending(const std::string& name,
-                                std::map<std::string, Listed>& by_name,
-                                k8s::TimePoint now) {
-  const Pending& pending = status_writes_.at(name);
-  auto listed = by_name.find(name);
-  // Decided from the snapshot by_name holds, never from a second read of the cache: an object
-  // that landed after the snapshot was taken must not make its pending write look caught up.
-  const bool caught_up =
-      pending.status
-          ? listed != by_name.end() && ((!pending.rv.empty() && listed->second.rv == pending.rv) ||
-                                        listed->second.status == *pending.status)
-          : listed == by_name.end();
-  if (caught_up || now >= pending.expires) {
-    dropPending(name);
-  } else if (!pending.status) {
-    if (listed != by_name.end()) by_name.erase(listed);
-  } else {
-    by_name[name] = Listed{*pending.status, pending.rv};
-  }
-}
-
-void Reconciler::notePending(const std::string& name, Pending pending) {
-  dropPending(name);  // its Service may differ
-  pending_by_service_[pending.service].insert(name);
-  status_writes_.insert_or_assign(name, std::move(pending));
-}
-
-void Reconciler::dropPending(const std::string& name) {
-  auto it = status_writes_.find(name);
-  if (it == status_writes_.end()) return;
-  if (auto names = pending_by_service_.find(it->second.service);
-      names != pending_by_service_.end()) {
-    names->second.erase(name);
-    if (names->second.empty()) pending_by_service_.erase(names);
-  }
-  status_writes_.erase(it);
 }
 
 std::optional<api::ServiceBGPStatusStatus> Reconciler::wantedBgpStatus(
@@ -206,11 +168,10 @@ Result<void> Reconciler::createBgpStatus(const api::ServiceBGPStatusStatus& stat
   }
   auto name = json::stringAt(*created, {"metadata", "name"});
   if (!name) return Error{ErrorCode::Internal, "created ServiceBGPStatus has no name"};
-  const auto expires = clock_.now() + options_.overlay_ttl;
   // Until the status write lands the object exists with an empty status.
-  notePending(*name,
-              Pending{bgpStatus(options_.node, status.service_namespace, status.service_name, {}),
-                      k8s::resourceVersionOf(*created), expires, service});
+  bgp_writes_.record(*name,
+                     bgpStatus(options_.node, status.service_namespace, status.service_name, {}),
+                     k8s::resourceVersionOf(*created), clock_.now(), service);
   log_.info("bgp_status", "created", "ServiceBGPStatus created",
             {{"name", *name}, {"service", service}});
   return patchBgpStatus(*name, status);
@@ -223,11 +184,11 @@ Result<void> Reconciler::patchBgpStatus(const std::string& name,
                             k8s::PatchType::Merge, bgpStatusPatch(status));
   if (!r) {
     metrics_.countUpdateError();
-    if (r.error().code == ErrorCode::NotFound) dropPending(name);
+    if (r.error().code == ErrorCode::NotFound) bgp_writes_.erase(name);
     return r.error();
   }
-  notePending(name, Pending{status, k8s::resourceVersionOf(*r), clock_.now() + options_.overlay_ttl,
-                            status.service_namespace + "/" + status.service_name});
+  bgp_writes_.record(name, status, k8s::resourceVersionOf(*r), clock_.now(),
+                     status.service_namespace + "/" + status.service_name);
   return {};
 }
 
@@ -238,7 +199,7 @@ Result<void> Reconciler::removeBgpStatus(const std::string& name, const std::str
     metrics_.countUpdateError();
     return r.error();
   }
-  notePending(name, Pending{std::nullopt, "", clock_.now() + options_.overlay_ttl, service});
+  bgp_writes_.recordDeleted(name, clock_.now(), service);
   log_.info("bgp_status", "deleted", "ServiceBGPStatus deleted", {{"name", name}});
   return {};
 }

@@ -37,7 +37,6 @@ ingot_add_test(ingot_controller_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/metrics_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/ml_secret_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/status_writes_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/write_overlay_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/webhook/admission_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/webhook/certs_test.cpp

@@ -95,7 +95,7 @@ std::optional<api::Service> Reconciler::view(const std::string& key) {
     return std::nullopt;
   }
   api::Service svc = *cached;
-  if (const auto* w = service_writes_.lookup(key, svc.metadata.resource_version, clock_.now())) {
+  if (const auto* w = service_writes_.written(key, svc.metadata.resource_version, clock_.now())) {
     svc.status = w->status;
     for (const auto& [k, v] : w->set_annotations) svc.metadata.annotations[k] = v;
     for (const auto& k : w->remove_annotations) svc.metadata.annotations.erase(k);

@@ -21,13 +21,13 @@
 #include "controller/core/service.h"
 #include "controller/core/unannounced.h"
 #include "controller/metrics.h"
-#include "controller/write_overlay.h"
 #include "controller/write_pool.h"
 #include "kube/api_client.h"
 #include "kube/controller.h"
 #include "kube/events.h"
 #include "kube/store.h"
 #include "kube/workqueue.h"
+#include "kube/write_overlay.h"
 
 namespace ingot::controller {
 
@@ -201,9 +201,9 @@ class Reconciler {
   std::optional<api::ConfigurationStateStatus> state_;  ///< desired ConfigurationState status
   std::atomic<bool> initial_done_{false};
   std::atomic<bool> state_deleted_{false};
-  WriteOverlay<ServiceWritten> service_writes_;
-  WriteOverlay<api::IPAddressPoolStatus> pool_writes_;
-  WriteOverlay<api::ConfigurationStateStatus> state_writes_;
+  k8s::WriteOverlay<ServiceWritten> service_writes_;
+  k8s::WriteOverlay<api::IPAddressPoolStatus> pool_writes_;
+  k8s::WriteOverlay<api::ConfigurationStateStatus> state_writes_;
   UnannouncedTracker unannounced_;
   config::ConfigSharedPtr announce_config_;  ///< every agent's view merged (config::combine)
 };

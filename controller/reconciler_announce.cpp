@@ -234,7 +234,7 @@ ReconcileResult Reconciler::writeAnnounced(const api::Service& svc,
   ServiceWritten written{status, {}, {}};
   if (const auto cached = caches_.services.get(key)) {
     if (const auto* prev =
-            service_writes_.lookup(key, cached->metadata.resource_version, clock_.now())) {
+            service_writes_.written(key, cached->metadata.resource_version, clock_.now())) {
       written.set_annotations = prev->set_annotations;
       written.remove_annotations = prev->remove_annotations;
     }

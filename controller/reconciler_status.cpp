@@ -72,7 +72,7 @@ ReconcileResult Reconciler::reconcilePoolStatus(const std::string& name) {
   const auto counters = allocator_.counters(name);
   const api::IPAddressPoolStatus desired =
       counters ? poolStatus(*counters) : api::IPAddressPoolStatus{};
-  const auto* written = pool_writes_.lookup(name, pool->metadata.resource_version, clock_.now());
+  const auto* written = pool_writes_.written(name, pool->metadata.resource_version, clock_.now());
   if (written != nullptr ? *written == desired : pool->status == desired) {
     return ReconcileResult::done();
   }
@@ -119,7 +119,7 @@ ReconcileResult Reconciler::reconcileState() {
   }
   auto cached = caches_.states.get(key);
   const std::string cached_rv = cached ? cached->metadata.resource_version : std::string();
-  const auto* written = state_writes_.lookup(key, cached_rv, clock_.now());
+  const auto* written = state_writes_.written(key, cached_rv, clock_.now());
   if (written != nullptr && api::sameConfigurationState(*written, *state_)) {
     return ReconcileResult::done();
   }
