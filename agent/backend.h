@@ -22,6 +22,7 @@
 #include "agent/bgp/cooldown.h"
 #include "agent/bgp/frr_driver.h"
 #include "agent/bgp/incremental.h"
+#include "agent/compact_cache.h"
 #include "agent/core/announcement.h"
 #include "agent/live_nodes.h"
 #include "agent/metrics.h"
@@ -49,7 +50,7 @@ using k8s::RecorderSink;
 /// the FRRConfiguration store holds only metallb-<node> of the frr-k8s namespace.
 struct Caches {
   const k8s::Store<api::Service>& services;
-  const k8s::Store<api::EndpointSlice>& endpoint_slices;
+  CacheView<api::EndpointSlice> endpoint_slices;  ///< packed in the daemon (compact_cache.h)
   const k8s::Store<api::Node>& nodes;
   const k8s::Store<api::Namespace>& namespaces;
   const k8s::Store<api::IPAddressPool>& pools;
@@ -60,7 +61,7 @@ struct Caches {
   const k8s::Store<api::Community>& communities;
   const k8s::Store<api::Secret>& secrets;
   const k8s::Store<api::FRRConfiguration>& frr_configurations;
-  const k8s::Store<api::ServiceBGPStatus>& bgp_statuses;
+  CacheView<api::ServiceBGPStatus> bgp_statuses;  ///< packed in the daemon
   const k8s::Store<api::ConfigurationState>& states;
   /// every node's ServiceL2Status of the MetalLB namespace: the Layer 2 winner of a Service
   /// deletes the other nodes' objects for it, as MetalLB does.

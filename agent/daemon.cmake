@@ -9,6 +9,7 @@ ingot_add_library(ingot_agent
     ${CMAKE_CURRENT_LIST_DIR}/backend_l2.cpp
     ${CMAKE_CURRENT_LIST_DIR}/backend_l2_probe.cpp
     ${CMAKE_CURRENT_LIST_DIR}/backend_l2_status.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/compact_cache.cpp
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
     ${CMAKE_CURRENT_LIST_DIR}/frr_apply.cpp
     ${CMAKE_CURRENT_LIST_DIR}/drain_tracker.cpp
@@ -40,6 +41,7 @@ ingot_add_test(ingot_agent_test
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/reconciler_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/drain_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/incremental_sync_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/compact_cache_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/backend_l2_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/render_parity_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/bgp_status_test.cpp

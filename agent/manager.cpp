@@ -57,6 +57,19 @@ typename k8s::Informer<T>::Handlers projected(typename k8s::Informer<T>::Handler
   return handlers;
 }
 
+/// packedDecoder decodes an object of the API type pack takes and keeps only pack's record of
+/// it: the decoded object is dropped as soon as it is packed.
+template <typename T, typename Packed>
+std::function<Result<Packed>(std::string_view)> packedDecoder(Packed (*pack)(const T&)) {
+  return [pack](std::string_view json) -> Result<Packed> {
+    auto decoded = api::decodeJson<T>(json);
+    if (!decoded) {
+      return decoded.error();
+    }
+    return pack(*decoded);
+  };
+}
+
 std::string serviceOwner(const api::Service& svc) {
   return k8s::objectKey(svc.metadata.namespace_, svc.metadata.name);
 }
@@ -148,10 +161,9 @@ Manager::Manager(k8s::ApiClient& api,
   const auto& services = set.add<api::Service>(
       "services", api, r::kServices, "", api::jsonDecoder<api::Service>(),
       projected(perService<api::Service>(q, serviceOwner, "", err, false), projectService), io);
-  const auto& slices = set.add<api::EndpointSlice>(
-      "endpointslices", api, r::kEndpointSlices, "", api::jsonDecoder<api::EndpointSlice>(),
-      projected(perService<api::EndpointSlice>(q, sliceService, "", err), projectEndpointSlice),
-      io);
+  const auto& slices =
+      set.add<PackedSlice>("endpointslices", api, r::kEndpointSlices, "", packedDecoder(packSlice),
+                           perService<PackedSlice>(q, packedSliceService, "", err), io);
   const auto& nodes = set.add<api::Node>(
       "nodes", api, r::kNodes, "", api::jsonDecoder<api::Node>(),
       projected(nodeHandlers(q, ro.node, options_.membership, err), projectNode), io);
@@ -189,10 +201,9 @@ Manager::Manager(k8s::ApiClient& api,
       options_.watch_frr_configurations, false);
   k8s::InformerOptions own_statuses = io;
   own_statuses.reflector.label_selector = std::string(kNodeLabel) + "=" + ro.node;
-  const auto& statuses = set.add<api::ServiceBGPStatus>(
-      "servicebgpstatuses", api, r::kServiceBgpStatuses, ns,
-      api::jsonDecoder<api::ServiceBGPStatus>(),
-      perService<api::ServiceBGPStatus>(q, statusService, sync, err), own_statuses);
+  const auto& statuses = set.add<PackedBgpStatus>(
+      "servicebgpstatuses", api, r::kServiceBgpStatuses, ns, packedDecoder(packBgpStatus),
+      perService<PackedBgpStatus>(q, packedStatusService, sync, err), own_statuses);
   k8s::InformerOptions own_state = io;
   own_state.reflector.field_selector = "metadata.name=" + stateName(ro.node);
   const auto& states = set.add<api::ConfigurationState>(
@@ -203,9 +214,21 @@ Manager::Manager(k8s::ApiClient& api,
   const auto& l2_statuses = add(std::type_identity<api::ServiceL2Status>{}, "servicel2statuses",
                                 r::kServiceL2Statuses, ns, std::string(keys::kLayer2));
   if (options_.membership != nullptr) watchMembership(api);
-  const Caches caches{services, slices,      nodes,    namespaces, pools,
-                      peers,    bgp_ads,     l2_ads,   bfd,        communities,
-                      secrets,  frr_configs, statuses, states,     l2_statuses};
+  const Caches caches{services,
+                      CacheView<api::EndpointSlice>(slices, unpackSlice),
+                      nodes,
+                      namespaces,
+                      pools,
+                      peers,
+                      bgp_ads,
+                      l2_ads,
+                      bfd,
+                      communities,
+                      secrets,
+                      frr_configs,
+                      CacheView<api::ServiceBGPStatus>(statuses, unpackBgpStatus),
+                      states,
+                      l2_statuses};
   ReconcilerOptions with_live = ro;
   if (options_.membership != nullptr) with_live.live_nodes = &options_.membership->liveNodes();
   const BackendContext context{

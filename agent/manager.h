@@ -20,10 +20,12 @@ namespace ingot::agent {
 
 /// The projections of the agent's informers (Informer::Handlers::transform): each clears, in
 /// place, the fields of a decoded object the agent never reads, before the object is cached.
-/// The decisions over projected objects are those over the full ones.
+/// The decisions over projected objects are those over the full ones. EndpointSlices and
+/// ServiceBGPStatus objects are cached packed (agent/compact_cache.h), as their projections.
 void projectService(api::Service& svc);
 void projectEndpointSlice(api::EndpointSlice& slice);
 void projectNode(api::Node& node);
+void projectBgpStatus(api::ServiceBGPStatus& status);
 void projectPod(api::Pod& pod);
 
 /// ManagerOptions configure the Manager.

@@ -7,6 +7,7 @@
 #include "agent/core/drain.h"
 #include "agent/core/weights.h"
 #include "agent/manager.h"
+#include "agent/writes.h"
 
 namespace ingot::agent {
 namespace {
@@ -52,6 +53,8 @@ void projectService(api::Service& svc) {
 
 void projectEndpointSlice(api::EndpointSlice& slice) {
   slimMeta(slice.metadata);
+  slice.metadata.uid.clear();  // the cache's entry keeps the resourceVersion the informer reads
+  slice.metadata.resource_version.clear();
   std::erase_if(slice.metadata.labels,
                 [](const auto& l) { return l.first != "kubernetes.io/service-name"; });
   slice.ports.clear();
@@ -73,6 +76,17 @@ void projectNode(api::Node& node) {
     c.reason.clear();
     c.message = shutting_down && c.type == "Ready" ? "node is shutting down" : "";
   }
+}
+
+void projectBgpStatus(api::ServiceBGPStatus& status) {
+  // Read: the name, the resourceVersion (a pending write landed), the node and Service labels
+  // and the status.
+  slimMeta(status.metadata);
+  status.metadata.uid.clear();
+  std::erase_if(status.metadata.labels, [](const auto& l) {
+    return l.first != kNodeLabel && l.first != kServiceNameLabel &&
+           l.first != kServiceNamespaceLabel;
+  });
 }
 
 void projectPod(api::Pod& pod) {
