@@ -366,7 +366,7 @@ std::string IncrementalBuild::encode(api::FRRConfiguration object, const Encoder
   std::vector<Spliced> spliced;
   std::vector<std::pair<std::vector<std::string>*, std::vector<std::string>>> saved;
   bool plain = true;
-  auto swapOut = [&](std::vector<std::string>& l, const Slot& slot) {
+  auto swap_out = [&](std::vector<std::string>& l, const Slot& slot) {
     if (l.empty()) {
       return;
     }
@@ -383,15 +383,15 @@ std::string IncrementalBuild::encode(api::FRRConfiguration object, const Encoder
   };
   auto& routers = out_->spec.routers;
   for (uint32_t r = 0; r < routers.size(); ++r) {
-    swapOut(routers[r].prefixes, Slot{List::RouterPrefixes, r, 0, {}, 0});
+    swap_out(routers[r].prefixes, Slot{List::RouterPrefixes, r, 0, {}, 0});
     for (uint32_t n = 0; n < routers[r].neighbors.size(); ++n) {
       api::FrrAdvertise& adv = routers[r].neighbors[n].to_advertise;
-      swapOut(adv.allowed_prefixes, Slot{List::Allowed, r, n, {}, 0});
+      swap_out(adv.allowed_prefixes, Slot{List::Allowed, r, n, {}, 0});
       for (auto& g : adv.with_community) {
-        swapOut(g.prefixes, Slot{List::Community, r, n, g.community, 0});
+        swap_out(g.prefixes, Slot{List::Community, r, n, g.community, 0});
       }
       for (auto& g : adv.with_local_pref) {
-        swapOut(g.prefixes, Slot{List::LocalPref, r, n, {}, g.local_pref});
+        swap_out(g.prefixes, Slot{List::LocalPref, r, n, {}, g.local_pref});
       }
       for (auto& g : adv.with_bandwidth) {  // never serialised: only kept out of the copy
         saved.emplace_back(&g.prefixes, std::exchange(g.prefixes, {}));
