@@ -13,17 +13,18 @@ namespace ingot::agent {
 
 std::optional<k8s::Duration> BgpBackend::update(const Desired& desired) {
   const k8s::TimePoint started = ctx_.clock.now();
-  auto own = frrgen::build(*desired.config, ctx_.options.node, desired.bgp, ctx_.options.build);
-  if (!own) {
+  auto changed = build_.update(desired.config, ctx_.options.node, desired.bgp, ctx_.options.build);
+  if (!changed) {
     ctx_.metrics.countUpdateError();
-    ctx_.log.error("bgp", "build_failed", own.error().message, {{"node", ctx_.options.node}});
+    ctx_.log.error("bgp", "build_failed", changed.error().message, {{"node", ctx_.options.node}});
     return std::nullopt;
   }
-  desired_announcements_ = desired.bgp;  // may differ where the FRRConfiguration does not
-  if (desired_ && *own == *desired_ && desired_config_ == desired.config) {
+  if (keep_announcements_) {
+    desired_announcements_ = desired.bgp;  // may differ where the FRRConfiguration does not
+  }
+  if (!*changed && desired_config_ == desired.config) {
     return std::nullopt;
   }
-  desired_ = std::move(*own);
   desired_config_ = desired.config;
   // At once after the cool-down; within it, the apply at its end takes every change.
   const k8s::TimePoint now = ctx_.clock.now();
@@ -123,7 +124,10 @@ ReconcileResult FrrK8sBackend::write() {
   const char* verb = "updated";
   if (!live && live.error().code == ErrorCode::NotFound) {
     verb = "created";
-    written = ctx_.api.create(k8s::resources::kFrrConfigurations, ns, api::encodeJson(*desired_));
+    api::FRRConfiguration object;  // the spec comes from build_
+    object.metadata = desired_->metadata;
+    written = ctx_.api.create(k8s::resources::kFrrConfigurations, ns,
+                              build_.encode(object, api::encodeJson<api::FRRConfiguration>));
   } else if (!live) {
     written = live.error();
   } else {
@@ -134,8 +138,10 @@ ReconcileResult FrrK8sBackend::write() {
     } else if (frrgen::sameServedSpec(current->spec, desired_->spec)) {
       return ReconcileResult::done();
     } else {
-      written = ctx_.api.update(k8s::resources::kFrrConfigurations, ns, name,
-                                frrConfigurationUpdate(std::move(*current), *desired_));
+      // frrConfigurationUpdate's body: the live object with the desired spec (build_'s).
+      written = ctx_.api.update(
+          k8s::resources::kFrrConfigurations, ns, name,
+          build_.encode(std::move(*current), api::encodeJson<api::FRRConfiguration>));
     }
   }
   ctx_.metrics.countUpdate();
