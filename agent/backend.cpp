@@ -2,6 +2,7 @@
 // The BGP half shared by the FRR backends and FrrK8sBackend's FRRConfiguration write.
 #include "agent/backend.h"
 
+#include <optional>
 #include <utility>
 
 #include "agent/writes.h"
@@ -11,20 +12,34 @@
 #include "kube/resources.h"
 
 namespace ingot::agent {
+namespace {
+
+/// hasBandwidth reports whether a neighbor of config sends a prefix with a link-bandwidth.
+bool hasBandwidth(const api::FRRConfiguration& config) {
+  for (const auto& router : config.spec.routers) {
+    for (const auto& neighbor : router.neighbors) {
+      if (!neighbor.to_advertise.with_bandwidth.empty()) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
 
 std::optional<k8s::Duration> BgpBackend::update(const Desired& desired) {
   const k8s::TimePoint started = ctx_.clock.now();
-  auto own = frrgen::build(*desired.config, ctx_.options.node, desired.bgp, ctx_.options.build);
-  if (!own) {
+  auto changed = build_.update(desired.config, ctx_.options.node, desired.bgp, ctx_.options.build);
+  if (!changed) {
     ctx_.metrics.countUpdateError();
-    ctx_.log.error("bgp", "build_failed", own.error().message, {{"node", ctx_.options.node}});
+    ctx_.log.error("bgp", "build_failed", changed.error().message, {{"node", ctx_.options.node}});
     return std::nullopt;
   }
-  desired_announcements_ = desired.bgp;  // may differ where the FRRConfiguration does not
-  if (desired_ && *own == *desired_ && desired_config_ == desired.config) {
+  if (keep_announcements_) {
+    desired_announcements_ = desired.bgp;  // may differ where the FRRConfiguration does not
+  }
+  if (!*changed && desired_config_ == desired.config) {
     return std::nullopt;
   }
-  desired_ = std::move(*own);
   desired_config_ = desired.config;
   // At once after the cool-down; within it, the apply at its end takes every change.
   const k8s::TimePoint now = ctx_.clock.now();
@@ -113,15 +128,20 @@ ReconcileResult FrrK8sBackend::write() {
   }
   const auto& name = desired_->metadata.name;
   const auto& ns = desired_->metadata.namespace_;
-  // Link-bandwidth values travel to frr-k8s as spec.raw (frrgen/weight_raw.h).
-  auto written_form = frrgen::forFrrK8s(*desired_);
-  if (!written_form) {
-    ctx_.metrics.countUpdateError();
-    ctx_.log.error("bgp", "weight_raw_failed", written_form.error().message,
-                   {{"key", k8s::objectKey(ns, name)}});
-    return ReconcileResult::done();  // the next change of the desired state tries again
+  // Link-bandwidth values travel to frr-k8s as spec.raw (frrgen/weight_raw.h); without any, the
+  // body is build_'s incremental encoding.
+  std::optional<api::FRRConfiguration> weighted;
+  if (hasBandwidth(*desired_)) {
+    auto written_form = frrgen::forFrrK8s(*desired_);
+    if (!written_form) {
+      ctx_.metrics.countUpdateError();
+      ctx_.log.error("bgp", "weight_raw_failed", written_form.error().message,
+                     {{"key", k8s::objectKey(ns, name)}});
+      return ReconcileResult::done();  // the next change of the desired state tries again
+    }
+    weighted = std::move(*written_form);
   }
-  const api::FRRConfiguration& desired = *written_form;
+  const api::FRRConfiguration& desired = weighted ? *weighted : *desired_;
   auto cached = ctx_.caches.frr_configurations.get(k8s::objectKey(ns, name));
   // Compared as stored: what the API server fills in (CRD defaults) is no reason to write.
   if (cached && frrgen::sameServedSpec(cached->spec, desired.spec)) {
@@ -133,7 +153,14 @@ ReconcileResult FrrK8sBackend::write() {
   const char* verb = "updated";
   if (!live && live.error().code == ErrorCode::NotFound) {
     verb = "created";
-    written = ctx_.api.create(k8s::resources::kFrrConfigurations, ns, api::encodeJson(desired));
+    if (weighted) {
+      written = ctx_.api.create(k8s::resources::kFrrConfigurations, ns, api::encodeJson(desired));
+    } else {
+      api::FRRConfiguration object;  // the spec comes from build_
+      object.metadata = desired_->metadata;
+      written = ctx_.api.create(k8s::resources::kFrrConfigurations, ns,
+                                build_.encode(object, api::encodeJson<api::FRRConfiguration>));
+    }
   } else if (!live) {
     written = live.error();
   } else {
@@ -144,8 +171,12 @@ ReconcileResult FrrK8sBackend::write() {
     } else if (frrgen::sameServedSpec(current->spec, desired.spec)) {
       return ReconcileResult::done();
     } else {
-      written = ctx_.api.update(k8s::resources::kFrrConfigurations, ns, name,
-                                frrConfigurationUpdate(std::move(*current), desired));
+      // frrConfigurationUpdate's body: the live object with the desired spec (build_'s when
+      // no prefix carries a link-bandwidth).
+      written = ctx_.api.update(
+          k8s::resources::kFrrConfigurations, ns, name,
+          weighted ? frrConfigurationUpdate(std::move(*current), desired)
+                   : build_.encode(std::move(*current), api::encodeJson<api::FRRConfiguration>));
     }
   }
   ctx_.metrics.countUpdate();

@@ -32,6 +32,7 @@
 #include "common/util/log.h"
 #include "config/config.h"
 #include "frrgen/build.h"
+#include "frrgen/incremental.h"
 #include "kube/api_client.h"
 #include "kube/clock.h"
 #include "kube/controller.h"
@@ -252,9 +253,15 @@ class BgpBackend : public Backend {
 
  protected:
   BackendContext ctx_;
-  std::optional<api::FRRConfiguration> desired_;
+  /// build_ keeps the FRRConfiguration across updates, patching it for the Services whose
+  /// announcements changed (frrgen/incremental.h) rather than rebuilding it whole.
+  frrgen::IncrementalBuild build_;
+  const std::optional<api::FRRConfiguration>& desired_ = build_.result();
   config::ConfigSharedPtr desired_config_;  ///< the configuration desired_ was built from
+  /// desired_announcements_ copies the announcements of each update when keep_announcements_ is
+  /// set (the local FRR backend reports what FRR took from them); FrrK8sBackend keeps no copy.
   std::vector<Announcement> desired_announcements_;
+  bool keep_announcements_ = false;
 
   /// deferred re-queues the key for the end of the cool-down and returns true when an apply
   /// of a change was handed out before it (the queue keeps the earliest of several delays, e.g.

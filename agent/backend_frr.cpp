@@ -54,11 +54,13 @@ Result<bgp::FastApplyReport> reloadWhole(FrrApply& frr,
 
 LocalFrrBackend::LocalFrrBackend(const BackendContext& context, FrrApply& frr)
     : BgpBackend(context), frr_(frr) {
+  keep_announcements_ = true;
   addSessionMetrics();
 }
 
 LocalFrrBackend::LocalFrrBackend(const BackendContext& context, bgp::FrrDriverOptions driver)
     : BgpBackend(context), owned_(makeFrrApply(std::move(driver))), frr_(*owned_) {
+  keep_announcements_ = true;
   addSessionMetrics();
 }
 

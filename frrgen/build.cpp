@@ -6,9 +6,26 @@
 #include <map>
 #include <set>
 
+#include "frrgen/build_keys.h"
+
 namespace ingot::frrgen {
 
+namespace detail {
+
+bool carries(const config::Peer& peer, const net::Cidr& prefix) {
+  if (!peer.interface.empty() || peer.dual_stack_address_family || !peer.address) {
+    return true;
+  }
+  return peer.address->family() == prefix.family();
+}
+
+}  // namespace detail
+
 namespace {
+
+using detail::carries;
+using detail::routerKey;
+using detail::sessionKey;
 
 constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
 constexpr size_t kMaxCommunities = 63;  // MetalLB's limit for the FRR backends
@@ -36,14 +53,6 @@ std::optional<api::Duration> durationOf(const std::optional<std::chrono::nanosec
   return api::Duration{d->count(), goDurationText(d->count())};
 }
 
-// Family filter: a session carries its address family, both when dual.
-bool carries(const config::Peer& peer, const net::Cidr& prefix) {
-  if (!peer.interface.empty() || peer.dual_stack_address_family || !peer.address) {
-    return true;
-  }
-  return peer.address->family() == prefix.family();
-}
-
 std::string remoteAsText(const config::Peer& p) {
   switch (p.dynamic_asn) {
     case config::DynamicAsn::Internal:
@@ -58,19 +67,6 @@ std::string remoteAsText(const config::Peer& p) {
 
 std::string ipText(const std::optional<net::IpAddress>& ip) {
   return ip ? ip->toString() : "";
-}
-
-// routerKey is MetalLB's frr.RouterName: "myASN@routerID@vrf".
-std::string routerKey(const config::Peer& p) {
-  return std::to_string(p.my_asn) + "@" + ipText(p.router_id) + "@" + p.vrf;
-}
-
-// sessionKey is MetalLB's sessionName, which orders the neighbors of a router.
-std::string sessionKey(const config::Peer& p) {
-  const std::string target = p.interface.empty() ? ipText(p.address) : p.interface;
-  std::string key = remoteAsText(p) + "@" + target + "-" + std::to_string(p.my_asn) + "@" +
-                    ipText(p.source_address);
-  return p.vrf.empty() ? key : key + "/" + p.vrf;
 }
 
 // passwordFields fills password / passwordSecret the way MetalLB's passwordForSession does.
@@ -260,6 +256,21 @@ api::FRRConfiguration assemble(const config::Config& config,
 }
 
 }  // namespace
+
+namespace detail {
+
+std::string routerKey(const config::Peer& p) {
+  return std::to_string(p.my_asn) + "@" + ipText(p.router_id) + "@" + p.vrf;
+}
+
+std::string sessionKey(const config::Peer& p) {
+  const std::string target = p.interface.empty() ? ipText(p.address) : p.interface;
+  std::string key = remoteAsText(p) + "@" + target + "-" + std::to_string(p.my_asn) + "@" +
+                    ipText(p.source_address);
+  return p.vrf.empty() ? key : key + "/" + p.vrf;
+}
+
+}  // namespace detail
 
 std::string configName(const std::string& node) {
   return "metallb-" + node;
