@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ingotfrr/frr_port.h"
 
-#include "agent/bgp/vtysh_session.h"
+#include "frr/vtysh_session.h"
 
 namespace ingot::ingotfrr {
 namespace {
@@ -30,7 +30,7 @@ std::string withoutEcho(std::string text, const std::string& command) {
   return text;
 }
 
-/// LocalFrr composes agent/bgp's parts: the driver (frr-reload.py, running-config), a
+/// LocalFrr composes frr/'s parts: the driver (frr-reload.py, running-config), a
 /// persistent vtysh and the incremental applier over both.
 class LocalFrr final : public FrrPort {
  public:
