@@ -5,6 +5,7 @@
 #include <array>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sstream>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -186,43 +188,33 @@ class GroupRecord {
   std::string path_;
 };
 
-}  // namespace
-
-bool killRecordedGroup(const std::string& group_record) {
-  std::ifstream in(group_record);
-  pid_t pgid = 0;
-  std::string started;
-  const bool parsed = static_cast<bool>(in >> pgid >> started);
-  ::unlink(group_record.c_str());
-  if (!parsed || pgid <= 1) return false;
-  // While any member of the group lives, its number cannot be handed to a new process; a live
-  // process with that PID and another start time means the group is gone and the PID reused.
-  const std::string now = startTime(pgid);
-  if (!now.empty() && now != started) return false;
-  return ::kill(-pgid, SIGKILL) == 0;
+/// pointersTo returns the NULL-terminated array of C strings execve takes, pointing into v.
+std::vector<char*> pointersTo(std::vector<std::string>& v) {
+  std::vector<char*> out;
+  out.reserve(v.size() + 1);
+  for (auto& s : v) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
 }
 
-Result<pid_t> spawnProcess(const std::vector<std::string>& argv, const SpawnOptions& options) {
-  if (argv.empty() || argv[0].empty()) return invalidArgument("spawnProcess: empty command");
-  const std::string cmd = commandLine(argv);
-  std::vector<std::string> args = argv;
-  std::vector<char*> cargv;
-  cargv.reserve(args.size() + 1);
-  for (auto& a : args) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  std::vector<std::string> envs;
-  for (char** e = environ; *e != nullptr; ++e) envs.emplace_back(*e);
-  envs.insert(envs.end(), options.env.begin(), options.env.end());
-  std::vector<char*> cenv;
-  cenv.reserve(envs.size() + 1);
-  for (auto& e : envs) cenv.push_back(e.data());
-  cenv.push_back(nullptr);
+Error startError(const std::string& cmd, int err) {
+  return sysError(err == ENOENT ? ErrorCode::NotFound : ErrorCode::Unavailable, cmd, "cannot start",
+                  err);
+}
 
+Result<pid_t> posixSpawn(const std::string& cmd,
+                         const std::vector<char*>& cargv,
+                         const std::vector<char*>& cenv,
+                         const SpawnOptions& options) {
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attr;
   posix_spawn_file_actions_init(&actions);
   posix_spawnattr_init(&attr);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  if (options.stdin_fd >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, options.stdin_fd, 0);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  }
   if (!options.output_path.empty()) {
     posix_spawn_file_actions_addopen(&actions, 1, options.output_path.c_str(),
                                      O_WRONLY | O_CREAT | O_APPEND, 0644);
@@ -249,11 +241,113 @@ Result<pid_t> spawnProcess(const std::vector<std::string>& argv, const SpawnOpti
   const int rc = posix_spawnp(&pid, cargv[0], &actions, &attr, cargv.data(), cenv.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
-  if (rc != 0) {
-    const ErrorCode code = rc == ENOENT ? ErrorCode::NotFound : ErrorCode::Unavailable;
-    return sysError(code, cmd, "cannot start", rc);
-  }
+  if (rc != 0) return startError(cmd, rc);
   return pid;
+}
+
+/// programPath returns name when it has a slash, else the first executable <PATH entry>/name
+/// (name itself when none is: execve then fails with ENOENT). Resolved before fork, so that the
+/// child makes only async-signal-safe calls.
+std::string programPath(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return name;
+}
+
+/// childDup makes fd (or /dev/null opened with flags when fd < 0) the child's target descriptor.
+/// Between fork and exec: async-signal-safe calls only.
+void childDup(int fd, int target, int flags) {
+  if (fd < 0) fd = ::open("/dev/null", flags);
+  if (fd >= 0 && fd != target) ::dup2(fd, target);
+}
+
+/// execChild is the child's side of forkExec; it does not return. Only async-signal-safe calls.
+[[noreturn]] void execChild(pid_t parent,
+                            const char* program,
+                            const std::vector<char*>& cargv,
+                            const std::vector<char*>& cenv,
+                            const SpawnOptions& options,
+                            int report_fd) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(126);  // the caller died before the line above
+  ::setpgid(0, 0);
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &dfl, nullptr);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  childDup(options.stdin_fd, 0, O_RDONLY);
+  if (!options.output_path.empty()) {
+    childDup(::open(options.output_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644), 1, 0);
+    ::dup2(1, 2);
+  } else {
+    childDup(options.stdout_fd, 1, O_WRONLY);
+    childDup(options.stderr_fd, 2, O_WRONLY);
+  }
+  ::execve(program, cargv.data(), cenv.data());
+  const int err = errno;
+  [[maybe_unused]] const ssize_t n = ::write(report_fd, &err, sizeof err);
+  ::_exit(127);
+}
+
+/// forkExec is spawnProcess for die_with_caller (posix_spawn cannot set PR_SET_PDEATHSIG). The
+/// child reports a failed exec through a close-on-exec pipe, so the errors are posixSpawn's.
+Result<pid_t> forkExec(const std::string& cmd,
+                       const std::vector<char*>& cargv,
+                       const std::vector<char*>& cenv,
+                       const SpawnOptions& options) {
+  const std::string program = programPath(cargv[0]);
+  int report[2];
+  if (::pipe2(report, O_CLOEXEC) != 0) return sysError(ErrorCode::Unavailable, cmd, "pipe", errno);
+  const Fd report_r(report[0]);
+  Fd report_w(report[1]);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid == 0) execChild(parent, program.c_str(), cargv, cenv, options, report_w.get());
+  if (pid < 0) return sysError(ErrorCode::Unavailable, cmd, "fork", errno);
+  report_w.reset();
+  int err = 0;
+  ssize_t n = -1;
+  while ((n = ::read(report_r.get(), &err, sizeof err)) < 0 && errno == EINTR) {
+  }
+  if (n != static_cast<ssize_t>(sizeof err)) return pid;  // exec closed the pipe: started
+  reap(pid);
+  return startError(cmd, err);
+}
+
+}  // namespace
+
+bool killRecordedGroup(const std::string& group_record) {
+  std::ifstream in(group_record);
+  pid_t pgid = 0;
+  std::string started;
+  const bool parsed = static_cast<bool>(in >> pgid >> started);
+  ::unlink(group_record.c_str());
+  if (!parsed || pgid <= 1) return false;
+  // While any member of the group lives, its number cannot be handed to a new process; a live
+  // process with that PID and another start time means the group is gone and the PID reused.
+  const std::string now = startTime(pgid);
+  if (!now.empty() && now != started) return false;
+  return ::kill(-pgid, SIGKILL) == 0;
+}
+
+Result<pid_t> spawnProcess(const std::vector<std::string>& argv, const SpawnOptions& options) {
+  if (argv.empty() || argv[0].empty()) return invalidArgument("spawnProcess: empty command");
+  const std::string cmd = commandLine(argv);
+  std::vector<std::string> args = argv;
+  std::vector<std::string> envs;
+  for (char** e = environ; *e != nullptr; ++e) envs.emplace_back(*e);
+  envs.insert(envs.end(), options.env.begin(), options.env.end());
+  const auto cargv = pointersTo(args);
+  const auto cenv = pointersTo(envs);
+  return options.die_with_caller ? forkExec(cmd, cargv, cenv, options)
+                                 : posixSpawn(cmd, cargv, cenv, options);
 }
 
 std::string commandLine(const std::vector<std::string>& argv) {

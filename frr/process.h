@@ -57,12 +57,19 @@ struct SpawnOptions {
   std::string output_path;
   int stdout_fd = -1;  ///< otherwise duplicated onto the child's stdout (-1 = /dev/null)
   int stderr_fd = -1;  ///< and stderr (-1 = /dev/null)
+  int stdin_fd = -1;   ///< duplicated onto the child's stdin (-1 = /dev/null)
+  /// die_with_caller gives the child PR_SET_PDEATHSIG=SIGKILL: it is killed when the thread that
+  /// spawned it ends (the caller's process killed with SIGKILL included), and not started at all
+  /// when the caller is already gone. Only for children that start no tools of their own (vtysh
+  /// as a session): the signal reaches the child, not its group.
+  bool die_with_caller = false;
 };
 
 /// spawnProcess starts argv (argv[0] looked up in PATH when it has no slash) in a new process
-/// group whose ID is its PID, with stdin from /dev/null, every signal at its default and
-/// unblocked, and returns its PID without waiting; the caller reaps it. The spawning of
-/// runCommand, usable for long-running children. Errors name the command line: argv empty
+/// group whose ID is its PID, with stdin from /dev/null (or stdin_fd), every signal at its default
+/// and unblocked, and returns its PID without waiting; the caller reaps it. The one process
+/// launcher of the repository: runCommand, the persistent vtysh session and the tests' launcher
+/// (testing/process.h) start their children through it. Errors name the command line: argv empty
 /// (InvalidArgument), the program missing (NotFound) or not startable (Unavailable).
 Result<pid_t> spawnProcess(const std::vector<std::string>& argv, const SpawnOptions& options);
 

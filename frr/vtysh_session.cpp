@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -188,12 +187,6 @@ Result<void> VtyshSession::start() {
   if (!options_.pathspace.empty()) {
     args.insert(args.end(), {"-N", options_.pathspace});
   }
-  std::vector<char*> argv;
-  argv.reserve(args.size() + 1);
-  for (auto& a : args) {
-    argv.push_back(a.data());
-  }
-  argv.push_back(nullptr);
   int in[2];
   int out[2];
   // Sockets rather than pipes: send() with MSG_NOSIGNAL reports a dead vtysh as EPIPE instead of
@@ -206,31 +199,20 @@ Result<void> VtyshSession::start() {
     ::close(in[1]);
     return Error{ErrorCode::Unavailable, "vtysh: socketpair: " + std::string(std::strerror(errno))};
   }
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    // Only async-signal-safe calls between fork and exec.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) {
-      ::_exit(126);
-    }
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    ::dup2(in[1], 0);
-    ::dup2(out[1], 1);
-    ::dup2(out[1], 2);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
+  SpawnOptions spawn;
+  spawn.stdin_fd = in[1];
+  spawn.stdout_fd = out[1];
+  spawn.stderr_fd = out[1];
+  spawn.die_with_caller = true;
+  auto pid = spawnProcess(args, spawn);
   ::close(in[1]);
   ::close(out[1]);
-  if (pid < 0) {
+  if (!pid) {
     ::close(in[0]);
     ::close(out[0]);
-    return Error{ErrorCode::Unavailable, "vtysh: fork: " + std::string(std::strerror(errno))};
+    return pid.error();
   }
-  pid_ = pid;
+  pid_ = *pid;
   in_ = in[0];
   out_ = out[0];
   ::fcntl(in_, F_SETFL, O_NONBLOCK);

@@ -6,8 +6,8 @@
 // batches go through `vtysh -f <file>` instead: line by line through stdin costs ~2 ms per line,
 // one file ~0.2 ms.
 //
-// No vtysh outlives the agent: the child gets PR_SET_PDEATHSIG=SIGKILL and exits anyway when its
-// stdin closes; a `vtysh -f` run is bounded by runCommand's timeout.
+// No vtysh outlives the agent: spawnProcess (frr/process.h) gives it PR_SET_PDEATHSIG=SIGKILL and
+// exits anyway when its stdin closes; a `vtysh -f` run is bounded by runCommand's timeout.
 #pragma once
 
 #include <chrono>
