@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // runCommand: exit statuses, separate stdout/stderr capture, the hard timeout killing the whole
-// process group, missing programs, and no leaked descriptors or zombies afterwards.
+// process group, missing programs, and no leaked descriptors or zombies afterwards; spawnProcess
+// for a child tied to its caller (die_with_caller) starts and fails the same way.
 #include "frr/process.h"
 
 #include <cerrno>
@@ -21,6 +22,8 @@ namespace {
 using ingot::ErrorCode;
 using ingot::agent::bgp::commandLine;
 using ingot::agent::bgp::runCommand;
+using ingot::agent::bgp::SpawnOptions;
+using ingot::agent::bgp::spawnProcess;
 using namespace std::chrono_literals;
 
 constexpr auto kGenerous = std::chrono::milliseconds(60'000);
@@ -173,6 +176,57 @@ BOOST_AUTO_TEST_CASE(a_missing_program_is_a_clean_error_naming_it) {
     }
   }
   setenv("PATH", saved_path.c_str(), 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_child_tied_to_its_caller_starts_and_fails_like_any_other) {
+  const std::string saved_path = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
+  setenv("PATH", "/usr/bin:/bin", 1);
+  struct Case {
+    std::string desc;
+    std::vector<std::string> argv;
+    ErrorCode code;
+    std::string mention;
+  };
+  const std::vector<Case> cases = {
+      {"absolute path",
+       {"/nonexistent/ingot-no-such-tool"},
+       ErrorCode::NotFound,
+       "/nonexistent/ingot-no-such-tool"},
+      {"PATH lookup", {"ingot-no-such-tool-xyz"}, ErrorCode::NotFound, "ingot-no-such-tool-xyz"},
+      {"not executable", {"/etc/hostname"}, ErrorCode::Unavailable, "/etc/hostname"},
+      {"empty argv", {}, ErrorCode::InvalidArgument, "empty command"},
+  };
+  SpawnOptions tied;
+  tied.die_with_caller = true;
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.desc) {
+      auto r = spawnProcess(c.argv, tied);
+      BOOST_TEST_REQUIRE(!r.has_value());
+      BOOST_TEST((r.error().code == c.code));
+      BOOST_TEST(r.error().message.find(c.mention) != std::string::npos, r.error().message);
+    }
+  }
+  // A program found in PATH reads stdin_fd and writes stdout_fd.
+  int in[2];
+  int out[2];
+  BOOST_TEST_REQUIRE(pipe(in) == 0);
+  BOOST_TEST_REQUIRE(pipe(out) == 0);
+  tied.stdin_fd = in[0];
+  tied.stdout_fd = out[1];
+  auto pid = spawnProcess({"sh", "-c", "read x; echo got $x"}, tied);
+  setenv("PATH", saved_path.c_str(), 1);
+  close(in[0]);
+  close(out[1]);
+  BOOST_TEST_REQUIRE(pid.has_value(), errorOf(pid));
+  BOOST_TEST(write(in[1], "hello\n", 6) == 6);
+  close(in[1]);
+  char buf[64] = {};
+  const ssize_t n = read(out[0], buf, sizeof buf - 1);
+  close(out[0]);
+  BOOST_TEST(std::string(buf, n > 0 ? static_cast<size_t>(n) : 0) == "got hello\n");
+  int status = 0;
+  BOOST_TEST(waitpid(*pid, &status, 0) == *pid);
+  BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 0));
 }
 
 BOOST_AUTO_TEST_CASE(no_descriptor_or_zombie_is_left_behind) {
