@@ -148,17 +148,18 @@ BOOST_AUTO_TEST_CASE(a_background_process_holding_the_pipes_does_not_hold_up_the
   BOOST_TEST(waitGone(background), "background sleep " << background << " survived");
 }
 
-BOOST_AUTO_TEST_CASE(a_missing_program_is_a_clean_error_naming_it) {
-  // A PATH entry this user may not search turns "not found" into EACCES; pin PATH.
-  const std::string saved_path = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
-  setenv("PATH", "/usr/bin:/bin", 1);
-  struct Case {
-    std::string desc;
-    std::vector<std::string> argv;
-    ErrorCode code;
-    std::string mention;
-  };
-  const std::vector<Case> cases = {
+/// StartFailure: a command line that cannot start, the error code and what the message names.
+struct StartFailure {
+  std::string desc;
+  std::vector<std::string> argv;
+  ingot::ErrorCode code;
+  std::string mention;
+};
+
+/// startFailures are the command lines both launch paths (posix_spawn, fork with
+/// die_with_caller) must refuse alike; run them with PATH pinned to /usr/bin:/bin.
+std::vector<StartFailure> startFailures() {
+  return {
       {"absolute path",
        {"/nonexistent/ingot-no-such-tool", "--test"},
        ErrorCode::NotFound,
@@ -167,6 +168,13 @@ BOOST_AUTO_TEST_CASE(a_missing_program_is_a_clean_error_naming_it) {
       {"not executable", {"/etc/hostname"}, ErrorCode::Unavailable, "/etc/hostname"},
       {"empty argv", {}, ErrorCode::InvalidArgument, "empty command"},
   };
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_program_is_a_clean_error_naming_it) {
+  // A PATH entry this user may not search turns "not found" into EACCES; pin PATH.
+  const std::string saved_path = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
+  setenv("PATH", "/usr/bin:/bin", 1);
+  const auto cases = startFailures();
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.desc) {
       auto r = runCommand(c.argv, kGenerous);
@@ -181,21 +189,7 @@ BOOST_AUTO_TEST_CASE(a_missing_program_is_a_clean_error_naming_it) {
 BOOST_AUTO_TEST_CASE(a_child_tied_to_its_caller_starts_and_fails_like_any_other) {
   const std::string saved_path = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
   setenv("PATH", "/usr/bin:/bin", 1);
-  struct Case {
-    std::string desc;
-    std::vector<std::string> argv;
-    ErrorCode code;
-    std::string mention;
-  };
-  const std::vector<Case> cases = {
-      {"absolute path",
-       {"/nonexistent/ingot-no-such-tool"},
-       ErrorCode::NotFound,
-       "/nonexistent/ingot-no-such-tool"},
-      {"PATH lookup", {"ingot-no-such-tool-xyz"}, ErrorCode::NotFound, "ingot-no-such-tool-xyz"},
-      {"not executable", {"/etc/hostname"}, ErrorCode::Unavailable, "/etc/hostname"},
-      {"empty argv", {}, ErrorCode::InvalidArgument, "empty command"},
-  };
+  const auto cases = startFailures();
   SpawnOptions tied;
   tied.die_with_caller = true;
   for (const auto& c : cases) {
