@@ -18,10 +18,6 @@
 #include <string_view>
 #include <vector>
 
-#include "agent/bgp/apply_health.h"
-#include "agent/bgp/cooldown.h"
-#include "agent/bgp/frr_driver.h"
-#include "agent/bgp/incremental.h"
 #include "agent/compact_cache.h"
 #include "agent/core/announcement.h"
 #include "agent/live_nodes.h"
@@ -31,6 +27,10 @@
 #include "common/net/ip.h"
 #include "common/util/log.h"
 #include "config/config.h"
+#include "frr/apply_health.h"
+#include "frr/cooldown.h"
+#include "frr/frr_driver.h"
+#include "frr/incremental.h"
 #include "frrgen/build.h"
 #include "frrgen/incremental.h"
 #include "kube/api_client.h"

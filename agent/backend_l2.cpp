@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "agent/bgp/frr_driver.h"
 #include "agent/writes.h"
+#include "frr/frr_driver.h"
 
 namespace ingot::agent {
 namespace {

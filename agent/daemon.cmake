@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# ingot-agent: the daemon around agent/core and agent/bgp (included by agent/CMakeLists.txt).
+# ingot-agent: the daemon around agent/core and frr/ (included by agent/CMakeLists.txt).
 # ingot_agent holds everything but main.cpp so that tests drive the same code.
 
 ingot_add_library(ingot_agent
@@ -24,7 +24,7 @@ ingot_add_library(ingot_agent
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_state.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_status.cpp
     ${CMAKE_CURRENT_LIST_DIR}/writes.cpp
-  LIBRARIES ingot_agent_core ingot_agent_bgp ingot_agent_l2 ingot_memberlist ingot_frrgen ingot_config ingot_api
+  LIBRARIES ingot_agent_core ingot_frr ingot_agent_l2 ingot_memberlist ingot_frrgen ingot_config ingot_api
             ingot_json ingot_kube_daemon ingot_kube ingot_daemon ingot_util)
 
 add_executable(ingot-agent ${CMAKE_CURRENT_LIST_DIR}/main.cpp)

@@ -3,7 +3,7 @@
 
 #include <chrono>
 
-#include "agent/bgp/session_metrics.h"
+#include "frr/session_metrics.h"
 #include "frrgen/compact.h"
 
 namespace ingot::agent {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // FrrApply is the seam between the agent's frr-mode loop and the node's FRR. Production wraps
-// agent/bgp: applyModel() keeps FRR on the compact policy shape (frrgen/compact.h) with the
+// frr/: applyModel() keeps FRR on the compact policy shape (frrgen/compact.h) with the
 // incremental engine (a structural delta through a persistent vtysh, read back once changes go
 // quiet, frr-reload.py only as the fallback); apply() is the older whole-file path (keep the last
 // good config, frr-reload.py --test then --reload). Unit tests substitute a fake.
@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "agent/bgp/frr_driver.h"
-#include "agent/bgp/incremental.h"
 #include "common/daemon/prometheus.h"
 #include "common/util/result.h"
+#include "frr/frr_driver.h"
+#include "frr/incremental.h"
 #include "frrgen/model.h"
 #include "frrgen/render.h"
 
@@ -44,7 +44,7 @@ class FrrApply {
   virtual SessionCollector sessionCollector() { return {}; }
 };
 
-/// makeFrrApply returns the production implementation over agent/bgp with options (the vtysh
+/// makeFrrApply returns the production implementation over frr/ with options (the vtysh
 /// session uses options.vtysh, options.pathspace and options.workdir).
 std::unique_ptr<FrrApply> makeFrrApply(bgp::FrrDriverOptions options);
 

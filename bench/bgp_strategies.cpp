@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Three ways to push BGP changes into a node's FRR 8.4, side by side in one run, on a ToR and a
 // node in network namespaces this program creates (eBGP, BFD 300 ms × 3, hold 9 s; see
-// agent/tests/bgp/frr_lab.h), with 10 sentinel prefixes that stay announced throughout:
+// frr/tests/frr_lab.h), with 10 sentinel prefixes that stay announced throughout:
 //   S1  today's shape (per-prefix prefix-list entries per neighbor, frrgen/render.h) applied with
-//       frr-reload.py (agent/bgp FrrDriver: --test, --reload, --test);
+//       frr-reload.py (frr/ FrrDriver: --test, --reload, --test);
 //   S2  the same text, but the caller sends the line delta in one `vtysh -f` (prefix-lists first);
-//   S3  the compact shape (frrgen/compact.h) applied by agent/bgp's IncrementalApplier (structural
+//   S3  the compact shape (frrgen/compact.h) applied by frr/'s IncrementalApplier (structural
 //       delta through a persistent vtysh, `vtysh -f` above 64 lines, read back after each apply).
 // For each operation: apply seconds, seconds until the ToR holds exactly the expected number of
 // prefixes, BGP sessions re-established at the ToR meanwhile, and the fewest sentinels the ToR held
@@ -28,10 +28,10 @@
 #include <thread>
 #include <vector>
 
-#include "agent/bgp/frr_driver.h"
-#include "agent/bgp/incremental.h"
-#include "agent/tests/bgp/frr_lab.h"
 #include "bench/main_guard.h"
+#include "frr/frr_driver.h"
+#include "frr/incremental.h"
+#include "frr/tests/frr_lab.h"
 #include "frrgen/compact.h"
 #include "frrgen/render.h"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "agent/bgp/vtysh_session.h"
+#include "frr/vtysh_session.h"
 #include "frrgen/render.h"
 
 namespace ingot::ingotfrr {
@@ -52,7 +52,7 @@ std::vector<std::string> commandLines(const std::string& text) {
   return out;
 }
 
-/// LocalFrr composes agent/bgp's parts: the driver (frr-reload.py, running-config), a
+/// LocalFrr composes frr/'s parts: the driver (frr-reload.py, running-config), a
 /// persistent vtysh and the incremental applier over both.
 class LocalFrr final : public FrrPort {
  public:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// FrrPort: what ingot-frr needs of the node's FRR. The production port is agent/bgp's incremental
+// FrrPort: what ingot-frr needs of the node's FRR. The production port is frr/'s incremental
 // engine (IncrementalApplier over a persistent vtysh, frr-reload.py as the fallback), the same one
 // Ingot's agent uses in frr mode. Tests substitute a fake.
 #pragma once
@@ -7,9 +7,9 @@
 #include <memory>
 #include <string>
 
-#include "agent/bgp/frr_driver.h"
-#include "agent/bgp/incremental.h"
 #include "common/util/result.h"
+#include "frr/frr_driver.h"
+#include "frr/incremental.h"
 #include "frrgen/compact.h"
 #include "frrgen/model.h"
 

@@ -7,9 +7,9 @@
 #include <unistd.h>
 #include <vector>
 
-#include "agent/bgp/session_metrics.h"
 #include "common/daemon/endpoints.h"
 #include "common/daemon/signals.h"
+#include "frr/session_metrics.h"
 #include "ingotfrr/daemon.h"
 #include "ingotfrr/flags.h"
 #include "kube/events.h"

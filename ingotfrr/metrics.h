@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // ingot-frr's Prometheus metrics: frr-k8s' controller names (frrk8s_k8s_client_updates_total,
 // _update_errors_total, _config_loaded_bool, _config_stale_bool), Ingot's apply counters, and the
-// BGP/BFD session families a collector (agent/bgp/session_metrics.h) adds when /metrics is read.
+// BGP/BFD session families a collector (frr/session_metrics.h) adds when /metrics is read.
 #pragma once
 
 #include <array>

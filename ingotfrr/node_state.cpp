@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ingotfrr/node_state.h"
 
-#include "agent/bgp/frr_driver.h"
 #include "common/json/json.h"
 #include "common/json/value.h"
+#include "frr/frr_driver.h"
 
 namespace ingot::ingotfrr {
 

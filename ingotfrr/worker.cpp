@@ -3,7 +3,7 @@
 
 #include <chrono>
 
-#include "agent/bgp/frr_driver.h"
+#include "frr/frr_driver.h"
 
 namespace ingot::ingotfrr {
 namespace {

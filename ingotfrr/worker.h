@@ -15,9 +15,9 @@
 #include <optional>
 #include <string>
 
-#include "agent/bgp/cooldown.h"
 #include "api/types.h"
 #include "common/util/log.h"
+#include "frr/cooldown.h"
 #include "frrgen/compact.h"
 #include "ingotfrr/frr_port.h"
 #include "ingotfrr/metrics.h"

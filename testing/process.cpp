@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "agent/bgp/process.h"
+#include "frr/process.h"
 
 namespace ingot::testing {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The one process launcher of the tests and benchmarks: children started through agent/bgp's
+// The one process launcher of the tests and benchmarks: children started through frr/'s
 // spawnProcess with a log file, stopped by PID (SIGTERM, then SIGKILL), plus small file, socket
 // and HTTP helpers and a bounded condition wait. Independent of Boost.Test so that the benchmarks
 // can use it too. Children die with the parent (started under setpriv --pdeathsig KILL).

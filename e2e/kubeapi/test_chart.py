@@ -516,7 +516,7 @@ def test_the_alerts_use_metrics_the_daemons_export(harness):
     sources = "".join(p.read_text() for d in ("controller", "agent", "common")
                       for p in (REPO / d).rglob("*.cpp") if "tests" not in p.parts)
     # The session families are named from a style's prefix ("metallb" for the agent, as
-    # kMetalLbSessions in agent/bgp/session_metrics.h says) and a family name.
+    # kMetalLbSessions in frr/session_metrics.h says) and a family name.
     sessions = (REPO / "agent" / "bgp" / "session_metrics.cpp").read_text()
     assert 'kMetalLbSessions{"metallb"' in (REPO / "agent" / "bgp" / "session_metrics.h").read_text()
     missing = {m for m in used

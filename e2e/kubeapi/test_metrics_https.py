@@ -125,10 +125,10 @@ def test_the_https_port_serves_no_plain_http(scraped, daemon):
 
 
 # The agent's BGP session families exist only in frr mode, where it reads the node's FRR (a lab
-# with FRR shows them; here the agent runs without): their names, from agent/bgp/session_metrics.
+# with FRR shows them; here the agent runs without): their names, from frr/session_metrics.
 def frr_session_families() -> set:
-    text = (REPO / "agent/bgp/session_metrics.cpp").read_text()
-    assert 'kMetalLbSessions{"metallb"' in (REPO / "agent/bgp/session_metrics.h").read_text()
+    text = (REPO / "frr/session_metrics.cpp").read_text()
+    assert 'kMetalLbSessions{"metallb"' in (REPO / "frr/session_metrics.h").read_text()
     return {f"metallb_{name}" for name in re.findall(r'\{"([a-z_]+)",\s*"', text)}
 
 

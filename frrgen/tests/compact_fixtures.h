@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Small merged models for the compact-shape tests (frrgen's and agent/bgp's): one router, AS
+// Small merged models for the compact-shape tests (frrgen's and frr/'s): one router, AS
 // 64512, with IPv4 neighbors 10.0.0.1 and 10.0.0.2 and IPv6 neighbor fd00::1, and the prefixes
 // each neighbor is sent; and a lookup in the compacted model.
 #pragma once

@@ -1,3 +1,0 @@
-// SPDX-License-Identifier: Apache-2.0
-#define BOOST_TEST_MODULE ingot_agent_bgp
-#include <boost/test/unit_test.hpp>
