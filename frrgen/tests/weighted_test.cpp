@@ -58,7 +58,7 @@ std::string perPrefixText(const Model& m) {
 }
 
 /// frrk8sConfig is the agent's FRRConfiguration for announcements, as written in frr-k8s mode.
-api::FRRConfiguration frrk8sConfig(const std::vector<agent::Announcement>& announcements) {
+api::FRRConfiguration frrk8sConfig(const std::vector<config::Announcement>& announcements) {
   auto built = build(oneTor(), "node1", announcements, {});
   BOOST_TEST_REQUIRE(built.has_value(), (built ? "" : built.error().message));
   auto written = forFrrK8s(*built);
@@ -67,14 +67,14 @@ api::FRRConfiguration frrk8sConfig(const std::vector<agent::Announcement>& annou
 }
 
 /// frrk8sFile is the frr.conf frr-k8s (and ingot-frr) render for the written configuration.
-std::string frrk8sFile(const std::vector<agent::Announcement>& announcements) {
+std::string frrk8sFile(const std::vector<config::Announcement>& announcements) {
   auto m = merge({frrk8sConfig(announcements)}, {});
   BOOST_TEST_REQUIRE(m.has_value(), (m ? "" : m.error().message));
   return perPrefixText(*m);
 }
 
-agent::Announcement withCommunity(const std::string& prefix) {
-  agent::Announcement a = weighted(prefix, 0);
+config::Announcement withCommunity(const std::string& prefix) {
+  config::Announcement a = weighted(prefix, 0);
   a.communities = {community(64512, 100)};
   return a;
 }
@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_SUITE(weighted_ecmp)
 BOOST_AUTO_TEST_CASE(frrk8s_mode_carries_the_weights_in_spec_raw) {
   struct Case {
     std::string desc;
-    std::vector<agent::Announcement> announcements;
+    std::vector<config::Announcement> announcements;
     std::string raw;  ///< "" = no spec.raw
   };
   const std::string closing =

@@ -14,7 +14,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "agent/tests/bgp/applier_lab.h"
+#include "frr/tests/applier_lab.h"
 #include "frrgen/compact.h"
 #include "frrgen/weight_raw.h"
 #include "ingotfrr/frr_port.h"
