@@ -10,14 +10,6 @@
 #include "kube/resources.h"
 
 namespace ingot::agent {
-namespace {
-
-std::string label(const api::ObjectMeta& meta, const char* key) {
-  auto it = meta.labels.find(key);
-  return it == meta.labels.end() ? std::string() : it->second;
-}
-
-}  // namespace
 
 /// currentStatuses returns every stored ServiceL2Status by "namespace/name" of its Service
 /// labels, sorted by object name, with this backend's writes the cache may not show yet laid over
@@ -29,10 +21,10 @@ std::map<std::string, std::vector<Layer2Backend::Seen>> Layer2Backend::currentSt
       continue;
     }
     api::ServiceL2StatusStatus st = s->status;
-    st.service_name = label(s->metadata, kServiceNameLabel);
-    st.service_namespace = label(s->metadata, kServiceNamespaceLabel);
+    st.service_name = s->metadata.label(kServiceNameLabel);
+    st.service_namespace = s->metadata.label(kServiceNamespaceLabel);
     by_name[s->metadata.name] =
-        Seen{s->metadata.name, label(s->metadata, kNodeLabel), st, s->metadata.resource_version};
+        Seen{s->metadata.name, s->metadata.label(kNodeLabel), st, s->metadata.resource_version};
   }
   written_.overlay(
       by_name, written_.keys(), ctx_.clock.now(),

@@ -23,10 +23,6 @@ std::vector<daemon::MetricFamily> phaseFamilies(DrainPhase phase) {
   return {f};
 }
 
-std::string timestamp(int64_t ms) {
-  return k8s::formatTimestamp(k8s::SystemTime(std::chrono::milliseconds(ms)));
-}
-
 }  // namespace
 
 DrainTracker::DrainTracker(log::Logger& logger, Metrics& metrics, WallClockMs clock)
@@ -54,7 +50,7 @@ DrainTracker::Step DrainTracker::update(const api::Node* node,
               next.phase == DrainPhase::Serving ? "node serves again" : drainMessage(next),
               {{"phase", std::string(drainPhaseName(next.phase))},
                {"reason", std::string(drainReasonName(next.reason))},
-               {"since", next.since_ms ? timestamp(*next.since_ms) : ""}});
+               {"since", next.since_ms ? k8s::formatTimestampMs(*next.since_ms) : ""}});
   }
   state_ = std::move(next);
   exported_.store(static_cast<int>(state_.phase));
@@ -70,7 +66,7 @@ std::string drainMessage(const DrainState& state) {
       return head +
              "BGP prefixes re-announced with GRACEFUL_SHUTDOWN 65535:0 until they are withdrawn "
              "at " +
-             timestamp(state.next_change_ms.value_or(0)) +
+             k8s::formatTimestampMs(state.next_change_ms.value_or(0)) +
              "; Layer 2 addresses handed to the next candidates";
     case DrainPhase::Withdrawn:
       return head + "announcements withdrawn; BGP sessions and BFD stay up";

@@ -8,10 +8,6 @@
 namespace ingot::agent {
 namespace {
 
-std::string timestamp(int64_t ms) {
-  return k8s::formatTimestamp(k8s::SystemTime(std::chrono::milliseconds(ms)));
-}
-
 std::vector<daemon::MetricFamily> heldFamilies(const std::map<std::string, int64_t>& held) {
   daemon::MetricFamily f{"ingot_l2_held_down",
                          "Members held down by the Layer 2 hold-down now (1 per member): they take "
@@ -77,7 +73,7 @@ void HoldDownTracker::logChanges(const HoldDown& next, int64_t now_ms) {
       log_.info("holddown", "heldDown",
                 "node just joined: it takes back no address until its hold-down ends",
                 {{"node", node},
-                 {"until", timestamp(until)},
+                 {"until", k8s::formatTimestampMs(until)},
                  log::num("untilMs", until),
                  log::num("inMs", until - now_ms)});
     }

@@ -12,11 +12,6 @@ namespace {
 /// writes the status.
 constexpr int64_t kL2HandOffMs = 2000;
 
-std::string label(const api::ObjectMeta& meta, const char* key) {
-  auto it = meta.labels.find(key);
-  return it == meta.labels.end() ? std::string() : it->second;
-}
-
 /// drainEventReason names the Node Event of entering a phase.
 std::string drainEventReason(DrainPhase phase) {
   switch (phase) {
@@ -74,8 +69,8 @@ std::map<std::string, std::vector<std::string>> Reconciler::l2StatusNodes() cons
   for (const auto& s : caches_.l2_statuses.list()) {
     if (s->metadata.namespace_ != options_.namespace_) continue;
     const std::string key =
-        label(s->metadata, kServiceNamespaceLabel) + "/" + label(s->metadata, kServiceNameLabel);
-    if (l2_handoff_.contains(key)) out[key].push_back(label(s->metadata, kNodeLabel));
+        s->metadata.label(kServiceNamespaceLabel) + "/" + s->metadata.label(kServiceNameLabel);
+    if (l2_handoff_.contains(key)) out[key].push_back(s->metadata.label(kNodeLabel));
   }
   return out;
 }

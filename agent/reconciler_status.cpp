@@ -34,8 +34,9 @@ Reconciler::StatusesByService Reconciler::currentBgpStatuses(const KeySet* only)
   if (only == nullptr) {
     names = bgp_writes_.keys();
   } else {
-    for (const auto& key : *only)
+    for (const auto& key : *only) {
       std::ranges::copy(bgp_writes_.keysIn(key), std::back_inserter(names));
+    }
   }
   bgp_writes_.overlay(
       by_name, names, clock_.now(),

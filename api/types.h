@@ -54,6 +54,11 @@ struct ObjectMeta {
   StringMap annotations;
   std::vector<OwnerReference> owner_references;
   std::vector<std::string> finalizers;
+  /// label returns the value of the label key ("" when the object has none).
+  [[nodiscard]] std::string label(const std::string& key) const {
+    auto it = labels.find(key);
+    return it == labels.end() ? std::string() : it->second;
+  }
   static constexpr auto fields() {
     return std::tuple(
         field("name", &ObjectMeta::name), field("generateName", &ObjectMeta::generate_name),

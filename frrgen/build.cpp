@@ -28,7 +28,6 @@ using detail::routerKey;
 using detail::sessionKey;
 
 constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
-constexpr size_t kMaxCommunities = 63;  // MetalLB's limit for the FRR backends
 
 // fraction splits v into v / 10^prec and the fraction digits without trailing zeros (".5"), or
 // "" when the fraction is zero — Go's fmtFrac.
@@ -315,7 +314,7 @@ Result<api::FRRConfiguration> build(const config::Config& config,
                                     const std::vector<config::Announcement>& announcements,
                                     const BuildOptions& options) {
   for (const auto& a : announcements) {
-    if (a.communities.size() > kMaxCommunities) {
+    if (a.communities.size() > detail::kMaxCommunities) {
       return invalidArgument("BGPAdvertisement " + a.advertisement +
                              ": max supported communities is 63, got " +
                              std::to_string(a.communities.size()));

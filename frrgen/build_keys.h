@@ -4,12 +4,17 @@
 // prefix at the same spot. Internal to frrgen.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "common/net/ip.h"
 #include "config/config.h"
 
 namespace ingot::frrgen::detail {
+
+/// kMaxCommunities is the most communities one announcement may carry (MetalLB's limit for the
+/// FRR backends).
+inline constexpr size_t kMaxCommunities = 63;
 
 /// carries reports whether the session receives prefix: its own address family, both when it is
 /// an interface or dual-stack session (or has no address).

@@ -12,8 +12,6 @@ namespace ingot::frrgen {
 
 namespace {
 
-constexpr size_t kMaxCommunities = 63;  // build's limit (MetalLB's)
-
 bool sameOptions(const BuildOptions& a, const BuildOptions& b) {
   return a.frrk8s_namespace == b.frrk8s_namespace && a.metallb_namespace == b.metallb_namespace &&
          a.secret_passthrough == b.secret_passthrough;
@@ -298,7 +296,7 @@ Result<bool> IncrementalBuild::update(const config::ConfigSharedPtr& config,
       }
     }
     for (size_t i = b; i < e; ++i) {
-      if (announcements[i].communities.size() > kMaxCommunities) {
+      if (announcements[i].communities.size() > detail::kMaxCommunities) {
         return rebuild(config, node, announcements, options);  // build says why
       }
     }

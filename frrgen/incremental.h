@@ -14,9 +14,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "config/announcement.h"
 #include "api/frrk8s.h"
 #include "common/util/result.h"
+#include "config/announcement.h"
 #include "config/config.h"
 #include "frrgen/build.h"
 

@@ -151,6 +151,10 @@ std::string_view eventTypeName(EventType type) {
   return type == EventType::Warning ? "Warning" : "Normal";
 }
 
+std::string formatTimestampMs(int64_t unix_ms) {
+  return formatTimestamp(SystemTime(std::chrono::milliseconds(unix_ms)));
+}
+
 std::string formatTimestamp(SystemTime t) {
   const std::time_t secs = std::chrono::system_clock::to_time_t(t);
   std::tm tm{};

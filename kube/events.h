@@ -131,6 +131,8 @@ std::string_view eventTypeName(EventType type);
 
 /// formatTimestamp renders t as RFC 3339 UTC with seconds ("2024-05-01T12:00:00Z").
 std::string formatTimestamp(SystemTime t);
+/// formatTimestampMs renders a Unix time in milliseconds the same way.
+std::string formatTimestampMs(int64_t unix_ms);
 
 /// eventJson renders the full core/v1 Event object for record.
 std::string eventJson(const EventRecord& record, const EventSource& source);

@@ -11,7 +11,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const TimePoint kT0{std::chrono::hours(1)};
+const TimePoint kWrittenAt{std::chrono::hours(1)};
 
 /// Cached is a test row's view of the cache: absent, or present at rv with value.
 struct Cached {
@@ -89,15 +89,15 @@ BOOST_AUTO_TEST_CASE(a_write_hides_the_cache_until_it_catches_up) {
     BOOST_TEST_CONTEXT(c.desc) {
       WriteOverlay<int> overlay(10s);
       if (c.written) {
-        overlay.record("k", *c.written, c.written_rv, kT0);
+        overlay.record("k", *c.written, c.written_rv, kWrittenAt);
       } else {
-        overlay.recordDeleted("k", kT0);
+        overlay.recordDeleted("k", kWrittenAt);
       }
       for (const auto& s : c.steps) {
         BOOST_TEST_CONTEXT(s.desc) {
           const int* value = s.cached.value ? &*s.cached.value : nullptr;
           const auto* w = overlay.lookup("k", CacheView<int>{s.cached.present, s.cached.rv, value},
-                                         kT0 + s.elapsed);
+                                         kWrittenAt + s.elapsed);
           const Seen seen = w == nullptr ? Seen::Cache : (w->value ? Seen::Value : Seen::Deleted);
           BOOST_TEST(static_cast<int>(seen) == static_cast<int>(s.seen));
           if (seen == Seen::Value) BOOST_TEST(*w->value == *c.written);
@@ -111,13 +111,13 @@ BOOST_AUTO_TEST_CASE(a_write_hides_the_cache_until_it_catches_up) {
 // written() is lookup() for a cache that holds the object at a version ("" = not at all).
 BOOST_AUTO_TEST_CASE(written_answers_the_value_over_a_cached_version) {
   WriteOverlay<int> overlay(10s);
-  overlay.record("k", 42, "7", kT0);
-  BOOST_TEST(overlay.written("other", "7", kT0) == nullptr);
-  BOOST_TEST(*overlay.written("k", "", kT0) == 42);
-  BOOST_TEST(*overlay.written("k", "6", kT0) == 42);
-  BOOST_TEST(overlay.written("k", "7", kT0) == nullptr);
-  overlay.recordDeleted("d", kT0);
-  BOOST_TEST(overlay.written("d", "3", kT0) == nullptr);  // a deletion has no value
+  overlay.record("k", 42, "7", kWrittenAt);
+  BOOST_TEST(overlay.written("other", "7", kWrittenAt) == nullptr);
+  BOOST_TEST(*overlay.written("k", "", kWrittenAt) == 42);
+  BOOST_TEST(*overlay.written("k", "6", kWrittenAt) == 42);
+  BOOST_TEST(overlay.written("k", "7", kWrittenAt) == nullptr);
+  overlay.recordDeleted("d", kWrittenAt);
+  BOOST_TEST(overlay.written("d", "3", kWrittenAt) == nullptr);  // a deletion has no value
 }
 
 // A value type without operator== is caught up by resourceVersion and ttl alone.
@@ -126,32 +126,33 @@ BOOST_AUTO_TEST_CASE(values_without_equality_are_caught_up_by_version) {
     int n;
   };
   WriteOverlay<Opaque> overlay(10s);
-  overlay.record("k", Opaque{1}, "7", kT0);
+  overlay.record("k", Opaque{1}, "7", kWrittenAt);
   const Opaque cached{1};
-  BOOST_TEST(overlay.lookup("k", CacheView<Opaque>{true, "6", &cached}, kT0) != nullptr);
-  BOOST_TEST(overlay.lookup("k", CacheView<Opaque>{true, "7", &cached}, kT0) == nullptr);
+  BOOST_TEST(overlay.lookup("k", CacheView<Opaque>{true, "6", &cached}, kWrittenAt) != nullptr);
+  BOOST_TEST(overlay.lookup("k", CacheView<Opaque>{true, "7", &cached}, kWrittenAt) == nullptr);
 }
 
 // A new write replaces the entry (and its group); erase forgets it.
 BOOST_AUTO_TEST_CASE(the_last_write_wins_and_groups_follow_it) {
   WriteOverlay<int> overlay(10s);
-  overlay.record("a", 1, "3", kT0, "svc1");
-  overlay.record("b", 2, "4", kT0, "svc1");
-  overlay.record("c", 3, "5", kT0, "svc2");
+  overlay.record("a", 1, "3", kWrittenAt, "svc1");
+  overlay.record("b", 2, "4", kWrittenAt, "svc1");
+  overlay.record("c", 3, "5", kWrittenAt, "svc2");
   BOOST_TEST(overlay.keysIn("svc1") == (std::vector<std::string>{"a", "b"}),
              boost::test_tools::per_element());
-  overlay.recordDeleted("b", kT0, "svc2");  // b now reports on svc2
+  overlay.recordDeleted("b", kWrittenAt, "svc2");  // b now reports on svc2
   BOOST_TEST(overlay.keysIn("svc1") == (std::vector<std::string>{"a"}),
              boost::test_tools::per_element());
   BOOST_TEST(overlay.keysIn("svc2") == (std::vector<std::string>{"b", "c"}),
              boost::test_tools::per_element());
-  BOOST_TEST(!overlay.lookup("b", CacheView<int>{true, "4", nullptr}, kT0)->value.has_value());
+  BOOST_TEST(
+      !overlay.lookup("b", CacheView<int>{true, "4", nullptr}, kWrittenAt)->value.has_value());
   overlay.erase("a");
   BOOST_TEST(overlay.keysIn("svc1").empty());
   BOOST_TEST(overlay.keys() == (std::vector<std::string>{"b", "c"}),
              boost::test_tools::per_element());
   // Caught up: forgotten from its group too.
-  BOOST_TEST(overlay.lookup("c", CacheView<int>{true, "5", nullptr}, kT0) == nullptr);
+  BOOST_TEST(overlay.lookup("c", CacheView<int>{true, "5", nullptr}, kWrittenAt) == nullptr);
   BOOST_TEST(overlay.keysIn("svc2") == (std::vector<std::string>{"b"}),
              boost::test_tools::per_element());
 }
@@ -163,18 +164,18 @@ BOOST_AUTO_TEST_CASE(overlay_lays_writes_over_a_snapshot) {
     std::string rv;
   };
   WriteOverlay<int> overlay(10s);
-  overlay.record("written", 2, "9", kT0);        // cache at rv 8: shown as written
-  overlay.record("caught-up", 3, "5", kT0);      // cache at rv 5: forgotten
-  overlay.record("not-listed", 4, "6", kT0);     // created, not in the cache yet: added
-  overlay.recordDeleted("deleted", kT0);         // still cached: removed
-  overlay.recordDeleted("gone", kT0);            // not cached: forgotten
-  overlay.record("expired", 5, "7", kT0 - 11s);  // expired: forgotten, the cache stands
+  overlay.record("written", 2, "9", kWrittenAt);        // cache at rv 8: shown as written
+  overlay.record("caught-up", 3, "5", kWrittenAt);      // cache at rv 5: forgotten
+  overlay.record("not-listed", 4, "6", kWrittenAt);     // created, not in the cache yet: added
+  overlay.recordDeleted("deleted", kWrittenAt);         // still cached: removed
+  overlay.recordDeleted("gone", kWrittenAt);            // not cached: forgotten
+  overlay.record("expired", 5, "7", kWrittenAt - 11s);  // expired: forgotten, the cache stands
   std::map<std::string, Listed> snapshot = {
       {"written", {1, "8"}}, {"caught-up", {3, "5"}}, {"deleted", {1, "2"}},
       {"expired", {1, "3"}}, {"untouched", {7, "1"}},
   };
   overlay.overlay(
-      snapshot, overlay.keys(), kT0,
+      snapshot, overlay.keys(), kWrittenAt,
       [](const Listed& l) {
         return CacheView<int>{true, l.rv, &l.value};
       },
