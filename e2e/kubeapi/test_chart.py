@@ -517,8 +517,8 @@ def test_the_alerts_use_metrics_the_daemons_export(harness):
                       for p in (REPO / d).rglob("*.cpp") if "tests" not in p.parts)
     # The session families are named from a style's prefix ("metallb" for the agent, as
     # kMetalLbSessions in frr/session_metrics.h says) and a family name.
-    sessions = (REPO / "agent" / "bgp" / "session_metrics.cpp").read_text()
-    assert 'kMetalLbSessions{"metallb"' in (REPO / "agent" / "bgp" / "session_metrics.h").read_text()
+    sessions = (REPO / "frr" / "session_metrics.cpp").read_text()
+    assert 'kMetalLbSessions{"metallb"' in (REPO / "frr" / "session_metrics.h").read_text()
     missing = {m for m in used
                if f'"{m}' not in sources and f'{{"{m.removeprefix("metallb_")}"' not in sessions}
     assert used and missing == NOT_EXPORTED, f"alerts on metrics no daemon exports: {missing}"
