@@ -12,19 +12,6 @@
 #include "kube/resources.h"
 
 namespace ingot::agent {
-namespace {
-
-/// hasBandwidth reports whether a neighbor of config sends a prefix with a link-bandwidth.
-bool hasBandwidth(const api::FRRConfiguration& config) {
-  for (const auto& router : config.spec.routers) {
-    for (const auto& neighbor : router.neighbors) {
-      if (!neighbor.to_advertise.with_bandwidth.empty()) return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
 
 std::optional<k8s::Duration> BgpBackend::update(const Desired& desired) {
   const k8s::TimePoint started = ctx_.clock.now();
@@ -131,7 +118,7 @@ ReconcileResult FrrK8sBackend::write() {
   // Link-bandwidth values travel to frr-k8s as spec.raw (frrgen/weight_raw.h); without any, the
   // body is build_'s incremental encoding.
   std::optional<api::FRRConfiguration> weighted;
-  if (hasBandwidth(*desired_)) {
+  if (frrgen::hasBandwidth(*desired_)) {
     auto written_form = frrgen::forFrrK8s(*desired_);
     if (!written_form) {
       ctx_.metrics.countUpdateError();

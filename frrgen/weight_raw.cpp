@@ -102,7 +102,17 @@ Result<std::string> weightRawText(const std::vector<Router>& routers) {
   return text;
 }
 
+bool hasBandwidth(const api::FRRConfiguration& config) {
+  for (const auto& router : config.spec.routers) {
+    for (const auto& neighbor : router.neighbors) {
+      if (!neighbor.to_advertise.with_bandwidth.empty()) return true;
+    }
+  }
+  return false;
+}
+
 Result<api::FRRConfiguration> forFrrK8s(api::FRRConfiguration config) {
+  if (!hasBandwidth(config)) return config;
   auto text = weightRawConfig(config);
   if (!text) return text.error();
   for (auto& r : config.spec.routers) {

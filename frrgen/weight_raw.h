@@ -47,6 +47,10 @@ Result<std::string> weightRawConfig(const api::FRRConfiguration& config);
 /// lists carry the bandwidths), neighbors in the given order. Errors: as weightRawConfig.
 Result<std::string> weightRawText(const std::vector<Router>& routers);
 
+/// hasBandwidth reports whether a neighbor of config sends a prefix with a link-bandwidth (only
+/// then does forFrrK8s change config).
+bool hasBandwidth(const api::FRRConfiguration& config);
+
 /// forFrrK8s returns config as written for frr-k8s: withBandwidth (never serialised) moved into
 /// spec.raw (kWeightRawPriority); config unchanged when it has none. Errors: weightRawConfig's.
 Result<api::FRRConfiguration> forFrrK8s(api::FRRConfiguration config);
