@@ -39,7 +39,7 @@ def wait_weights(cluster, prefix: str, want: dict) -> dict:
                           read_kernel_weights(tor, prefix)), 60, interval=0.1)
 
 
-@pytest.fixture(scope="module", params=["frr"])
+@pytest.fixture(scope="module", params=["frr", "frr-k8s"])
 def cluster(request):
     for c in start_cluster(ClusterSpec(nodes=2, mode=request.param)):
         configure(c)
