@@ -10,29 +10,6 @@ namespace {
 
 using daemon::FlagSet;
 
-daemon::Setter debounce(Flags& f) {
-  return [&f](const std::string& v) {
-    int ms = 0;
-    if (auto e = daemon::integer(ms, 0, 3'600'000, "must be milliseconds 0-3600000")(v);
-        !e.empty()) {
-      return e;
-    }
-    f.bgp_debounce = std::chrono::milliseconds(ms);
-    return std::string();
-  };
-}
-
-daemon::Setter verifyInterval(Flags& f) {
-  return [&f](const std::string& v) {
-    int seconds = 0;
-    if (auto e = daemon::integer(seconds, 0, 86'400, "must be seconds 0-86400")(v); !e.empty()) {
-      return e;
-    }
-    f.frr_verify_interval = std::chrono::seconds(seconds);
-    return std::string();
-  };
-}
-
 daemon::Setter holdDown(Flags& f) {
   return [&f](const std::string& v) {
     auto ns = api::parseGoDuration(v);
@@ -131,7 +108,7 @@ void addAnnounceFlags(FlagSet& set, Flags& f) {
            "(reload the node's FRR) or none (Layer 2 only; MetalLB's native runs so) (env "
            "METALLB_BGP_TYPE; default frr-k8s)",
            "METALLB_BGP_TYPE"});
-  set.add({"bgp-debounce-timeout", false, debounce(f),
+  set.add({"bgp-debounce-timeout", false, daemon::milliseconds(f.bgp_debounce),
            "milliseconds to coalesce BGP changes before writing (env "
            "METALLB_BGP_DEBOUNCE_TIMEOUT; default 200)",
            "METALLB_BGP_DEBOUNCE_TIMEOUT"});
@@ -145,7 +122,7 @@ void addAnnounceFlags(FlagSet& set, Flags& f) {
            "frr mode: incremental (compact policy, vtysh deltas; frr-reload.py as fallback) or "
            "reload (every change through frr-reload.py, per-prefix policy; for comparisons) "
            "(default incremental)"});
-  set.add({"frr-verify-interval", false, verifyInterval(f),
+  set.add({"frr-verify-interval", false, daemon::seconds(f.frr_verify_interval),
            "frr mode: seconds between read-backs of FRR's running configuration, which find "
            "and correct drift; 0 = never (default 30)"});
   set.add({"excludel2-path", false, daemon::text(f.excludel2_path),
@@ -215,6 +192,20 @@ FlagSet flagSet(Flags& f) {
   return set;
 }
 
+/// finish: a node name is required, the TLS flags must parse, the namespace falls back to
+/// metallb-system and frr-k8s' namespace to the namespace.
+Result<void> finish(Flags& flags, const Environment&) {
+  if (flags.node_name.empty()) {
+    return invalidArgument("the node name is unknown: pass --node-name or set METALLB_NODE_NAME");
+  }
+  if (auto tls = http::parseTlsSettings(flags.tls_min_version, flags.tls_cipher_suites); !tls) {
+    return tls.error();
+  }
+  if (flags.namespace_.empty()) flags.namespace_ = "metallb-system";
+  if (flags.frrk8s_namespace.empty()) flags.frrk8s_namespace = flags.namespace_;
+  return {};
+}
+
 }  // namespace
 
 std::string_view bgpModeName(BgpMode mode) {
@@ -229,42 +220,24 @@ std::string_view bgpModeName(BgpMode mode) {
   return "frr-k8s";
 }
 
-Result<Flags> parseFlags(const std::vector<std::string>& args,
-                         const Environment& env,
-                         const std::string& pod_namespace) {
-  return daemon::parseWith(Flags{}, flagSet, args, env, [&](Flags& flags) -> Result<void> {
-    if (flags.node_name.empty()) {
-      return invalidArgument("the node name is unknown: pass --node-name or set METALLB_NODE_NAME");
-    }
-    if (auto tls = http::parseTlsSettings(flags.tls_min_version, flags.tls_cipher_suites); !tls) {
-      return tls.error();
-    }
-    if (flags.namespace_.empty()) flags.namespace_ = pod_namespace;
-    if (flags.namespace_.empty()) flags.namespace_ = "metallb-system";
-    if (flags.frrk8s_namespace.empty()) flags.frrk8s_namespace = flags.namespace_;
-    return {};
-  });
-}
-
-std::string usage() {
-  std::string out =
-      "Usage: ingot-agent [flags]\n\n"
+const daemon::CommandLine<Flags>& commandLine() {
+  static const daemon::CommandLine<Flags> kCommandLine{
+      "ingot-agent",
       "Announces the addresses of LoadBalancer Services from this node over BGP, through\n"
       "frr-k8s (FRRConfiguration) or the node's FRR, and over Layer 2 (ARP/NDP answers; needs\n"
       "CAP_NET_RAW) from the owner elected among the live agents (memberlist gossip, see "
-      "--ml-*).\n\n"
-      "Flags:\n";
-  Flags unused;
-  out += flagSet(unused).usage();
-  out +=
+      "--ml-*).\n",
       "\nAccepted for MetalLB compatibility, without effect: --ml-namespace, --host,\n"
       "  --pprof-bind-address, --enable-pprof, --tls-curve-preferences.\n"
       "\nEnvironment: METALLB_NODE_NAME, METALLB_POD_NAME, METALLB_NAMESPACE, FRRK8S_NAMESPACE,\n"
       "  METALLB_BGP_TYPE (frr-k8s|frr|none; native runs as none), METALLB_BGP_DEBOUNCE_TIMEOUT,\n"
       "  METALLB_ML_BIND_ADDR, METALLB_ML_BIND_PORT, METALLB_ML_LABELS,\n"
       "  METALLB_ML_SECRET_KEY_PATH,\n"
-      "  KUBECONFIG, KUBERNETES_SERVICE_HOST/PORT (in-cluster).\n";
-  return out;
+      "  KUBECONFIG, KUBERNETES_SERVICE_HOST/PORT (in-cluster).\n",
+      flagSet,
+      Flags{},
+      finish};
+  return kCommandLine;
 }
 
 }  // namespace ingot::agent

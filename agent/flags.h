@@ -71,18 +71,18 @@ struct Flags : daemon::MetalLBFlags {
 };
 
 using daemon::Environment;
-using daemon::processEnvironment;
 
-/// parseFlags parses args (without argv[0]) with daemon::FlagSet's Go flag semantics.
-/// pod_namespace is the service-account namespace file's content ("" outside a pod): the
-/// namespace falls back to it, then to "metallb-system". Errors name the flag or variable and
-/// the reason; a missing node name is an error too. MetalLB's `native` mode is accepted and runs
-/// as BgpMode::None (Layer 2 only), with native_requested set.
-Result<Flags> parseFlags(const std::vector<std::string>& args,
-                         const Environment& env,
-                         const std::string& pod_namespace);
+/// commandLine is ingot-agent's flag table, defaults, checks and --help text.
+const daemon::CommandLine<Flags>& commandLine();
 
-/// usage returns the --help text.
-std::string usage();
+/// parseFlags is commandLine().parse: the namespace falls back to the pod's, then to
+/// "metallb-system"; a missing node name is an error. MetalLB's `native` mode is accepted and
+/// runs as BgpMode::None (Layer 2 only), with native_requested set.
+// NOLINTNEXTLINE(readability-identifier-naming): named as the function it points to
+inline constexpr auto parseFlags = &daemon::parseFlagsOf<commandLine>;
+
+/// usage is commandLine().usage(): the --help text.
+// NOLINTNEXTLINE(readability-identifier-naming): named as the function it points to
+inline constexpr auto usage = &daemon::usageOf<commandLine>;
 
 }  // namespace ingot::agent

@@ -11,7 +11,7 @@ ingot_add_library(ingot_agent_l2_core
 ingot_add_library(ingot_agent_l2
   SOURCES l2/interfaces.cpp l2/interfaces_netlink.cpp l2/socket_io.cpp l2/responder.cpp
     l2/responder_loop.cpp l2/responder_probe.cpp
-  LIBRARIES ingot_agent_l2_core ingot_net ingot_util yaml-cpp Threads::Threads)
+  LIBRARIES ingot_agent_l2_core ingot_net ingot_util ingot_yaml Threads::Threads)
 
 ingot_add_test(ingot_agent_l2_test
   SOURCES tests/l2/main_test.cpp tests/l2/arp_codec_test.cpp tests/l2/ndp_codec_test.cpp

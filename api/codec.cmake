@@ -5,8 +5,8 @@
 ingot_add_library(ingot_api
   SOURCES
     codec.cpp codec_common.cpp codec_core.cpp configuration_state.cpp convert.cpp duration.cpp manifest.cpp
-    manifest_yaml.cpp secret.cpp validate.cpp validate_bgp.cpp validate_frrk8s.cpp
-  LIBRARIES ingot_api_model ingot_json ingot_net yaml-cpp)
+    secret.cpp validate.cpp validate_bgp.cpp validate_frrk8s.cpp
+  LIBRARIES ingot_api_model ingot_json ingot_net ingot_yaml)
 
 ingot_add_test(ingot_api_test
   SOURCES

@@ -9,8 +9,8 @@
 
 #include "api/codec.h"
 #include "api/validate.h"
-#include "api/yaml_tree.h"
 #include "common/json/json.h"
+#include "common/yaml/reader.h"
 
 namespace ingot::api {
 namespace {
@@ -222,7 +222,7 @@ ManifestSet loadManifestText(std::string_view text, const std::string& file_name
     }
     // Not strict JSON: it may still be YAML flow syntax ({a: b}).
   }
-  YamlStream stream = parseYamlStream(text);
+  yaml::Stream stream = yaml::parseStream(text);
   for (const auto& doc : stream.documents) {
     loader.document(doc.root, doc.line);
   }

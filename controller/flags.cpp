@@ -95,43 +95,39 @@ Result<config::Backend> backendFromEnv(const Environment& env) {
   return invalidArgument("METALLB_BGP_TYPE=\"" + *v + "\": must be frr-k8s, frr or none");
 }
 
-}  // namespace
-
-Result<Flags> parseFlags(const std::vector<std::string>& args,
-                         const Environment& env,
-                         const std::string& pod_namespace) {
-  return daemon::parseWith(Flags{}, flagSet, args, env, [&](Flags& flags) -> Result<void> {
-    if (auto tls = webhook::parseTlsSettings(flags.webhook.tls_min_version,
-                                             flags.webhook.tls_cipher_suites);
-        !tls) {
-      return tls.error();
-    }
-    auto backend = backendFromEnv(env);
-    if (!backend) return backend.error();
-    flags.backend = *backend;
-    if (flags.namespace_.empty()) flags.namespace_ = pod_namespace;
-    if (flags.namespace_.empty()) {
-      return invalidArgument(
-          "the MetalLB namespace is unknown: pass --namespace or set METALLB_NAMESPACE (the pod's "
-          "service-account namespace file is not available)");
-    }
-    return {};
-  });
+/// finish: the TLS flags must parse, METALLB_BGP_TYPE names a mode, a namespace is known.
+Result<void> finish(Flags& flags, const Environment& env) {
+  if (auto tls =
+          webhook::parseTlsSettings(flags.webhook.tls_min_version, flags.webhook.tls_cipher_suites);
+      !tls) {
+    return tls.error();
+  }
+  auto backend = backendFromEnv(env);
+  if (!backend) return backend.error();
+  flags.backend = *backend;
+  if (flags.namespace_.empty()) {
+    return invalidArgument(
+        "the MetalLB namespace is unknown: pass --namespace or set METALLB_NAMESPACE (the pod's "
+        "service-account namespace file is not available)");
+  }
+  return {};
 }
 
-std::string usage() {
-  std::string out =
-      "Usage: ingot-controller [flags]\n\n"
-      "Allocates addresses to LoadBalancer Services from metallb.io IPAddressPools.\n\nFlags:\n";
-  Flags unused;
-  out += flagSet(unused).usage();
-  out +=
+}  // namespace
+
+const daemon::CommandLine<Flags>& commandLine() {
+  static const daemon::CommandLine<Flags> kCommandLine{
+      "ingot-controller",
+      "Allocates addresses to LoadBalancer Services from metallb.io IPAddressPools.\n",
       "\nAccepted for MetalLB compatibility, without effect:\n"
       "  --pprof-bind-address, --tls-curve-preferences, --webhook-http2.\n"
       "\nEnvironment: METALLB_NAMESPACE, METALLB_POD_NAME, METALLB_BGP_TYPE (frr-k8s|frr|none,\n"
       "  default frr-k8s; native counts as none), METALLB_ML_SECRET_NAME, METALLB_DEPLOYMENT,\n"
-      "  KUBECONFIG, KUBERNETES_SERVICE_HOST/PORT (in-cluster).\n";
-  return out;
+      "  KUBECONFIG, KUBERNETES_SERVICE_HOST/PORT (in-cluster).\n",
+      flagSet,
+      Flags{},
+      finish};
+  return kCommandLine;
 }
 
 }  // namespace ingot::controller

@@ -49,16 +49,18 @@ struct Flags : daemon::MetalLBFlags {
 };
 
 using daemon::Environment;
-using daemon::processEnvironment;
 
-/// parseFlags parses args (without argv[0]) with daemon::FlagSet's Go flag semantics.
-/// pod_namespace is the service-account namespace file's content ("" outside a pod), the
-/// namespace's last fallback; no namespace at all is an error.
-Result<Flags> parseFlags(const std::vector<std::string>& args,
-                         const Environment& env,
-                         const std::string& pod_namespace);
+/// commandLine is ingot-controller's flag table, defaults, checks and --help text.
+const daemon::CommandLine<Flags>& commandLine();
 
-/// usage returns the --help text.
-std::string usage();
+/// parseFlags is commandLine().parse: the pod's namespace is the namespace's last fallback; no
+/// namespace at all is an error, and so is a METALLB_BGP_TYPE other than frr-k8s, frr, none or
+/// native.
+// NOLINTNEXTLINE(readability-identifier-naming): named as the function it points to
+inline constexpr auto parseFlags = &daemon::parseFlagsOf<commandLine>;
+
+/// usage is commandLine().usage(): the --help text.
+// NOLINTNEXTLINE(readability-identifier-naming): named as the function it points to
+inline constexpr auto usage = &daemon::usageOf<commandLine>;
 
 }  // namespace ingot::controller

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/util/yaml_quote.h"
+#include "common/yaml/quote.h"
 #include "frrgen/served.h"
 
 namespace ingot::frrgen {

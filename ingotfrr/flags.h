@@ -31,15 +31,17 @@ struct Flags : daemon::CommonFlags {
   std::chrono::seconds status_interval{30};                      ///< --status-interval
 };
 
-/// parseFlags parses args (without argv[0]) with Go flag semantics; flags win over the
-/// environment. pod_namespace is the service-account namespace file's content ("" outside a
-/// pod). Errors name the flag and the reason: unknown flag, bad value, no node name or namespace,
-/// a non-empty --always-block (not implemented: refused rather than ignored).
-Result<Flags> parseFlags(const std::vector<std::string>& args,
-                         const daemon::Environment& env,
-                         const std::string& pod_namespace);
+/// commandLine is ingot-frr's flag table, defaults (frr-k8s' ports), checks and --help text.
+const daemon::CommandLine<Flags>& commandLine();
 
-/// usage returns the --help text.
-std::string usage();
+/// parseFlags is commandLine().parse. Errors name the flag and the reason: unknown flag, bad
+/// value, no node name or namespace, a non-empty --always-block (not implemented: refused rather
+/// than ignored).
+// NOLINTNEXTLINE(readability-identifier-naming): named as the function it points to
+inline constexpr auto parseFlags = &daemon::parseFlagsOf<commandLine>;
+
+/// usage is commandLine().usage(): the --help text.
+// NOLINTNEXTLINE(readability-identifier-naming): named as the function it points to
+inline constexpr auto usage = &daemon::usageOf<commandLine>;
 
 }  // namespace ingot::ingotfrr

@@ -5,10 +5,10 @@
 #include <map>
 #include <optional>
 
-#include <yaml-cpp/yaml.h>
-
+#include "common/json/value.h"
 #include "common/util/base64.h"
 #include "common/util/quote.h"
+#include "common/yaml/reader.h"
 #include "kube/token_source.h"
 
 namespace ingot::k8s {
@@ -16,7 +16,7 @@ namespace {
 
 /// Entry is one named cluster, user or context and the source that defined it.
 struct Entry {
-  YAML::Node node;
+  json::Value node;  ///< null when the entry has no body
   const KubeconfigSource* source = nullptr;
 };
 
@@ -37,17 +37,24 @@ std::string resolvePath(const KubeconfigSource& source, const std::string& path)
   return source.base_dir + "/" + path;
 }
 
-/// scalar returns map[key] as a string; nullopt when absent or null; an error when not a scalar.
-Result<std::optional<std::string>> scalar(const YAML::Node& map,
-                                          const char* key,
-                                          const std::string& what) {
-  const YAML::Node v = map[key];
-  if (!v.IsDefined() || v.IsNull()) return std::optional<std::string>{};
-  if (!v.IsScalar()) return invalidArgument(what + ": " + key + " must be a string");
-  return std::optional<std::string>(v.Scalar());
+/// present reports a member of map that is there and not null.
+bool present(const json::Value& map, std::string_view key) {
+  const json::Value* v = map.find(key);
+  return v != nullptr && !v->isNull();
 }
 
-Result<bool> boolean(const YAML::Node& map, const char* key, const std::string& what) {
+/// scalar returns map[key] as a string; nullopt when absent or null; an error when not a scalar.
+/// The files are read with yaml::Scalars::Text, so every scalar is a string as written.
+Result<std::optional<std::string>> scalar(const json::Value& map,
+                                          const char* key,
+                                          const std::string& what) {
+  const json::Value* v = map.find(key);
+  if (v == nullptr || v->isNull()) return std::optional<std::string>{};
+  if (!v->isString()) return invalidArgument(what + ": " + key + " must be a string");
+  return std::optional<std::string>(v->text());
+}
+
+Result<bool> boolean(const json::Value& map, const char* key, const std::string& what) {
   auto s = scalar(map, key, what);
   if (!s) return s.error();
   if (!*s) return false;
@@ -58,39 +65,40 @@ Result<bool> boolean(const YAML::Node& map, const char* key, const std::string& 
 
 /// collect adds the entries of one section ("clusters" with inner key "cluster", ...).
 Result<void> collect(const KubeconfigSource& source,
-                     const YAML::Node& root,
+                     const json::Value& root,
                      const char* section,
                      const char* inner,
                      std::map<std::string, Entry>& out) {
   const std::string what = "kubeconfig " + source.name;
-  const YAML::Node list = root[section];
-  if (!list.IsDefined() || list.IsNull()) return {};
-  if (!list.IsSequence()) return invalidArgument(what + ": " + section + " must be a list");
-  for (const YAML::Node& item : list) {
-    if (!item.IsMap()) return invalidArgument(what + ": " + section + " entries must be maps");
+  const json::Value* list = root.find(section);
+  if (list == nullptr || list->isNull()) return {};
+  if (!list->isArray()) return invalidArgument(what + ": " + section + " must be a list");
+  for (const json::Value& item : list->items()) {
+    if (!item.isObject()) return invalidArgument(what + ": " + section + " entries must be maps");
     auto name = scalar(item, "name", what + ": " + section + " entry");
     if (!name) return name.error();
     if (!*name || (*name)->empty()) {
       return invalidArgument(what + ": a " + inner + " entry has no name");
     }
-    YAML::Node body = item[inner];
-    if (body.IsDefined() && !body.IsNull() && !body.IsMap()) {
+    const json::Value* body = item.find(inner);
+    if (body != nullptr && !body->isNull() && !body->isObject()) {
       return invalidArgument(what + ": " + inner + " " + goQuote(**name) + " must be a map");
     }
-    out.emplace(**name, Entry{body, &source});  // emplace keeps the first definition
+    out.emplace(**name, Entry{body == nullptr ? json::Value::null() : *body,
+                              &source});  // emplace keeps the first definition
   }
   return {};
 }
 
 Result<void> mergeSource(const KubeconfigSource& source, Merged& merged) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(source.text);
-  } catch (const YAML::Exception& e) {
-    return invalidArgument("kubeconfig " + source.name + ": invalid YAML: " + e.what());
+  auto parsed = yaml::parseFirstDocument(source.text, yaml::Scalars::Text);
+  if (!parsed) {
+    return invalidArgument("kubeconfig " + source.name +
+                           ": invalid YAML: " + parsed.error().message);
   }
-  if (root.IsNull() || !root.IsDefined()) return {};
-  if (!root.IsMap()) return invalidArgument("kubeconfig " + source.name + ": not a YAML map");
+  const json::Value& root = *parsed;
+  if (root.isNull()) return {};
+  if (!root.isObject()) return invalidArgument("kubeconfig " + source.name + ": not a YAML map");
   auto current = scalar(root, "current-context", "kubeconfig " + source.name);
   if (!current) return current.error();
   if (merged.current_context.empty() && *current) merged.current_context = **current;
@@ -124,7 +132,7 @@ Result<void> pemField(const Entry& e,
 
 Result<void> applyCluster(const std::string& name, const Entry& e, ClientConfig& cfg) {
   const std::string what = "kubeconfig cluster " + goQuote(name) + where(e);
-  if (!e.node.IsDefined() || e.node.IsNull()) return invalidArgument(what + ": has no cluster map");
+  if (e.node.isNull()) return invalidArgument(what + ": has no cluster map");
   auto server = scalar(e.node, "server", what);
   if (!server) return server.error();
   if (!*server || (*server)->empty()) return invalidArgument(what + ": server is required");
@@ -152,10 +160,10 @@ Result<void> applyCluster(const std::string& name, const Entry& e, ClientConfig&
 }
 
 Result<void> rejectUnsupportedAuth(const Entry& e, const std::string& what) {
-  if (e.node["exec"].IsDefined() && !e.node["exec"].IsNull()) {
+  if (present(e.node, "exec")) {
     return invalidArgument(what + ": exec credential plugins are not supported");
   }
-  if (e.node["auth-provider"].IsDefined() && !e.node["auth-provider"].IsNull()) {
+  if (present(e.node, "auth-provider")) {
     return invalidArgument(what + ": auth-provider plugins are not supported");
   }
   return {};
@@ -163,7 +171,7 @@ Result<void> rejectUnsupportedAuth(const Entry& e, const std::string& what) {
 
 Result<void> applyUser(const std::string& name, const Entry& e, ClientConfig& cfg) {
   const std::string what = "kubeconfig user " + goQuote(name) + where(e);
-  if (!e.node.IsDefined() || e.node.IsNull()) return {};  // anonymous
+  if (e.node.isNull()) return {};  // anonymous
   if (auto r = rejectUnsupportedAuth(e, what); !r) return r;
   auto token = scalar(e.node, "token", what);
   if (!token) return token.error();
@@ -186,7 +194,7 @@ Result<void> applyUser(const std::string& name, const Entry& e, ClientConfig& cf
     return invalidArgument(what + (has_cert ? ": client-certificate is set without client-key"
                                             : ": client-key is set without client-certificate"));
   }
-  if (e.node["username"].IsDefined() || e.node["password"].IsDefined()) {
+  if (e.node.find("username") != nullptr || e.node.find("password") != nullptr) {
     cfg.warnings.push_back(what +
                            ": basic authentication (username/password) is not supported "
                            "and is ignored");
@@ -202,7 +210,7 @@ Result<void> applyContext(const Merged& m, const std::string& name, ClientConfig
   }
   const Entry& ctx = it->second;
   const std::string what = "kubeconfig context " + goQuote(name) + where(ctx);
-  if (!ctx.node.IsDefined() || ctx.node.IsNull()) return invalidArgument(what + ": is empty");
+  if (ctx.node.isNull()) return invalidArgument(what + ": is empty");
   auto cluster = scalar(ctx.node, "cluster", what);
   if (!cluster) return cluster.error();
   if (!*cluster || (*cluster)->empty()) return invalidArgument(what + ": names no cluster");
@@ -274,12 +282,7 @@ Result<ClientConfig> resolveContext(const std::vector<KubeconfigSource>& sources
 
 Result<ClientConfig> parseKubeconfig(const std::vector<KubeconfigSource>& sources,
                                      std::string_view context) {
-  // yaml-cpp throws on misuse; every access is guarded, and this catch keeps it that way.
-  try {
-    return resolveContext(sources, context);
-  } catch (const YAML::Exception& e) {
-    return invalidArgument(std::string("kubeconfig: ") + e.what());
-  }
+  return resolveContext(sources, context);
 }
 
 Result<ClientConfig> loadKubeconfig(const std::vector<std::string>& paths,

@@ -5,7 +5,8 @@
 #include <net/if.h>
 #include <sstream>
 
-#include <yaml-cpp/yaml.h>
+#include "common/json/value.h"
+#include "common/yaml/reader.h"
 
 namespace ingot::agent::l2 {
 
@@ -17,31 +18,30 @@ constexpr const char* kExcludeKey = "announcedInterfacesToExclude";
 
 Result<ExcludeList> ExcludeList::parse(std::string_view yaml, std::string_view source) {
   ExcludeList out;
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(yaml));
-  } catch (const YAML::Exception& e) {
-    return invalidArgument(std::string(source) + ": not YAML: " + e.what());
+  auto root = yaml::parseFirstDocument(yaml, yaml::Scalars::Text);
+  if (!root) {
+    return invalidArgument(std::string(source) + ": not YAML: " + root.error().message);
   }
-  if (!root || root.IsNull()) {
+  if (root->isNull()) {
     return out;
   }
-  const YAML::Node list = root.IsMap() ? root[kExcludeKey] : YAML::Node();
-  if (!root.IsMap() || (list && !list.IsNull() && !list.IsSequence())) {
+  const json::Value* list = root->find(kExcludeKey);
+  if (!root->isObject() || (list != nullptr && !list->isNull() && !list->isArray())) {
     return invalidArgument(std::string(source) + ": " + kExcludeKey +
                            ": must be a list of regexes");
   }
-  for (size_t i = 0; list && list.IsSequence() && i < list.size(); ++i) {
+  const size_t count = list != nullptr && list->isArray() ? list->size() : 0;
+  for (size_t i = 0; i < count; ++i) {
     const std::string field =
         std::string(source) + ": " + kExcludeKey + "[" + std::to_string(i) + "]";
-    if (!list[i].IsScalar()) {
+    const json::Value& item = list->items()[i];
+    if (!item.isString()) {
       return invalidArgument(field + ": must be a string");
     }
     try {
-      out.patterns_.emplace_back(list[i].as<std::string>(), std::regex::ECMAScript);
+      out.patterns_.emplace_back(item.text(), std::regex::ECMAScript);
     } catch (const std::regex_error& e) {
-      return invalidArgument(field + ": invalid regex \"" + list[i].as<std::string>() +
-                             "\": " + e.what());
+      return invalidArgument(field + ": invalid regex \"" + item.text() + "\": " + e.what());
     }
   }
   return out;

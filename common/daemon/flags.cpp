@@ -226,6 +226,31 @@ Setter text(std::string& out) {
   };
 }
 
+namespace {
+
+/// wholeUnits accepts a whole number of Duration's units in [0, max].
+template <typename Duration>
+Setter wholeUnits(Duration& out, int max, const char* what) {
+  return [&out, max, what](const std::string& v) {
+    int n = 0;
+    if (auto e = integer(n, 0, max, what)(v); !e.empty()) {
+      return e;
+    }
+    out = Duration(n);
+    return std::string();
+  };
+}
+
+}  // namespace
+
+Setter milliseconds(std::chrono::milliseconds& out) {
+  return wholeUnits(out, 3'600'000, "must be milliseconds 0-3600000");
+}
+
+Setter seconds(std::chrono::seconds& out) {
+  return wholeUnits(out, 86'400, "must be seconds 0-86400");
+}
+
 Setter flag(bool& out) {
   return [&out](const std::string&) {
     out = true;

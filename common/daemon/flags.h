@@ -7,6 +7,7 @@
 // environment is passed in.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -127,6 +128,53 @@ Result<Flags> parseWith(Flags flags,
   return flags;
 }
 
+/// CommandLine is one daemon's command line: the table over its Flags, its defaults, the checks
+/// across flags after parsing and the --help text around the table. Each daemon defines one and
+/// its parseFlags and usage are the CommandLine's.
+template <typename Flags>
+struct CommandLine {
+  std::string name;     ///< "ingot-agent", the usage line's
+  std::string summary;  ///< what the daemon does, before the flags; ends with "\n"
+  std::string footer;   ///< after the flags: the flags accepted without effect, the environment
+  FlagSet (*table)(Flags&) = nullptr;
+  Flags defaults{};
+  /// finish is the daemon's fallbacks and checks across flags (parseWith's finish), run after
+  /// --namespace fell back to the pod's namespace.
+  Result<void> (*finish)(Flags&, const Environment&) = nullptr;
+
+  /// parse parses args (without argv[0]) with FlagSet's Go flag semantics into the defaults
+  /// (parseWith). pod_namespace is the service-account namespace file's content ("" outside a
+  /// pod): an empty --namespace falls back to it before finish runs.
+  Result<Flags> parse(const std::vector<std::string>& args,
+                      const Environment& env,
+                      const std::string& pod_namespace) const {
+    return parseWith(defaults, table, args, env, [&](Flags& flags) -> Result<void> {
+      if (flags.namespace_.empty()) flags.namespace_ = pod_namespace;
+      return finish(flags, env);
+    });
+  }
+
+  /// usage returns the --help text: "Usage: <name> [flags]", the summary, the flags, the footer.
+  std::string usage() const {
+    Flags unused{};
+    return "Usage: " + name + " [flags]\n\n" + summary + "\nFlags:\n" + table(unused).usage() +
+           footer;
+  }
+};
+
+/// parseFlagsOf is line().parse and usageOf line().usage, for a daemon header to name them:
+/// `inline constexpr auto parseFlags = &daemon::parseFlagsOf<commandLine>;`.
+template <auto line>
+auto parseFlagsOf(const std::vector<std::string>& args,
+                  const Environment& env,
+                  const std::string& pod_namespace) {
+  return line().parse(args, env, pod_namespace);
+}
+template <auto line>
+std::string usageOf() {
+  return line().usage();
+}
+
 /// MetalLBFlags are the flags ingot-controller and ingot-agent share with MetalLB's daemons.
 struct MetalLBFlags : CommonFlags {
   std::string lb_class;  ///< --lb-class: only Services of this spec.loadBalancerClass
@@ -147,6 +195,12 @@ Setter flag(bool& out);
 
 /// integer accepts a whole number in [min, max]; `what` is the reason otherwise.
 Setter integer(int& out, int min, int max, std::string what);
+
+/// milliseconds accepts whole milliseconds 0-3600000 (a debounce window).
+Setter milliseconds(std::chrono::milliseconds& out);
+
+/// seconds accepts whole seconds 0-86400 (an interval; the daemons read 0 as never).
+Setter seconds(std::chrono::seconds& out);
 
 /// port accepts 0-65535.
 Setter port(int& out);

@@ -2,7 +2,7 @@
 // The quoting functions of Ingot, one per kind. Use the one whose reader will parse the text:
 // messages that must read as MetalLB's (Go) use goQuote (or goTimeQuote where Go's time package
 // is the source of the message), JSON text uses jsonQuote, Prometheus exposition label values use
-// prometheusLabelValue. YAML scalars are in yaml_quote.h (they need yaml-cpp).
+// prometheusLabelValue. YAML scalars are in common/yaml/quote.h (they need yaml-cpp).
 #pragma once
 
 #include <string>

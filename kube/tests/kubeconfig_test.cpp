@@ -209,6 +209,32 @@ BOOST_AUTO_TEST_CASE(insecure_skip_tls_verify_is_honoured_with_a_warning) {
   BOOST_TEST(got->warnings[0].find("NOT verified") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(scalars_are_read_as_written) {
+  // Every kubeconfig field is a string: number-, boolean- and null-looking values keep their text,
+  // as client-go reads them, and a boolean field takes true/True/false/False only.
+  const std::string text =
+      "current-context: '0755'\n"
+      "clusters:\n- name: 0x10\n  cluster:\n    server: https://h\n"
+      "    insecure-skip-tls-verify: True\n"
+      "users:\n- name: yes\n  user:\n    token: 0755\n"
+      "contexts:\n- name: 0755\n  context:\n    cluster: 0x10\n    user: yes\n"
+      "    namespace: 1e3\n";
+  auto got = parseOne(text);
+  BOOST_REQUIRE_MESSAGE(got.has_value(), ingot::k8s::testing::why(got));
+  BOOST_TEST(got->token == "0755");
+  BOOST_TEST(got->default_namespace == "1e3");
+  BOOST_TEST(got->insecure_skip_tls_verify);
+  BOOST_TEST(got->source == "kubeconfig test.yaml context 0755");
+  auto yes = parseOne(kubeconfigText("    server: https://h\n    insecure-skip-tls-verify: yes\n",
+                                     "    token: t\n"));
+  BOOST_REQUIRE(!yes.has_value());
+  BOOST_TEST(yes.error().message.find("must be true or false, got \"yes\"") != std::string::npos,
+             yes.error().message);
+  auto null_token = parseOne(kubeconfigText("    server: https://h\n", "    token: ~\n"));
+  BOOST_REQUIRE(null_token.has_value());
+  BOOST_TEST(null_token->token.empty());
+}
+
 BOOST_AUTO_TEST_CASE(explicit_context_overrides_current_context) {
   const std::string text =
       "current-context: a\n"

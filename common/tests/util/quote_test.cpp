@@ -7,7 +7,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "common/util/utf8.h"
-#include "common/util/yaml_quote.h"
+#include "common/yaml/quote.h"
 
 namespace {
 

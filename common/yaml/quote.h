@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// YAML scalar quoting (library ingot_util_yaml, which links yaml-cpp).
+// YAML scalar quoting with yaml-cpp's emitter (library ingot_yaml, the one yaml-cpp wrapper).
 #pragma once
 
 #include <string>

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "common/yaml/reader.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <sstream>
@@ -12,13 +15,12 @@
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
-#include "api/yaml_tree.h"
 #include "common/json/json.h"
 
-namespace ingot::api {
+namespace ingot::yaml {
 namespace {
 
-/// TreeError is thrown by the handler to stop yaml-cpp; caught in parseYamlStream.
+/// TreeError is thrown by the handler to stop yaml-cpp; caught in parse.
 struct TreeError {
   int line;
   std::string message;
@@ -213,7 +215,7 @@ namespace {
 /// TreeHandler builds json::Values from yaml-cpp parser events.
 class TreeHandler : public YAML::EventHandler {
  public:
-  explicit TreeHandler(size_t budget) : budget_(budget) {}
+  TreeHandler(size_t budget, Scalars scalars) : budget_(budget), scalars_(scalars) {}
 
   void OnDocumentStart(const YAML::Mark& mark) override {
     stack_.clear();
@@ -243,10 +245,14 @@ class TreeHandler : public YAML::EventHandler {
                 YAML::anchor_t anchor,
                 const std::string& value) override {
     const int line = lineOf(mark);
+    charge(1 + value.size(), line);
+    if (scalars_ == Scalars::Text) {
+      complete(json::Value::string(value, line), anchor, false);
+      return;
+    }
     if (!validUtf8(value)) {
       throw TreeError{line, "invalid UTF-8 in scalar"};
     }
-    charge(1 + value.size(), line);
     const bool plain =
         tag == "?" || (tag.rfind("tag:yaml.org,2002:", 0) == 0 && tag != "tag:yaml.org,2002:str" &&
                        tag != "tag:yaml.org,2002:binary");
@@ -381,6 +387,7 @@ class TreeHandler : public YAML::EventHandler {
   }
 
   size_t budget_;
+  Scalars scalars_;
   size_t spent_ = 0;
   std::vector<Frame> stack_;
   std::map<YAML::anchor_t, Anchored> anchors_;
@@ -388,35 +395,35 @@ class TreeHandler : public YAML::EventHandler {
   int document_line_ = 0;
 };
 
-}  // namespace
-
-YamlStream parseYamlStream(std::string_view text) {
-  YamlStream out;
+/// parse reads at most max_documents documents of text (all of them when nullopt).
+Stream parse(std::string_view text, Scalars scalars, std::optional<size_t> max_documents) {
+  Stream out;
   std::istringstream input{std::string(text)};
   // Aliases may repeat content; allow a few times the input size before calling it a bomb.
-  TreeHandler handler(4 * text.size() + 100000);
+  TreeHandler handler(4 * text.size() + 100000, scalars);
   try {
     YAML::Parser parser(input);
     // Every document but the first needs a "---" (3 bytes). yaml-cpp 0.7 can loop forever
     // yielding empty documents on some malformed input; more documents than that is the bug.
-    const size_t max_documents = text.size() / 3 + 2;
-    while (parser.HandleNextDocument(handler)) {
-      if (out.documents.size() >= max_documents) {
-        out.error = YamlError{handler.documentLine(), "YAML parser stopped making progress"};
+    const size_t progress_limit = text.size() / 3 + 2;
+    while (out.documents.size() < max_documents.value_or(SIZE_MAX) &&
+           parser.HandleNextDocument(handler)) {
+      if (out.documents.size() >= progress_limit) {
+        out.error = ParseError{handler.documentLine(), "YAML parser stopped making progress"};
         break;
       }
       json::Value root = handler.takeRoot();
       const int line = root.line() > 0 ? root.line() : handler.documentLine();
-      out.documents.push_back(YamlDocument{std::move(root), line});
+      out.documents.push_back(Document{std::move(root), line});
     }
   } catch (const TreeError& e) {
-    out.error = YamlError{e.line, e.message};
+    out.error = ParseError{e.line, e.message};
   } catch (const YAML::DeepRecursion& e) {
-    out.error = YamlError{lineOf(e.mark), "nesting too deep"};
+    out.error = ParseError{lineOf(e.mark), "nesting too deep"};
   } catch (const YAML::Exception& e) {
-    out.error = YamlError{lineOf(e.mark), e.msg};
+    out.error = ParseError{lineOf(e.mark), e.msg};
   } catch (const std::exception& e) {
-    out.error = YamlError{0, std::string("YAML parser failed: ") + e.what()};
+    out.error = ParseError{0, std::string("YAML parser failed: ") + e.what()};
   }
   if (out.error && out.error->line <= 0) {
     // No position from the parser: the problem is at the end of the input.
@@ -425,4 +432,22 @@ YamlStream parseYamlStream(std::string_view text) {
   return out;
 }
 
-}  // namespace ingot::api
+}  // namespace
+
+Stream parseStream(std::string_view text, Scalars scalars) {
+  return parse(text, scalars, std::nullopt);
+}
+
+Result<json::Value> parseFirstDocument(std::string_view text, Scalars scalars) {
+  Stream stream = parse(text, scalars, 1);
+  if (stream.error) {
+    return invalidArgument("line " + std::to_string(stream.error->line) + ": " +
+                           stream.error->message);
+  }
+  if (stream.documents.empty()) {
+    return json::Value::null(1);
+  }
+  return std::move(stream.documents.front().root);
+}
+
+}  // namespace ingot::yaml

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "common/util/yaml_quote.h"
+#include "common/yaml/quote.h"
 
 #include <algorithm>
 #include <array>
