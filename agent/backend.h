@@ -329,14 +329,14 @@ class FrrK8sBackend final : public BgpBackend {
 
 /// LocalFrrBackend keeps the node's FRR on this node's part of the configuration: it builds the
 /// FRRConfiguration, selects and merges it as frr-k8s would, and hands the model to
-/// bgp::FrrEngine (frr/engine.h), which converges FRR incrementally (compact policy shape, structural delta through vtysh, read
-/// back later; a full reload with frr-reload.py at start-up, after an FRR restart, a vtysh error
-/// or drift). It reads FRR back frr_verify_quiet after the last delta and every
-/// frr_verify_interval to find drift (reported: Warning Event FRRConfigDrift on the Node and
-/// ingot_agent_frr_drift_total, then corrected). A failed apply is reported with its reason
-/// (bgp::FailureReason: log, Event FRRReloadFailed on the Node, ConfigurationState frrReloadValid
-/// False with the message, ingot_agent_frr_apply_failures_total{reason}) and retried after a
-/// growing delay (bgp::retryDelay), never given up; FRR keeps the last configuration that
+/// bgp::FrrEngine (frr/engine.h), which converges FRR incrementally (compact policy shape,
+/// structural delta through vtysh, read back later; a full reload with frr-reload.py at start-up,
+/// after an FRR restart, a vtysh error or drift). It reads FRR back frr_verify_quiet after the last
+/// delta and every frr_verify_interval to find drift (reported: Warning Event FRRConfigDrift on the
+/// Node and ingot_agent_frr_drift_total, then corrected). A failed apply is reported with its
+/// reason (bgp::FailureReason: log, Event FRRReloadFailed on the Node, ConfigurationState
+/// frrReloadValid False with the message, ingot_agent_frr_apply_failures_total{reason}) and retried
+/// after a growing delay (bgp::retryDelay), never given up; FRR keeps the last configuration that
 /// applied. ingot_agent_frr_last_success_timestamp_seconds says when FRR last took it. When FRR
 /// refuses a BGP session, the engine leaves it out and applies the rest; the backend then reports
 /// the BGPPeer (ConfigurationState frrReloadValid False/ConfigurationError, Warning Event

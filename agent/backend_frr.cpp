@@ -66,8 +66,7 @@ void LocalFrrBackend::addSessionMetrics(bgp::FrrPort& frr) {
   if (auto c = frr.sessionCollector(bgp::kMetalLbSessions)) {
     collector_ = ctx_.metrics.addCollector(std::move(c));
   }
-  health_collector_ =
-      ctx_.metrics.addCollector([h = engine_.health()] { return h->families(); });
+  health_collector_ = ctx_.metrics.addCollector([h = engine_.health()] { return h->families(); });
 }
 
 LocalFrrBackend::~LocalFrrBackend() {

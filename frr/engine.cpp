@@ -14,8 +14,7 @@ TimePoint earliest(const std::optional<TimePoint>& timer, TimePoint at) {
 }
 
 double wallSeconds() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
@@ -27,8 +26,8 @@ Step FrrEngine::next(bool dirty, TimePoint now) const {
   if (dirty || failing()) {
     return Step::Apply;
   }
-  const bool periodic = options_.verify_interval > EngineOptions::Duration::zero() && periodic_ &&
-                        now >= *periodic_;
+  const bool periodic =
+      options_.verify_interval > EngineOptions::Duration::zero() && periodic_ && now >= *periodic_;
   const bool delta = after_delta_ && now >= *after_delta_;
   return periodic || delta ? Step::Verify : Step::Idle;
 }
@@ -104,7 +103,8 @@ Outcome FrrEngine::applyRaw(const frrgen::Model& model, TimePoint start) {
   }
   auto report = port_.applyFile(model, options_.render);
   if (report) {
-    report->reload_reason = "raw configuration (applied as frr-k8s does: whole file, frr-reload.py)";
+    report->reload_reason =
+        "raw configuration (applied as frr-k8s does: whole file, frr-reload.py)";
   }
   Outcome out = finish(std::move(report), start);
   if (out.ok()) {

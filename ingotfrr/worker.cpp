@@ -111,7 +111,8 @@ k8s::ReconcileResult Worker::applyDesired() {
   }
   logApplied(out.report, desired->selected.size(), !desired->model.raw_config.empty());
   noteRejected(out.report.rejected);
-  applied(out.report);  // after the log line: its time marks the end of the apply (bench/e2e_bgp.py)
+  // After the log line: its time marks the end of the apply (bench/e2e_bgp.py).
+  applied(out.report);
   return writeStatus();
 }
 

@@ -148,14 +148,20 @@ BOOST_AUTO_TEST_CASE(read_back_timers_follow_each_daemons_options) {
       {"agent: a further delta pushes it out", agentOptions(), {{0, 'd'}, {500, 'd'}}, 1500},
       {"agent: a full reload cancels it", agentOptions(), {{0, 'd'}, {500, 'f'}}, 30'000},
       {"agent: an unchanged apply keeps it", agentOptions(), {{0, 'd'}, {500, 'u'}}, 1000},
-      {"agent: the quiet read-back keeps the period", agentOptions(), {{0, 'd'}, {1000, 'v'}},
+      {"agent: the quiet read-back keeps the period",
+       agentOptions(),
+       {{0, 'd'}, {1000, 'v'}},
        30'000},
       {"agent: the period restarts when due", agentOptions(), {{0, 'f'}, {30'000, 'v'}}, 60'000},
-      {"ingot-frr: the first delta's read-back stands", ingotFrrOptions(), {{0, 'd'}, {500, 'd'}},
+      {"ingot-frr: the first delta's read-back stands",
+       ingotFrrOptions(),
+       {{0, 'd'}, {500, 'd'}},
        1000},
       {"ingot-frr: a full reload keeps it", ingotFrrOptions(), {{0, 'd'}, {500, 'f'}}, 1000},
-      {"ingot-frr: a read-back starts the period anew", ingotFrrOptions(),
-       {{0, 'd'}, {1000, 'v'}}, 31'000},
+      {"ingot-frr: a read-back starts the period anew",
+       ingotFrrOptions(),
+       {{0, 'd'}, {1000, 'v'}},
+       31'000},
       {"no read-back without an interval", no_interval, {{0, 'd'}}, -1},
   };
   for (const auto& c : cases) {
@@ -200,9 +206,11 @@ BOOST_AUTO_TEST_CASE(failures_back_off_are_classified_and_fall_back_as_configure
     std::vector<std::string> calls;  ///< the port's calls over three failures and a success
   };
   const std::vector<Case> cases = {
-      {"agent: the port's next apply reloads the whole file", agentOptions(),
+      {"agent: the port's next apply reloads the whole file",
+       agentOptions(),
        {"apply", "apply", "apply", "apply"}},
-      {"ingot-frr: the port forgets, the retry starts from scratch", ingotFrrOptions(),
+      {"ingot-frr: the port forgets, the retry starts from scratch",
+       ingotFrrOptions(),
        {"apply", "forget", "apply", "forget", "apply", "forget", "apply"}},
   };
   for (const auto& c : cases) {

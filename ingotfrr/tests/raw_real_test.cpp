@@ -14,10 +14,10 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "frr/port.h"
 #include "frr/tests/applier_lab.h"
 #include "frrgen/compact.h"
 #include "frrgen/weight_raw.h"
-#include "frr/port.h"
 
 namespace utf = boost::unit_test;
 using namespace ingot;

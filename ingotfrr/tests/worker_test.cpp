@@ -95,8 +95,7 @@ struct Harness {
                 events,
                 metrics,
                 logger,
-                WorkerOptions{
-                    "node1", workerFrrNs(), k8s::Duration::zero(), debounce, &clock, ""}};
+                WorkerOptions{"node1", workerFrrNs(), k8s::Duration::zero(), debounce, &clock, ""}};
 
   Harness() : Harness(k8s::Duration::zero()) {}
   explicit Harness(k8s::Duration max_cooldown) : debounce(max_cooldown) {

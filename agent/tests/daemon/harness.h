@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "agent/reconciler.h"
-#include "frr/port.h"
 #include "api/object.h"
+#include "frr/port.h"
 #include "kube/tests/fake_api_client.h"
 #include "kube/tests/fake_clock.h"
 

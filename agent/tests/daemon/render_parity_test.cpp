@@ -8,12 +8,12 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "frr/port.h"
 #include "agent/tests/daemon/fixtures.h"
 #include "api/codec.h"
 #include "cli/commands.h"
 #include "cli/converge.h"
 #include "cli/workspace.h"
+#include "frr/port.h"
 #include "frrgen/yaml.h"
 
 namespace ingot::agent {
