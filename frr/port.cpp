@@ -11,12 +11,11 @@ namespace {
 /// kShowTimeout bounds one show command of a /metrics read (vtysh hanging must not hang it).
 constexpr std::chrono::seconds kShowTimeout{5};
 
-VtyshSessionOptions sessionOptions(const FrrDriverOptions& o) {
-  VtyshSessionOptions v;
-  v.vtysh = o.vtysh;
-  v.pathspace = o.pathspace;
-  v.workdir = o.workdir;
-  return v;
+/// sessionOptions: a vtysh of the FRR the driver options name, bounded by timeout.
+VtyshSessionOptions sessionOptions(
+    const FrrDriverOptions& o, std::chrono::milliseconds timeout = VtyshSessionOptions{}.timeout) {
+  return VtyshSessionOptions{
+      .vtysh = o.vtysh, .pathspace = o.pathspace, .workdir = o.workdir, .timeout = timeout};
 }
 
 /// fullReport describes a whole-file reload as a FastApplyReport.
@@ -118,10 +117,9 @@ class LocalFrr final : public FrrPort {
   }
 
   SessionCollector sessionCollector(const SessionMetricStyle& style) override {
-    VtyshSessionOptions show = sessionOptions(driver_.options());
-    show.timeout = kShowTimeout;
     // The session metrics' own vtysh, shared with the collector, which may outlive the port.
-    auto reader = std::make_shared<SessionReader>(std::move(show), style);
+    auto reader =
+        std::make_shared<SessionReader>(sessionOptions(driver_.options(), kShowTimeout), style);
     return [reader] { return reader->families(); };
   }
 
