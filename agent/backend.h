@@ -29,6 +29,7 @@
 #include "config/config.h"
 #include "frr/apply_health.h"
 #include "frr/cooldown.h"
+#include "frr/engine.h"
 #include "frr/frr_driver.h"
 #include "frr/incremental.h"
 #include "frrgen/build.h"
@@ -326,18 +327,16 @@ class FrrK8sBackend final : public BgpBackend {
   ReconcileResult remove();
 };
 
-class FrrApply;
-
 /// LocalFrrBackend keeps the node's FRR on this node's part of the configuration: it builds the
-/// FRRConfiguration, selects and merges it as frr-k8s would, and hands the model to FrrApply,
-/// which converges FRR incrementally (compact policy shape, structural delta through vtysh, read
-/// back later; a full reload with frr-reload.py at start-up, after an FRR restart, a vtysh error
-/// or drift). It reads FRR back frr_verify_quiet after the last delta and every
-/// frr_verify_interval to find drift (reported: Warning Event FRRConfigDrift on the Node and
-/// ingot_agent_frr_drift_total, then corrected). A failed apply is reported with its reason
-/// (bgp::FailureReason: log, Event FRRReloadFailed on the Node, ConfigurationState frrReloadValid
-/// False with the message, ingot_agent_frr_apply_failures_total{reason}) and retried after a
-/// growing delay (bgp::retryDelay), never given up; FRR keeps the last configuration that
+/// FRRConfiguration, selects and merges it as frr-k8s would, and hands the model to
+/// bgp::FrrEngine (frr/engine.h), which converges FRR incrementally (compact policy shape,
+/// structural delta through vtysh, read back later; a full reload with frr-reload.py at start-up,
+/// after an FRR restart, a vtysh error or drift). It reads FRR back frr_verify_quiet after the last
+/// delta and every frr_verify_interval to find drift (reported: Warning Event FRRConfigDrift on the
+/// Node and ingot_agent_frr_drift_total, then corrected). A failed apply is reported with its
+/// reason (bgp::FailureReason: log, Event FRRReloadFailed on the Node, ConfigurationState
+/// frrReloadValid False with the message, ingot_agent_frr_apply_failures_total{reason}) and retried
+/// after a growing delay (bgp::retryDelay), never given up; FRR keeps the last configuration that
 /// applied. ingot_agent_frr_last_success_timestamp_seconds says when FRR last took it. When FRR
 /// refuses a BGP session, the engine leaves it out and applies the rest; the backend then reports
 /// the BGPPeer (ConfigurationState frrReloadValid False/ConfigurationError, Warning Event
@@ -348,7 +347,7 @@ class FrrApply;
 class LocalFrrBackend final : public BgpBackend {
  public:
   /// LocalFrrBackend applies through frr, which must outlive it.
-  LocalFrrBackend(const BackendContext& context, FrrApply& frr);
+  LocalFrrBackend(const BackendContext& context, bgp::FrrPort& frr);
   /// LocalFrrBackend applies through FRR's own tools (vtysh, frr-reload.py) with driver.
   LocalFrrBackend(const BackendContext& context, bgp::FrrDriverOptions driver);
   ~LocalFrrBackend() override;
@@ -368,24 +367,19 @@ class LocalFrrBackend final : public BgpBackend {
   /// describes them ("" when none) and is returned.
   std::string noteRejected(const std::vector<bgp::RejectedSession>& rejected);
   /// addSessionMetrics exports FRR's BGP and BFD sessions on /metrics (MetalLB's names).
-  void addSessionMetrics();
+  void addSessionMetrics(bgp::FrrPort& frr);
   ReconcileResult applyDesired();
   ReconcileResult verifyNow();
-  ReconcileResult failed(const Error& e);
-  void applied(const bgp::FastApplyReport& report);
-  /// rearm queues the key for the next read-back (the earliest of the quiet and periodic ones).
-  void rearm(k8s::TimePoint now);
+  /// failed reports a failed apply or read-back and retries it after the engine's delay.
+  ReconcileResult failed(const bgp::Outcome& out);
+  void applied(const bgp::Outcome& out);
   k8s::ObjectReference nodeRef() const;
 
-  std::unique_ptr<FrrApply> owned_;
-  FrrApply& frr_;
+  std::unique_ptr<bgp::FrrPort> owned_;
+  bgp::FrrEngine engine_;
   int collector_ = -1;  ///< the session metrics' collector, -1 = none
   int health_collector_ = -1;
   bool dirty_ = true;  ///< desired_ changed since the last successful apply
-  k8s::TimePoint next_verify_{};
-  std::optional<k8s::TimePoint> quiet_verify_;  ///< read back a delta then, if nothing came
-  /// health_ is shared with the /metrics collector, which may run after the backend is gone.
-  std::shared_ptr<bgp::ApplyHealth> health_ = std::make_shared<bgp::ApplyHealth>();
   std::optional<std::string> error_;
   bool config_error_ = false;  ///< error_ describes sessions FRR refused
   std::set<std::string> refused_peers_;

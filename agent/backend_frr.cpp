@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // LocalFrrBackend: this node's FRRConfiguration merged into a model here and converged into the
-// node's FRR through FrrApply. This is the only place that knows FrrApply.
+// node's FRR through frr/'s FrrEngine; this file reports what the engine's Outcomes say.
 #include <algorithm>
 
 #include "agent/backend.h"
-#include "agent/frr_apply.h"
+#include "frr/engine.h"
+#include "frr/port.h"
 #include "frrgen/merge.h"
-#include "frrgen/render.h"
 
 namespace ingot::agent {
 namespace {
@@ -30,45 +30,43 @@ Result<frrgen::Model> nodeModel(const BackendContext& ctx, const api::FRRConfigu
   return frrgen::merge(*selected, secrets);
 }
 
-/// reloadWhole applies the model in the per-prefix shape through frr-reload.py (--frr-apply
-/// reload).
-Result<bgp::FastApplyReport> reloadWhole(FrrApply& frr,
-                                         const frrgen::Model& model,
-                                         const frrgen::RenderOptions& render) {
-  auto text = frrgen::render(model, render);
-  if (!text) {
-    return text.error();
-  }
-  auto r = frr.apply(*text);
-  if (!r) {
-    return r.error();
-  }
-  bgp::FastApplyReport report;
-  report.path = r->passes == 0 ? bgp::ApplyPath::Unchanged : bgp::ApplyPath::FullReload;
-  report.reload_reason = "--frr-apply reload";
-  report.send_elapsed = r->elapsed;
-  return report;
+/// engineOptions: the agent's timings and paths (--frr-apply, --frr-verify-interval,
+/// --frr-verify-quiet): a delta is read back once changes go quiet, FRR periodically.
+bgp::EngineOptions engineOptions(const BackendOptions& o) {
+  bgp::EngineOptions e;
+  e.render.hostname = o.hostname;
+  e.whole_file = o.frr_full_reload;
+  e.verify_interval = o.frr_verify_interval;
+  e.verify_after_delta = o.frr_verify_quiet;
+  e.quiet = true;
+  return e;
+}
+
+bgp::FrrEngine::Clock clockOf(const k8s::Clock& clock) {
+  return [&clock] { return clock.now(); };
 }
 
 }  // namespace
 
-LocalFrrBackend::LocalFrrBackend(const BackendContext& context, FrrApply& frr)
-    : BgpBackend(context), frr_(frr) {
+LocalFrrBackend::LocalFrrBackend(const BackendContext& context, bgp::FrrPort& frr)
+    : BgpBackend(context), engine_(frr, engineOptions(context.options), clockOf(context.clock)) {
   keep_announcements_ = true;
-  addSessionMetrics();
+  addSessionMetrics(frr);
 }
 
 LocalFrrBackend::LocalFrrBackend(const BackendContext& context, bgp::FrrDriverOptions driver)
-    : BgpBackend(context), owned_(makeFrrApply(std::move(driver))), frr_(*owned_) {
+    : BgpBackend(context),
+      owned_(bgp::makeFrrPort(std::move(driver))),
+      engine_(*owned_, engineOptions(context.options), clockOf(context.clock)) {
   keep_announcements_ = true;
-  addSessionMetrics();
+  addSessionMetrics(*owned_);
 }
 
-void LocalFrrBackend::addSessionMetrics() {
-  if (auto c = frr_.sessionCollector()) {
+void LocalFrrBackend::addSessionMetrics(bgp::FrrPort& frr) {
+  if (auto c = frr.sessionCollector(bgp::kMetalLbSessions)) {
     collector_ = ctx_.metrics.addCollector(std::move(c));
   }
-  health_collector_ = ctx_.metrics.addCollector([h = health_] { return h->families(); });
+  health_collector_ = ctx_.metrics.addCollector([h = engine_.health()] { return h->families(); });
 }
 
 LocalFrrBackend::~LocalFrrBackend() {
@@ -83,7 +81,7 @@ std::optional<k8s::Duration> LocalFrrBackend::update(const Desired& desired) {
   auto delay = BgpBackend::update(desired);
   if (delay) {
     dirty_ = true;
-  } else if (!dirty_ && health_->consecutiveFailures() == 0) {
+  } else if (!dirty_ && !engine_.failing()) {
     accept();  // FRR already holds this FRRConfiguration (e.g. a second Service on one IP)
   }
   return delay;
@@ -117,82 +115,62 @@ ReconcileResult LocalFrrBackend::apply() {
     return ReconcileResult::done();  // nothing is applied before the first complete sync
   }
   const k8s::TimePoint now = ctx_.clock.now();
-  const k8s::Duration interval = ctx_.options.frr_verify_interval;
-  const bool periodic_due = interval > k8s::Duration::zero() && now >= next_verify_;
-  const bool quiet_due = quiet_verify_ && now >= *quiet_verify_;
-  const bool failing = health_->consecutiveFailures() > 0;
-  if (dirty_ && !failing && deferred()) {
+  const bgp::Step step = engine_.next(dirty_, now);
+  if (step == bgp::Step::Apply && !engine_.failing() && deferred()) {
     return ReconcileResult::done();  // handed out before the cool-down's end (a read-back timer)
   }
   ReconcileResult r = ReconcileResult::done();
-  if (dirty_ || failing) {
+  if (step == bgp::Step::Apply) {
     r = applyDesired();
     noteApplied(now);
-  } else if (periodic_due || quiet_due) {
-    quiet_verify_.reset();
+  } else if (step == bgp::Step::Verify) {
     r = verifyNow();
   }
-  if (r.ok() && interval > k8s::Duration::zero()) {
-    if (now >= next_verify_) {
-      next_verify_ = now + interval;
-    }
-    rearm(now);
+  if (auto next = engine_.nextVerify(); r.ok() && next) {
+    // The queue keeps the earliest of several delays: re-arm the read-back after every run.
+    ctx_.queue.addAfter(std::string(key()), *next > now ? *next - now : k8s::Duration::zero());
   }
   return r;
-}
-
-void LocalFrrBackend::rearm(k8s::TimePoint now) {
-  k8s::TimePoint next = next_verify_;
-  if (quiet_verify_ && *quiet_verify_ < next) {
-    next = *quiet_verify_;
-  }
-  // The queue keeps the earliest of several delays: re-arm the read-back after every run.
-  ctx_.queue.addAfter(std::string(key()), next > now ? next - now : k8s::Duration::zero());
 }
 
 ReconcileResult LocalFrrBackend::applyDesired() {
   auto model = nodeModel(ctx_, *desired_);
   if (!model) {
-    return failed(model.error());
+    return failed(engine_.failed(model.error()));
   }
-  frrgen::RenderOptions render;
-  render.hostname = ctx_.options.hostname;
-  auto report = ctx_.options.frr_full_reload ? reloadWhole(frr_, *model, render)
-                                             : frr_.applyModel(*model, render);
-  ctx_.metrics.countReload(!report.has_value());
-  if (!report) {
-    return failed(report.error());
+  bgp::Outcome out = engine_.apply(*model);
+  if (out.conversion) {
+    out = engine_.failed(*out.error);
+  }
+  ctx_.metrics.countReload(!out.ok());
+  if (!out.ok()) {
+    return failed(out);
   }
   dirty_ = false;
   accept();
-  noteRejected(report->rejected);
-  if (report->path == bgp::ApplyPath::Delta) {
-    // Read the delta back once changes go quiet; every further delta pushes it out.
-    quiet_verify_ = ctx_.clock.now() + ctx_.options.frr_verify_quiet;
-  } else if (report->path == bgp::ApplyPath::FullReload) {
-    quiet_verify_.reset();  // frr-reload.py converged FRR to the whole file
-  }
-  applied(*report);
+  noteRejected(out.report.rejected);
+  applied(out);
   return ReconcileResult::done();
 }
 
 ReconcileResult LocalFrrBackend::verifyNow() {
-  auto report = frr_.verify();
-  if (!report) {
+  const bgp::Outcome out = engine_.verify();
+  if (!out.ok()) {
     ctx_.metrics.countReload(true);
-    return failed(report.error());
+    return failed(out);
   }
-  if (report->path != bgp::ApplyPath::Unchanged) {
+  if (out.report.path != bgp::ApplyPath::Unchanged) {
     ctx_.metrics.countReload(false);
   }
-  applied(*report);
+  applied(out);
   return ReconcileResult::done();
 }
 
-ReconcileResult LocalFrrBackend::failed(const Error& e) {
-  const bgp::FailureReason reason = bgp::classifyFailure(e);
-  const auto delay = health_->failed(reason);
-  const int failures = health_->consecutiveFailures();
+ReconcileResult LocalFrrBackend::failed(const bgp::Outcome& out) {
+  const Error& e = *out.error;
+  const bgp::FailureReason reason = out.reason;
+  const auto delay = out.retry;
+  const int failures = out.failures;
   // The retry count and delay go to the log and metrics only: the same failure then makes the
   // same Event message, which the recorder folds into one Event with a count.
   const std::string message = std::string("applying to FRR failed (") +
@@ -272,11 +250,9 @@ std::string LocalFrrBackend::noteRejected(const std::vector<bgp::RejectedSession
   return report;
 }
 
-void LocalFrrBackend::applied(const bgp::FastApplyReport& report) {
-  const bool recovered = health_->consecutiveFailures() > 0;
-  health_->succeeded(
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
-  if (recovered) {
+void LocalFrrBackend::applied(const bgp::Outcome& out) {
+  const bgp::FastApplyReport& report = out.report;
+  if (out.recovered) {
     ctx_.log.info("bgp", "frr_apply_recovered", "FRR took the desired configuration again",
                   {{"path", bgp::applyPathName(report.path)}});
   }

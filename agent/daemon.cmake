@@ -11,7 +11,6 @@ ingot_add_library(ingot_agent
     ${CMAKE_CURRENT_LIST_DIR}/backend_l2_status.cpp
     ${CMAKE_CURRENT_LIST_DIR}/compact_cache.cpp
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/frr_apply.cpp
     ${CMAKE_CURRENT_LIST_DIR}/drain_tracker.cpp
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_drain.cpp
     ${CMAKE_CURRENT_LIST_DIR}/l2_hold_down.cpp

@@ -11,7 +11,7 @@
 
 #include "common/util/log.h"
 #include "common/util/result.h"
-#include "ingotfrr/frr_port.h"
+#include "frr/port.h"
 #include "ingotfrr/metrics.h"
 #include "ingotfrr/node_state.h"
 #include "ingotfrr/worker.h"
@@ -36,7 +36,7 @@ class Daemon {
          k8s::EventSink& events,
          Metrics& metrics,
          log::Logger& logger,
-         FrrPort& frr,
+         agent::bgp::FrrPort& frr,
          DaemonOptions options);
   ~Daemon();
   Daemon(const Daemon&) = delete;

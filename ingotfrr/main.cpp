@@ -9,6 +9,7 @@
 
 #include "common/daemon/endpoints.h"
 #include "common/daemon/signals.h"
+#include "frr/port.h"
 #include "frr/session_metrics.h"
 #include "ingotfrr/daemon.h"
 #include "ingotfrr/flags.h"
@@ -54,23 +55,13 @@ agent::bgp::FrrDriverOptions frrOptions(const Flags& flags, log::Logger& logger)
   return o;
 }
 
-// sessionOptions: a vtysh of the session metrics' own; a /metrics read waits at most 5 s per
-// show command.
-agent::bgp::VtyshSessionOptions sessionOptions(const Flags& flags) {
-  agent::bgp::VtyshSessionOptions o;
-  o.vtysh = flags.vtysh;
-  o.pathspace = flags.frr_pathspace;
-  o.workdir = flags.frr_workdir;
-  o.timeout = std::chrono::seconds(5);
-  return o;
-}
-
 DaemonOptions daemonOptions(const Flags& flags) {
   DaemonOptions o;
   o.worker.node = flags.node_name;
   o.worker.namespace_ = flags.namespace_;
   o.worker.verify_interval = flags.verify_interval;
   o.worker.debounce = flags.debounce;
+  o.worker.hostname = hostname();
   return o;
 }
 
@@ -108,9 +99,9 @@ int run(const Flags& flags, log::Logger& logger) {
   ev.on_error = [&logger](const Error& e) { logger.warn("events", "write_failed", e.message); };
   k8s::EventRecorder recorder(*clients->events, k8s::EventSource{"frr-k8s", flags.node_name}, ev);
   k8s::RecorderSink sink(recorder);
-  auto frr = makeFrrPort(frrOptions(flags, logger), hostname());
-  agent::bgp::SessionReader sessions(sessionOptions(flags), agent::bgp::kFrrK8sSessions);
-  metrics.setCollector([&sessions] { return sessions.families(); });
+  auto frr = agent::bgp::makeFrrPort(frrOptions(flags, logger));
+  // The session metrics' own vtysh (a /metrics read waits at most 5 s per show command).
+  metrics.setCollector(frr->sessionCollector(agent::bgp::kFrrK8sSessions));
   Daemon d(*clients->main, sink, metrics, logger, *frr, daemonOptions(flags));
   auto servers = serve(flags, metrics, d);
   if (!servers) {

@@ -24,8 +24,19 @@ ApplyOutcome outcomeOf(bgp::ApplyPath path) {
 
 }  // namespace
 
+bgp::EngineOptions engineOptions(const WorkerOptions& options) {
+  bgp::EngineOptions e;
+  e.render.hostname = options.hostname;
+  e.raw_as_file = true;
+  e.skip_unchanged = true;
+  e.forget_on_failure = true;
+  e.verify_interval = options.verify_interval;
+  e.verify_after_delta = std::chrono::seconds(1);
+  return e;
+}
+
 Worker::Worker(Inputs inputs,
-               FrrPort& frr,
+               bgp::FrrPort& frr,
                NodeStateWriter& state,
                k8s::WorkQueue& queue,
                k8s::EventSink& events,
@@ -33,13 +44,14 @@ Worker::Worker(Inputs inputs,
                log::Logger& logger,
                WorkerOptions options)
     : in_(inputs),
-      frr_(frr),
       state_(state),
       queue_(queue),
       events_(events),
       metrics_(metrics),
       log_(logger),
       options_(std::move(options)),
+      frr_(frr),
+      engine_(frr, engineOptions(options_), [clock = options_.clock] { return clock->now(); }),
       cooldown_(bgp::CooldownOptions{options_.debounce}) {}
 
 k8s::ReconcileResult Worker::reconcile(const std::string& key) {
@@ -65,7 +77,7 @@ void Worker::noteApplied(k8s::TimePoint start) {
 
 k8s::ReconcileResult Worker::applyDesired() {
   if (const k8s::Duration rest = changeDelay();
-      rest > k8s::Duration::zero() && apply_failures_ == 0) {
+      rest > k8s::Duration::zero() && !engine_.failing()) {
     queue_.addAfter(kApplyKey, rest);  // handed out before the cool-down's end: wait for it
     return k8s::ReconcileResult::done();
   }
@@ -83,92 +95,68 @@ k8s::ReconcileResult Worker::applyDesired() {
   if (!desired) {
     return conversionFailed(desired.error());
   }
-  if (!desired->model.raw_config.empty()) {
-    return applyFile(desired->model, desired->selected.size(), start);
+  const bgp::Outcome out = engine_.apply(desired->model);
+  if (out.conversion) {
+    return conversionFailed(*out.error);
   }
-  auto compacted = frrgen::compact(desired->model);
-  if (!compacted) {
-    return conversionFailed(compacted.error());
-  }
+  noteApplied(start);
   metrics_.countConversion(false);
   transient_failures_ = 0;
   status_.last_conversion_result = "success";
-  if (applied_ && *applied_ == *compacted && apply_failures_ == 0) {
-    noteApplied(start);
+  if (out.skipped) {
     return writeStatus();  // an echo or an unrelated change: FRR already holds this model
   }
-  auto report = frr_.apply(*compacted);
-  noteApplied(start);
-  if (!report) {
-    return applyFailed(report.error(), "ReloadFailed");
+  if (!out.ok()) {
+    return applyFailed(out);
   }
-  applied_ = std::move(*compacted);
-  applied_file_.reset();
-  log_.info("apply", "applied", "FRR converged",
-            {{"path", bgp::applyPathName(report->path)},
-             {"reason", report->reload_reason},
-             log::num("configurations", static_cast<long long>(desired->selected.size())),
-             log::num("commands", static_cast<long long>(report->commands)),
-             log::num("networks_added", static_cast<long long>(report->networks_added)),
-             log::num("networks_removed", static_cast<long long>(report->networks_removed)),
-             log::num("send_ms", report->send_elapsed.count()),
-             log::num("verify_ms", report->verify_elapsed.count())});
-  noteRejected(report->rejected);
-  applied(*report);  // after the log line: its time marks the end of the apply (bench/e2e_bgp.py)
-  if (report->path == bgp::ApplyPath::Delta && options_.verify_interval > k8s::Duration::zero()) {
-    // The applier no longer reads a delta back on its path: check it a moment later.
-    queue_.addAfter(kVerifyKey, std::chrono::seconds(1));
-  }
+  logApplied(out.report, desired->selected.size(), !desired->model.raw_config.empty());
+  noteRejected(out.report.rejected);
+  // After the log line: its time marks the end of the apply (bench/e2e_bgp.py).
+  applied(out.report);
   return writeStatus();
 }
 
-k8s::ReconcileResult Worker::applyFile(const frrgen::Model& model,
-                                       size_t configs,
-                                       k8s::TimePoint start) {
-  metrics_.countConversion(false);
-  transient_failures_ = 0;
-  status_.last_conversion_result = "success";
-  if (applied_file_ && *applied_file_ == model && apply_failures_ == 0) {
-    noteApplied(start);
-    return writeStatus();
+void Worker::logApplied(const bgp::FastApplyReport& report, size_t configs, bool raw) {
+  const auto count = [](size_t n) { return static_cast<long long>(n); };
+  if (raw) {
+    log_.info("apply", "applied", "FRR converged",
+              {{"path", bgp::applyPathName(report.path)},
+               {"reason", report.reload_reason},
+               log::num("configurations", count(configs)),
+               log::num("commands", count(report.commands)),
+               log::num("send_ms", report.send_elapsed.count())});
+    return;
   }
-  auto report = frr_.applyFile(model);
-  noteApplied(start);
-  if (!report) {
-    return applyFailed(report.error(), "ReloadFailed");
-  }
-  applied_.reset();  // nothing to read back against the compact shape
-  applied_file_ = model;
   log_.info("apply", "applied", "FRR converged",
-            {{"path", bgp::applyPathName(report->path)},
-             {"reason", report->reload_reason},
-             log::num("configurations", static_cast<long long>(configs)),
-             log::num("commands", static_cast<long long>(report->commands)),
-             log::num("send_ms", report->send_elapsed.count())});
-  noteRejected(report->rejected);
-  applied(*report);
-  return writeStatus();
+            {{"path", bgp::applyPathName(report.path)},
+             {"reason", report.reload_reason},
+             log::num("configurations", count(configs)),
+             log::num("commands", count(report.commands)),
+             log::num("networks_added", count(report.networks_added)),
+             log::num("networks_removed", count(report.networks_removed)),
+             log::num("send_ms", report.send_elapsed.count()),
+             log::num("verify_ms", report.verify_elapsed.count())});
 }
 
 k8s::ReconcileResult Worker::verifyNow() {
-  if (!applied_) {
+  const bgp::Outcome out = engine_.verify();
+  if (out.skipped) {
     return k8s::ReconcileResult::done();
   }
-  auto report = frr_.verify();
-  if (!report) {
-    return applyFailed(report.error(), "ReloadFailed");
+  if (!out.ok()) {
+    return applyFailed(out);
   }
-  if (!report->drift.empty()) {
+  if (!out.report.drift.empty()) {
     metrics_.countDrift();
     warn("FRRConfigDrift",
-         "FRR's running configuration differed from the applied one (corrected): " + report->drift);
+         "FRR's running configuration differed from the applied one (corrected): " +
+             out.report.drift);
   }
-  applied(*report);
+  applied(out.report);
   return writeStatus();
 }
 
 void Worker::applied(const agent::bgp::FastApplyReport& report) {
-  apply_failures_ = 0;
   metrics_.countApply(outcomeOf(report.path));
   metrics_.setLoaded();
   metrics_.setStale(false);
@@ -206,18 +194,15 @@ k8s::ReconcileResult Worker::conversionFailed(const Error& e) {
   return k8s::ReconcileResult::done();  // the next change of an input retries
 }
 
-k8s::ReconcileResult Worker::applyFailed(const Error& e, const char* reason) {
+k8s::ReconcileResult Worker::applyFailed(const bgp::Outcome& out) {
   metrics_.countApply(ApplyOutcome::Failed);
   metrics_.setStale(true);
-  const auto delay = bgp::retryDelay(++apply_failures_);
-  // The retry converges FRR from scratch: it may have restarted while the apply failed, and the
-  // engine's idea of what FRR holds may be wrong.
-  frr_.forget();
-  const std::string message = agent::bgp::retractPasswords(e.message);
+  const auto delay = out.retry;  // the engine made the port forget: the retry starts from scratch
+  const std::string message = agent::bgp::retractPasswords(out.error->message);
   status_.last_reload_result = "failed: " + message;
   // The delay goes to the log only: retries of one failure then fold into one Event.
   log_.info("apply", "retry", "retrying the apply", {log::num("retry_ms", delay.count())});
-  warn(reason, message);
+  warn("ReloadFailed", message);
   refreshRunningConfig();
   (void)writeStatus();
   // The retry is an "apply": it re-applies the desired model even if unchanged.
@@ -241,8 +226,9 @@ void Worker::warn(const char* reason, const std::string& message) {
 }
 
 void Worker::scheduleVerify() {
-  if (options_.verify_interval > k8s::Duration::zero()) {
-    queue_.addAfter(kVerifyKey, options_.verify_interval);
+  if (const auto next = engine_.nextVerify()) {
+    const k8s::TimePoint now = options_.clock->now();
+    queue_.addAfter(kVerifyKey, *next > now ? *next - now : k8s::Duration::zero());
   }
 }
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Worker: ingot-frr's reconcile of one key, on the daemon's single worker thread.
-//   "apply"  — select + merge the FRRConfigurations for this node (source.h), convert to the
-//              compact shape, apply through FrrPort (a merged model with raw text: its whole
-//              frr-k8s-shaped file, FrrPort::applyFile); on a conversion error nothing is applied
-//              (FRR keeps the last good configuration), on an apply error it is retried with a
-//              growing delay (1 s doubling to 60 s).
-//   "verify" — read FRR back, correct drift; refresh the running configuration.
+//   "apply"  — select + merge the FRRConfigurations for this node (source.h) and hand the model
+//              to frr/'s FrrEngine (compact shape, incremental; a merged model with raw text: its
+//              whole frr-k8s-shaped file, FrrPort::applyFile); on a conversion error nothing is
+//              applied (FRR keeps the last good configuration), on an apply error it is retried
+//              with the engine's growing delay (1 s doubling to 60 s), from scratch.
+//   "verify" — read FRR back (1 s after a delta, then every verify_interval), correct drift;
+//              refresh the running configuration.
 //   "status" — write FRRNodeState (retried when the write fails).
 // Every failure is reported four ways: log, Warning Event on the Node (ConversionFailed,
 // ReloadFailed, FRRConfigDrift), FRRNodeState and metrics.
@@ -18,8 +19,9 @@
 #include "api/types.h"
 #include "common/util/log.h"
 #include "frr/cooldown.h"
+#include "frr/engine.h"
+#include "frr/port.h"
 #include "frrgen/compact.h"
-#include "ingotfrr/frr_port.h"
 #include "ingotfrr/metrics.h"
 #include "ingotfrr/node_state.h"
 #include "ingotfrr/source.h"
@@ -52,14 +54,20 @@ struct WorkerOptions {
   k8s::Duration debounce = std::chrono::milliseconds(200);
   /// clock times the applies (tests inject a fake); it must outlive the worker.
   const k8s::Clock* clock = &k8s::steadyClock();
+  /// hostname goes into the rendered file of a full reload (frr-k8s writes the node's there).
+  std::string hostname;
 };
+
+/// engineOptions: ingot-frr's timings and paths for FrrEngine (raw text as a whole file, an
+/// unchanged model not handed to FRR, a retry from scratch, a delta read back after 1 s).
+agent::bgp::EngineOptions engineOptions(const WorkerOptions& options);
 
 /// Worker owns the reconcile state (last applied model, FRRNodeState content, failure counts).
 class Worker {
  public:
   /// Every reference must outlive the worker.
   Worker(Inputs inputs,
-         FrrPort& frr,
+         agent::bgp::FrrPort& frr,
          NodeStateWriter& state,
          k8s::WorkQueue& queue,
          k8s::EventSink& events,
@@ -77,34 +85,33 @@ class Worker {
 
  private:
   k8s::ReconcileResult applyDesired();
-  /// applyFile applies a model with raw text as frr-k8s does (FrrPort::applyFile).
-  k8s::ReconcileResult applyFile(const frrgen::Model& model, size_t configs, k8s::TimePoint start);
+  /// logApplied logs an apply FRR took (raw: a whole file, no delta counts).
+  void logApplied(const agent::bgp::FastApplyReport& report, size_t configs, bool raw);
   k8s::ReconcileResult verifyNow();
   k8s::ReconcileResult writeStatus();
   k8s::ReconcileResult conversionFailed(const Error& e);
-  k8s::ReconcileResult applyFailed(const Error& e, const char* reason);
+  k8s::ReconcileResult applyFailed(const agent::bgp::Outcome& out);
   void applied(const agent::bgp::FastApplyReport& report);
   /// noteRejected records the sessions FRR refused in an apply (the engine left them out and
   /// applied the rest): lastReloadResult says so, and a change of them is a Warning Event.
   void noteRejected(const std::vector<agent::bgp::RejectedSession>& rejected);
   void refreshRunningConfig();
   void warn(const char* reason, const std::string& message);
+  /// scheduleVerify queues "verify" for the engine's next read-back.
   void scheduleVerify();
   /// noteApplied starts the cool-down of an apply that began at start.
   void noteApplied(k8s::TimePoint start);
 
   Inputs in_;
-  FrrPort& frr_;
   NodeStateWriter& state_;
   k8s::WorkQueue& queue_;
   k8s::EventSink& events_;
   Metrics& metrics_;
   log::Logger& log_;
   WorkerOptions options_;
+  agent::bgp::FrrPort& frr_;
+  agent::bgp::FrrEngine engine_;
   NodeStatus status_;
-  std::optional<frrgen::CompactModel> applied_;
-  std::optional<frrgen::Model> applied_file_;  ///< last model applied as a whole file (raw)
-  int apply_failures_ = 0;
   std::string rejected_;  ///< the sessions FRR refused in the last apply ("" = none)
   int transient_failures_ = 0;
   int status_failures_ = 0;

@@ -14,10 +14,10 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "frr/port.h"
 #include "frr/tests/applier_lab.h"
 #include "frrgen/compact.h"
 #include "frrgen/weight_raw.h"
-#include "ingotfrr/frr_port.h"
 
 namespace utf = boost::unit_test;
 using namespace ingot;
@@ -49,19 +49,19 @@ frrgen::Model nodeFile(const std::map<std::string, uint32_t>& weights) {
   return m;
 }
 
-ingotfrr::FrrPort& port() {
-  static std::unique_ptr<ingotfrr::FrrPort> p = [] {
+agent::bgp::FrrPort& port() {
+  static std::unique_ptr<agent::bgp::FrrPort> p = [] {
     agent::bgp::FrrDriverOptions o;
     o.pathspace = lab().node();
     o.workdir = lab().dir() + "/ingotfrr";
     o.command_timeout = std::chrono::seconds(120);
-    return ingotfrr::makeFrrPort(o, "");
+    return agent::bgp::makeFrrPort(o);
   }();
   return *p;
 }
 
 void applyFile(const frrgen::Model& m) {
-  auto r = port().applyFile(m);
+  auto r = port().applyFile(m, {});
   BOOST_TEST_REQUIRE(r.has_value(), (r ? "" : r.error().message));
 }
 
@@ -97,7 +97,7 @@ BOOST_AUTO_TEST_CASE(weights_reach_the_tor_and_follow_a_change_without_withdrawa
   plain.raw_config.clear();
   auto compacted = frrgen::compact(plain);
   BOOST_TEST_REQUIRE(compacted.has_value());
-  BOOST_TEST_REQUIRE(port().apply(*compacted).has_value());
+  BOOST_TEST_REQUIRE(port().apply(*compacted, {}).has_value());
   BOOST_TEST_REQUIRE(FrrLab::waitFor([] { return torHas("10.1.0.3/32"); }, 300),
                      "10.1.0.3/32 never reached the ToR: " << torRoute("10.1.0.3/32"));
   const std::string sessions = established();

@@ -14,14 +14,15 @@ namespace {
 
 namespace bgp = agent::bgp;
 
-class FakeFrr final : public FrrPort {
+class FakeFrr final : public bgp::FrrPort {
  public:
   std::vector<frrgen::CompactModel> applied;
   std::optional<Error> fail_next;
   std::vector<bgp::RejectedSession> rejected;  ///< what every apply reports FRR refused
   k8s::testing::FakeClock* clock = nullptr;    ///< advanced by `cost` in each apply
   k8s::Duration cost{};
-  Result<bgp::FastApplyReport> apply(const frrgen::CompactModel& model) override {
+  Result<bgp::FastApplyReport> apply(const frrgen::CompactModel& model,
+                                     const frrgen::RenderOptions&) override {
     if (clock) {
       clock->advance(cost);
     }
@@ -37,7 +38,8 @@ class FakeFrr final : public FrrPort {
     return r;
   }
   std::vector<frrgen::Model> files;  ///< models applied as a whole file (raw text)
-  Result<bgp::FastApplyReport> applyFile(const frrgen::Model& model) override {
+  Result<bgp::FastApplyReport> applyFile(const frrgen::Model& model,
+                                         const frrgen::RenderOptions&) override {
     files.push_back(model);
     bgp::FastApplyReport r;
     r.path = bgp::ApplyPath::FullReload;
@@ -47,7 +49,7 @@ class FakeFrr final : public FrrPort {
   Result<std::string> runningConfig() override {
     return std::string("router bgp 64513\n neighbor 10.0.0.1 password hunter2\n");
   }
-  Result<std::string> show(const std::string&) override { return std::string(); }
+  Result<bgp::ApplyReport> reload(const std::string&) override { return bgp::ApplyReport{}; }
   void forget() override { ++forgotten; }
   int forgotten = 0;
 };
@@ -93,7 +95,7 @@ struct Harness {
                 events,
                 metrics,
                 logger,
-                WorkerOptions{"node1", workerFrrNs(), k8s::Duration::zero(), debounce, &clock}};
+                WorkerOptions{"node1", workerFrrNs(), k8s::Duration::zero(), debounce, &clock, ""}};
 
   Harness() : Harness(k8s::Duration::zero()) {}
   explicit Harness(k8s::Duration max_cooldown) : debounce(max_cooldown) {

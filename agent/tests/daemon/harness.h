@@ -13,9 +13,9 @@
 #include <variant>
 #include <vector>
 
-#include "agent/frr_apply.h"
 #include "agent/reconciler.h"
 #include "api/object.h"
+#include "frr/port.h"
 #include "kube/tests/fake_api_client.h"
 #include "kube/tests/fake_clock.h"
 
@@ -238,7 +238,7 @@ struct Harness {
   using ExtraBackend = std::function<std::unique_ptr<Backend>(const BackendContext&)>;
 
   explicit Harness(ReconcilerOptions options,
-                   FrrApply* frr = nullptr,
+                   bgp::FrrPort* frr = nullptr,
                    const ExtraBackend& extra = nullptr,
                    const ExtraBackend& bgp = nullptr)
       : client(api),
@@ -256,7 +256,7 @@ struct Harness {
                    clock) {}
 
   Backends backends(const ReconcilerOptions& options,
-                    FrrApply* frr,
+                    bgp::FrrPort* frr,
                     const ExtraBackend& extra,
                     const ExtraBackend& bgp) {
     const BackendContext context{world.caches(),          client, events, queue, metrics, logger,

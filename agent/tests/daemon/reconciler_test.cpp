@@ -385,7 +385,7 @@ BOOST_AUTO_TEST_CASE(an_advertisement_broken_on_another_node_is_not_parsed_here)
 
 /// FakeApply records the texts and fails while `failures` > 0; verify() reports `drift` once.
 /// Each apply advances `clock` (when set) by `cost`.
-class FakeApply final : public FrrApply {
+class FakeApply final : public bgp::FrrPort {
  public:
   Result<bgp::FastApplyReport> verify() override {
     ++verifies;
@@ -396,9 +396,9 @@ class FakeApply final : public FrrApply {
     }
     return r;
   }
-  Result<bgp::FastApplyReport> applyModel(const frrgen::Model& model,
-                                          const frrgen::RenderOptions& render) override {
-    auto r = FrrApply::applyModel(model, render);
+  Result<bgp::FastApplyReport> apply(const frrgen::CompactModel& model,
+                                     const frrgen::RenderOptions& render) override {
+    auto r = bgp::FrrPort::apply(model, render);
     if (r && as_delta) {
       r->path = bgp::ApplyPath::Delta;
     }
@@ -407,7 +407,7 @@ class FakeApply final : public FrrApply {
     }
     return r;
   }
-  Result<bgp::ApplyReport> apply(const std::string& text) override {
+  Result<bgp::ApplyReport> reload(const std::string& text) override {
     texts.push_back(text);
     if (on_apply) {
       on_apply();

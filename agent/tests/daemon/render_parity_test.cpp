@@ -8,12 +8,12 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "agent/frr_apply.h"
 #include "agent/tests/daemon/fixtures.h"
 #include "api/codec.h"
 #include "cli/commands.h"
 #include "cli/converge.h"
 #include "cli/workspace.h"
+#include "frr/port.h"
 #include "frrgen/yaml.h"
 
 namespace ingot::agent {
@@ -101,10 +101,10 @@ BOOST_AUTO_TEST_CASE(agent_writes_what_ingotctl_render_prints) {
   }
 }
 
-/// TextApply records the frr.conf the default applyModel hands over (the compact file).
-class TextApply final : public FrrApply {
+/// TextApply records the frr.conf the port's default apply hands over (the compact file).
+class TextApply final : public bgp::FrrPort {
  public:
-  Result<bgp::ApplyReport> apply(const std::string& text) override {
+  Result<bgp::ApplyReport> reload(const std::string& text) override {
     texts.push_back(text);
     return bgp::ApplyReport{};
   }
