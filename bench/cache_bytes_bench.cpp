@@ -169,6 +169,8 @@ int main(int argc, char** argv) {
                         {});
   measure<api::Service>("Service, controller projection (its cache)", n, serviceJson,
                         projected(controller::projectService), {});
+  measure<controller::PackedService>("Service, controller PackedService (its cache now)", n,
+                                     serviceJson, packed(controller::packService), {});
   measure<api::Service>("Service, agent projection (its cache)", n, serviceJson,
                         projected(agent::projectService), {});
   measure<api::EndpointSlice>("EndpointSlice, decoded whole", n, sliceJson,

@@ -53,7 +53,7 @@ struct AnnounceCaches {
 /// Caches are the informer stores the reconciler reads. Pools, communities and the
 /// ConfigurationState are those of the MetalLB namespace; services and namespaces are cluster-wide.
 struct Caches {
-  const k8s::Store<api::Service>& services;
+  k8s::StoreView<api::Service> services;  ///< packed in the daemon (PackedService)
   const k8s::Store<api::IPAddressPool>& pools;
   const k8s::Store<api::Community>& communities;
   const k8s::Store<api::Namespace>& namespaces;

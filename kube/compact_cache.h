@@ -93,7 +93,8 @@ class StoreView {
       : get_([&store](const std::string& key) { return store.get(key); }),
         list_([&store] { return store.list(); }),
         by_index_([&store](const std::string& value) { return store.byIndex(value); }),
-        size_([&store] { return store.size(); }) {}
+        size_([&store] { return store.size(); }),
+        keys_([&store] { return store.keys(); }) {}
 
   /// StoreView over a store of packed records: reads return unpack's objects.
   template <typename Packed>
@@ -106,7 +107,8 @@ class StoreView {
         by_index_([&store, unpack](const std::string& value) {
           return unpacked(store.byIndex(value), unpack);
         }),
-        size_([&store] { return store.size(); }) {}
+        size_([&store] { return store.size(); }),
+        keys_([&store] { return store.keys(); }) {}
 
   /// get returns the object under key ("ns/name"), or nullptr.
   Ptr get(const std::string& key) const { return get_(key); }
@@ -115,6 +117,8 @@ class StoreView {
   /// byIndex returns the objects indexed under value, ordered by key.
   std::vector<Ptr> byIndex(const std::string& value) const { return by_index_(value); }
   size_t size() const { return size_(); }
+  /// keys returns every key, ordered.
+  std::vector<std::string> keys() const { return keys_(); }
 
  private:
   template <typename Packed>
@@ -132,6 +136,7 @@ class StoreView {
   std::function<std::vector<Ptr>()> list_;
   std::function<std::vector<Ptr>(const std::string&)> by_index_;
   std::function<size_t()> size_;
+  std::function<std::vector<std::string>()> keys_;
 };
 
 }  // namespace ingot::k8s

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The controller's packed caches (k8s::PackedSlice, PackedReport) against the caches of
-// projected objects they replace: over random sequences of adds, updates and deletes, what the
-// unannounced check reads (get, list, byIndex by Service, size) is the same from both.
+// The controller's packed caches (PackedService, k8s::PackedSlice, PackedReport) against the
+// caches of projected objects they replace: over random sequences of adds, updates and deletes,
+// what the reconciler reads (get, keys, list, byIndex by Service, size) is the same from both.
 #include "controller/compact_cache.h"
 
 #include <array>
@@ -27,6 +27,7 @@ struct Draw {
   explicit Draw(unsigned seed) : rng(seed) {}
 
   size_t upTo(size_t n) { return std::uniform_int_distribution<size_t>(0, n)(rng); }
+  bool coin() { return upTo(1) == 0; }
   template <size_t N>
   std::string of(const std::array<const char*, N>& choices) {
     return choices.at(upTo(N - 1));
@@ -73,6 +74,42 @@ struct Draw {
     return s;
   }
 
+  api::Service service(const std::string& ns, const std::string& name) {
+    api::Service s;
+    s.metadata = metadata(ns, name);
+    if (upTo(1) == 0) s.metadata.labels["app"] = name;
+    if (upTo(1) == 0) s.metadata.annotations["metallb.io/loadBalancerIPs"] = "192.0.2.7";
+    if (upTo(2) == 0) s.metadata.annotations["metallb.universe.tf/address-pool"] = "p1";
+    s.spec.type = of(std::array{"LoadBalancer", "ClusterIP", "NodePort", ""});
+    s.spec.cluster_ip = of(std::array{"10.96.0.7", "fd00::a:7", "", "None"});
+    for (size_t i = upTo(2); i > 0; --i) {
+      s.spec.cluster_ips.push_back(of(std::array{"10.96.0.7", "fd00::a:7"}));
+    }
+    for (size_t i = upTo(2); i > 0; --i) {
+      s.spec.ip_families.push_back(of(std::array{"IPv4", "IPv6"}));
+    }
+    if (upTo(1) == 0) s.spec.ip_family_policy = of(std::array{"SingleStack", "RequireDualStack"});
+    s.spec.load_balancer_ip = of(std::array{"", "192.0.2.8"});
+    if (upTo(2) == 0) s.spec.load_balancer_class = of(std::array{"ingot", ""});
+    s.spec.external_traffic_policy = of(std::array{"Local", "Cluster", ""});
+    if (upTo(1) == 0) s.spec.selector["app"] = name;
+    for (size_t i = upTo(2); i > 0; --i) {
+      s.spec.ports.push_back({of(std::array{"http", ""}), of(std::array{"TCP", "UDP", "SCTP"}),
+                              static_cast<int32_t>(upTo(3) * 80), "8080",
+                              static_cast<int32_t>(upTo(1) * 30080)});
+    }
+    for (size_t i = upTo(2); i > 0; --i) {
+      s.status.ingress.push_back({of(std::array{"192.0.2.7", "fd00::7", ""}),
+                                  of(std::array{"", "lb.example"}),
+                                  upTo(1) == 0 ? std::optional<std::string>("VIP") : std::nullopt});
+    }
+    if (upTo(2) == 0) {
+      s.status.conditions.push_back({"ingot.dev/Announced", "False", "NoAnnouncingNode", "m",
+                                     "2026-12-05T08:00:00Z", static_cast<int64_t>(upTo(3))});
+    }
+    return s;
+  }
+
   template <typename T>
   T report(const std::string& ns, const std::string& name) {
     T r;
@@ -108,7 +145,7 @@ void sameObjects(const std::vector<std::shared_ptr<const T>>& want,
 }
 
 /// replay applies `steps` random events to both caches and requires, after each, the same reads
-/// for every key and Service key that occurred.
+/// (size, keys, list, get of every key seen, byIndex of every index value seen).
 template <typename T, typename Packed>
 void replay(const Kind<T, Packed>& kind, unsigned seed, int steps) {
   Draw draw(seed);
@@ -134,6 +171,7 @@ void replay(const Kind<T, Packed>& kind, unsigned seed, int steps) {
         old_cache.upsert(key, {std::make_shared<const T>(std::move(obj)), "7"});
       }
       BOOST_TEST(want.size() == got.size());
+      BOOST_TEST((want.keys() == got.keys()));
       sameObjects(want.list(), got.list(), "list");
       for (const auto& k : keys) {
         const auto w = want.get(k);
@@ -156,6 +194,21 @@ T drawReport(Draw& d, const std::string& ns, const std::string& name) {
   return d.report<T>(ns, name);
 }
 
+api::Service drawService(Draw& d, const std::string& ns, const std::string& name) {
+  return d.service(ns, name);
+}
+
+/// serviceKey indexes the Service stores of the test so that byIndex is compared too (the
+/// daemon's Service store has no index).
+std::string serviceKey(const api::Service& s) {
+  return s.metadata.namespace_ + "/" + s.metadata.name;
+}
+std::string packedServiceKey(const PackedService& s) {
+  return *s.namespace_ + "/" + s.name;
+}
+
+const Kind<api::Service, PackedService> kServices{drawService, projectService, serviceKey,
+                                                  packService, unpackService,  packedServiceKey};
 const Kind<api::EndpointSlice, k8s::PackedSlice> kSlices{drawSlice,        projectEndpointSlice,
                                                          sliceServiceKey,  k8s::packSlice,
                                                          k8s::unpackSlice, k8s::packedSliceService};
@@ -188,6 +241,28 @@ BOOST_AUTO_TEST_CASE(packed_reports_read_as_projected_statuses) {
   for (unsigned seed = 11; seed <= 16; ++seed) {
     replay(kBgpReports, seed, 150);
     replay(kL2Reports, seed + 100, 150);
+  }
+}
+
+// The Service cache: packed Services read back as the projected ones, by key and in order (the
+// full pass's snapshot), whatever the fields the projection drops.
+BOOST_AUTO_TEST_CASE(packed_services_read_as_projected_services) {
+  for (unsigned seed = 31; seed <= 38; ++seed) replay(kServices, seed, 150);
+}
+
+// The informer's update filter: two packed versions are "the same" exactly when their
+// projections are (sameProjectedService), for random pairs of versions of one Service.
+BOOST_AUTO_TEST_CASE(packed_service_update_filter_is_the_projected_one) {
+  Draw draw(41);
+  for (int i = 0; i < 300; ++i) {
+    api::Service a = draw.service("prod", "web");
+    api::Service b = draw.coin() ? a : draw.service("prod", "web");
+    b.metadata.resource_version = "99";
+    if (draw.coin()) b.spec.ports = {{"renamed", "TCP", 1, "9090", 31000}};
+    const bool packed = samePackedService(packService(a), packService(b));
+    projectService(a);
+    projectService(b);
+    BOOST_TEST(packed == sameProjectedService(a, b), "pair " << i);
   }
 }
 
