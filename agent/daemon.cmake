@@ -24,7 +24,7 @@ ingot_add_library(ingot_agent
     ${CMAKE_CURRENT_LIST_DIR}/reconciler_status.cpp
     ${CMAKE_CURRENT_LIST_DIR}/writes.cpp
   LIBRARIES ingot_agent_core ingot_frr ingot_agent_l2 ingot_memberlist ingot_frrgen ingot_config ingot_api
-            ingot_json ingot_kube_daemon ingot_kube ingot_daemon ingot_util)
+            ingot_json ingot_kube_daemon ingot_kube_compact ingot_kube ingot_daemon ingot_util)
 
 add_executable(ingot-agent ${CMAKE_CURRENT_LIST_DIR}/main.cpp)
 target_link_libraries(ingot-agent PRIVATE ingot_agent)

@@ -57,19 +57,6 @@ typename k8s::Informer<T>::Handlers projected(typename k8s::Informer<T>::Handler
   return handlers;
 }
 
-/// packedDecoder decodes an object of the API type pack takes and keeps only pack's record of
-/// it: the decoded object is dropped as soon as it is packed.
-template <typename T, typename Packed>
-std::function<Result<Packed>(std::string_view)> packedDecoder(Packed (*pack)(const T&)) {
-  return [pack](std::string_view json) -> Result<Packed> {
-    auto decoded = api::decodeJson<T>(json);
-    if (!decoded) {
-      return decoded.error();
-    }
-    return pack(*decoded);
-  };
-}
-
 std::string serviceOwner(const api::Service& svc) {
   return k8s::objectKey(svc.metadata.namespace_, svc.metadata.name);
 }

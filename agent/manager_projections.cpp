@@ -12,15 +12,22 @@
 namespace ingot::agent {
 namespace {
 
+/// release empties a string or vector and frees its buffer (clear() keeps the capacity, so the
+/// cached object would still hold the bytes of what the projection dropped).
+template <typename C>
+void release(C& c) {
+  C().swap(c);
+}
+
 /// slimMeta keeps the identity (name, namespace, uid, resourceVersion) and the labels.
 void slimMeta(api::ObjectMeta& m) {
-  m.generate_name.clear();
+  release(m.generate_name);
   m.generation = 0;
-  m.creation_timestamp.clear();
+  release(m.creation_timestamp);
   m.deletion_timestamp.reset();
   m.annotations.clear();
-  m.owner_references.clear();
-  m.finalizers.clear();
+  release(m.owner_references);
+  release(m.finalizers);
 }
 
 }  // namespace
@@ -38,26 +45,26 @@ void projectService(api::Service& svc) {
   }
   // Read: type, loadBalancerClass, externalTrafficPolicy (the announcement gate).
   api::ServiceSpec& spec = svc.spec;
-  spec.cluster_ip.clear();
-  spec.cluster_ips.clear();
-  spec.ip_families.clear();
+  release(spec.cluster_ip);
+  release(spec.cluster_ips);
+  release(spec.ip_families);
   spec.ip_family_policy.reset();
-  spec.load_balancer_ip.clear();
+  release(spec.load_balancer_ip);
   spec.selector.clear();
-  spec.ports.clear();
+  release(spec.ports);
   for (auto& i : svc.status.ingress) {
-    i.hostname.clear();
+    release(i.hostname);
     i.ip_mode.reset();
   }
 }
 
 void projectEndpointSlice(api::EndpointSlice& slice) {
   slimMeta(slice.metadata);
-  slice.metadata.uid.clear();  // the cache's entry keeps the resourceVersion the informer reads
-  slice.metadata.resource_version.clear();
+  release(slice.metadata.uid);  // the cache's entry keeps the resourceVersion the informer reads
+  release(slice.metadata.resource_version);
   std::erase_if(slice.metadata.labels,
                 [](const auto& l) { return l.first != "kubernetes.io/service-name"; });
-  slice.ports.clear();
+  release(slice.ports);
   for (auto& e : slice.endpoints) {
     // Read: whether the endpoint has an address, its conditions and its node.
     if (e.addresses.size() > 1) {
@@ -68,7 +75,7 @@ void projectEndpointSlice(api::EndpointSlice& slice) {
 
 void projectNode(api::Node& node) {
   slimMeta(node.metadata);
-  node.addresses.clear();
+  release(node.addresses);
   const bool shutting_down = nodeShuttingDown(node);
   for (auto& c : node.conditions) {
     // Read: type and status (NetworkUnavailable); the text changes with every heartbeat. Only
@@ -82,7 +89,7 @@ void projectBgpStatus(api::ServiceBGPStatus& status) {
   // Read: the name, the resourceVersion (a pending write landed), the node and Service labels
   // and the status.
   slimMeta(status.metadata);
-  status.metadata.uid.clear();
+  release(status.metadata.uid);
   std::erase_if(status.metadata.labels, [](const auto& l) {
     return l.first != kNodeLabel && l.first != kServiceNameLabel &&
            l.first != kServiceNamespaceLabel;

@@ -2,7 +2,9 @@
 #include "controller/announce_watch.h"
 
 #include "api/codec.h"
+#include "controller/compact_cache.h"
 #include "controller/core/projections.h"
+#include "kube/compact_cache.h"
 #include "kube/resources.h"
 
 namespace ingot::controller {
@@ -60,9 +62,16 @@ typename k8s::Informer<T>::Handlers indexedBy(k8s::WorkQueue& q,
   return handlers;
 }
 
-/// An EndpointSlice names its Service in the kubernetes.io/service-name label.
-k8s::Informer<api::EndpointSlice>::Handlers sliceHandlers(k8s::WorkQueue& q, ErrorHandler err) {
-  return indexedBy<api::EndpointSlice>(q, sliceServiceKey, std::move(err), projectEndpointSlice);
+/// An EndpointSlice names its Service in the kubernetes.io/service-name label; the cache keeps
+/// it packed (k8s::PackedSlice).
+k8s::Informer<k8s::PackedSlice>::Handlers sliceHandlers(k8s::WorkQueue& q, ErrorHandler err) {
+  return indexedBy<k8s::PackedSlice>(q, k8s::packedSliceService, std::move(err), nullptr);
+}
+
+/// A ServiceL2Status or ServiceBGPStatus names its Service in its status; the caches keep them
+/// packed (PackedReport).
+k8s::Informer<PackedReport>::Handlers reportHandlers(k8s::WorkQueue& q, ErrorHandler err) {
+  return indexedBy<PackedReport>(q, reportServiceKey, std::move(err), nullptr);
 }
 
 /// Nodes matter through their labels and conditions; their heartbeats do not.
@@ -100,9 +109,10 @@ std::unique_ptr<AnnounceCaches> addAnnounceInformers(k8s::InformerSet& set,
   return std::unique_ptr<AnnounceCaches>(new AnnounceCaches{
       set.add<api::Node>("nodes", api, r::kNodes, "", api::jsonDecoder<api::Node>(),
                          nodeHandlers(q, err), io),
-      set.add<api::EndpointSlice>("endpointslices", api, r::kEndpointSlices, "",
-                                  api::jsonDecoder<api::EndpointSlice>(), sliceHandlers(q, err),
-                                  io),
+      k8s::StoreView<api::EndpointSlice>(
+          set.add<k8s::PackedSlice>("endpointslices", api, r::kEndpointSlices, "",
+                                    k8s::packedDecoder(k8s::packSlice), sliceHandlers(q, err), io),
+          k8s::unpackSlice),
       set.add<api::BGPPeer>("bgppeers", api, r::kBgpPeers, ns, api::jsonDecoder<api::BGPPeer>(),
                             allOn<api::BGPPeer>(q, err), io),
       set.add<api::BGPAdvertisement>("bgpadvertisements", api, r::kBgpAdvertisements, ns,
@@ -111,15 +121,14 @@ std::unique_ptr<AnnounceCaches> addAnnounceInformers(k8s::InformerSet& set,
       set.add<api::L2Advertisement>("l2advertisements", api, r::kL2Advertisements, ns,
                                     api::jsonDecoder<api::L2Advertisement>(),
                                     allOn<api::L2Advertisement>(q, err), io),
-      set.add<api::ServiceL2Status>(
-          "servicel2statuses", api, r::kServiceL2Statuses, ns,
-          api::jsonDecoder<api::ServiceL2Status>(),
-          indexedBy<api::ServiceL2Status>(q, l2StatusServiceKey, err, projectServiceL2Status), io),
-      set.add<api::ServiceBGPStatus>(
-          "servicebgpstatuses", api, r::kServiceBgpStatuses, ns,
-          api::jsonDecoder<api::ServiceBGPStatus>(),
-          indexedBy<api::ServiceBGPStatus>(q, bgpStatusServiceKey, err, projectServiceBGPStatus),
-          io),
+      k8s::StoreView<api::ServiceL2Status>(
+          set.add<PackedReport>("servicel2statuses", api, r::kServiceL2Statuses, ns,
+                                k8s::packedDecoder(packL2Report), reportHandlers(q, err), io),
+          unpackL2Report),
+      k8s::StoreView<api::ServiceBGPStatus>(
+          set.add<PackedReport>("servicebgpstatuses", api, r::kServiceBgpStatuses, ns,
+                                k8s::packedDecoder(packBgpReport), reportHandlers(q, err), io),
+          unpackBgpReport),
       set.add<api::Pod>("agentpods", api, r::kPods, ns, api::jsonDecoder<api::Pod>(),
                         podHandlers(q, err), pods_io),
   });

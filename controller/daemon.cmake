@@ -4,6 +4,7 @@
 ingot_add_library(ingot_controller
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/announce_watch.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/compact_cache.cpp
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
     ${CMAKE_CURRENT_LIST_DIR}/manager.cpp
     ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
@@ -21,7 +22,7 @@ ingot_add_library(ingot_controller
     ${CMAKE_CURRENT_LIST_DIR}/webhook/server.cpp
     ${CMAKE_CURRENT_LIST_DIR}/webhook/service.cpp
     ${CMAKE_CURRENT_LIST_DIR}/webhook/webhooks.cpp
-  LIBRARIES ingot_controller_core ingot_controller_unannounced ingot_config ingot_api ingot_json ingot_kube_daemon ingot_kube ingot_daemon ingot_http ingot_util
+  LIBRARIES ingot_controller_core ingot_controller_unannounced ingot_config ingot_api ingot_json ingot_kube_daemon ingot_kube_compact ingot_kube ingot_daemon ingot_http ingot_util
             OpenSSL::Crypto OpenSSL::SSL)
 
 add_executable(ingot-controller ${CMAKE_CURRENT_LIST_DIR}/main.cpp)
@@ -32,6 +33,7 @@ target_link_libraries(ingot-controller PRIVATE ingot_controller)
 ingot_add_test(ingot_controller_test
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/main_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/compact_cache_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/flags_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/log_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/daemon/metrics_test.cpp

@@ -5,8 +5,10 @@
 
 #include "api/codec.h"
 #include "controller/announce_watch.h"
+#include "controller/compact_cache.h"
 #include "controller/core/projections.h"
 #include "controller/status_writes.h"
+#include "kube/compact_cache.h"
 #include "kube/resources.h"
 
 namespace ingot::controller {
@@ -14,29 +16,25 @@ namespace {
 
 using ErrorHandler = std::function<void(const Error&)>;
 
-template <typename T>
-std::string keyOf(const T& obj) {
-  return k8s::objectKey(obj.metadata.namespace_, obj.metadata.name);
-}
-
 /// Handlers only enqueue keys; level-based reconciles read the caches themselves.
 
-k8s::Informer<api::Service>::Handlers serviceHandlers(k8s::WorkQueue& q,
-                                                      bool announce,
-                                                      ErrorHandler err) {
-  using Ptr = k8s::Informer<api::Service>::Ptr;
+k8s::Informer<PackedService>::Handlers serviceHandlers(k8s::WorkQueue& q,
+                                                       bool announce,
+                                                       ErrorHandler err) {
+  using Ptr = k8s::Informer<PackedService>::Ptr;
   auto add = [&q, announce](const Ptr& s) {
-    q.add(keys::service(keyOf(*s)));
-    if (announce) q.add(keys::announce(keyOf(*s)));
+    const std::string key = k8s::objectKey(*s->namespace_, s->name);
+    q.add(keys::service(key));
+    if (announce) q.add(keys::announce(key));
   };
   // An update that changed only what the projection dropped is not a change for the controller;
   // a resync (the same object twice) still re-checks the Service.
   auto update = [add](const Ptr& o, const Ptr& n) {
-    if (o == n || !sameProjectedService(*o, *n)) {
+    if (o == n || !samePackedService(*o, *n)) {
       add(n);
     }
   };
-  return {add, update, add, std::move(err), projectService};
+  return {add, update, add, std::move(err)};
 }
 
 /// Pools: a spec change (generation) re-parses the configuration, as MetalLB's
@@ -118,9 +116,10 @@ Manager::Manager(k8s::ApiClient& api,
   const auto& io = options_.informer;
   namespace r = k8s::resources;
   const bool announce = options_.reconciler.unannounced_grace > k8s::Duration::zero();
-  const auto& services =
-      set.add<api::Service>("services", api, r::kServices, "", api::jsonDecoder<api::Service>(),
-                            serviceHandlers(q, announce, err), io);
+  const k8s::StoreView<api::Service> services(
+      set.add<PackedService>("services", api, r::kServices, "", k8s::packedDecoder(packService),
+                             serviceHandlers(q, announce, err), io),
+      unpackService);
   if (announce) {
     announce_ = addAnnounceInformers(set, api, q, ns, options_.agent_labels, io, err);
   }

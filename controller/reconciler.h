@@ -23,6 +23,7 @@
 #include "controller/metrics.h"
 #include "controller/write_pool.h"
 #include "kube/api_client.h"
+#include "kube/compact_cache.h"
 #include "kube/controller.h"
 #include "kube/events.h"
 #include "kube/store.h"
@@ -38,19 +39,21 @@ using k8s::RecorderSink;
 /// what the agents' decisions read, what they report, and the agent Pods.
 struct AnnounceCaches {
   const k8s::Store<api::Node>& nodes;
-  const k8s::Store<api::EndpointSlice>& slices;  ///< indexed by the Service key ("ns/name")
+  /// indexed by the Service key ("ns/name"); packed in the daemon (k8s::PackedSlice)
+  k8s::StoreView<api::EndpointSlice> slices;
   const k8s::Store<api::BGPPeer>& peers;
   const k8s::Store<api::BGPAdvertisement>& bgp_ads;
   const k8s::Store<api::L2Advertisement>& l2_ads;
-  const k8s::Store<api::ServiceL2Status>& l2_statuses;
-  const k8s::Store<api::ServiceBGPStatus>& bgp_statuses;
+  /// indexed by the Service key; packed in the daemon (PackedReport)
+  k8s::StoreView<api::ServiceL2Status> l2_statuses;
+  k8s::StoreView<api::ServiceBGPStatus> bgp_statuses;  ///< as l2_statuses
   const k8s::Store<api::Pod>& agent_pods;
 };
 
 /// Caches are the informer stores the reconciler reads. Pools, communities and the
 /// ConfigurationState are those of the MetalLB namespace; services and namespaces are cluster-wide.
 struct Caches {
-  const k8s::Store<api::Service>& services;
+  k8s::StoreView<api::Service> services;  ///< packed in the daemon (PackedService)
   const k8s::Store<api::IPAddressPool>& pools;
   const k8s::Store<api::Community>& communities;
   const k8s::Store<api::Namespace>& namespaces;

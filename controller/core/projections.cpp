@@ -26,6 +26,15 @@ api::ObjectMeta identity(api::ObjectMeta& m, bool labels) {
   return out;
 }
 
+/// nameOnly moves out the name and the namespace: the key of an object nothing else of whose
+/// metadata is read (the cache's entry keeps the resourceVersion the informer reads).
+api::ObjectMeta nameOnly(api::ObjectMeta& m) {
+  api::ObjectMeta out;
+  out.name = std::move(m.name);
+  out.namespace_ = std::move(m.namespace_);
+  return out;
+}
+
 }  // namespace
 
 void projectService(api::Service& svc) {
@@ -57,13 +66,12 @@ bool sameProjectedService(const api::Service& a, const api::Service& b) {
 }
 
 void projectEndpointSlice(api::EndpointSlice& slice) {
-  api::ObjectMeta meta = identity(slice.metadata, false);
+  api::ObjectMeta meta = nameOnly(slice.metadata);
   if (auto it = slice.metadata.labels.find(std::string(kServiceNameLabel));
       it != slice.metadata.labels.end()) {
     meta.labels.emplace(it->first, std::move(it->second));
   }
   slice.metadata = std::move(meta);
-  slice.address_type.clear();
   slice.ports.clear();
   for (auto& e : slice.endpoints) {
     if (e.addresses.size() > 1) {
@@ -95,12 +103,12 @@ void projectNamespace(api::Namespace& ns) {
 }
 
 void projectServiceBGPStatus(api::ServiceBGPStatus& status) {
-  status.metadata = identity(status.metadata, false);
+  status.metadata = nameOnly(status.metadata);
   status.status.peers.clear();
 }
 
 void projectServiceL2Status(api::ServiceL2Status& status) {
-  status.metadata = identity(status.metadata, false);
+  status.metadata = nameOnly(status.metadata);
   status.status.interfaces.clear();
 }
 

@@ -22,8 +22,9 @@ void projectService(api::Service& svc);
 /// controller, which reads nothing else, has nothing to reconcile.
 bool sameProjectedService(const api::Service& a, const api::Service& b);
 
-/// projectEndpointSlice keeps the identity, the kubernetes.io/service-name label and, per
-/// endpoint, its conditions, its node and whether it has an address (the first one).
+/// projectEndpointSlice keeps the name, the namespace, the kubernetes.io/service-name label, the
+/// address type and, per endpoint, its conditions, its node and its first address: what
+/// k8s::PackedSlice holds (kube/compact_cache.h), which the informer caches instead.
 void projectEndpointSlice(api::EndpointSlice& slice);
 
 /// projectNode keeps the name, the labels and the type and status of each condition.
@@ -35,7 +36,8 @@ void projectPod(api::Pod& pod);
 /// projectNamespace keeps the name and the labels (pool namespaceSelectors).
 void projectNamespace(api::Namespace& ns);
 
-/// projectServiceBGPStatus and projectServiceL2Status keep the node and the Service named.
+/// projectServiceBGPStatus and projectServiceL2Status keep the name, the namespace, the node and
+/// the Service named: what PackedReport holds (controller/compact_cache.h).
 void projectServiceBGPStatus(api::ServiceBGPStatus& status);
 void projectServiceL2Status(api::ServiceL2Status& status);
 

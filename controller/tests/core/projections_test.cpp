@@ -251,8 +251,8 @@ BOOST_AUTO_TEST_CASE(endpoint_slice_keeps_owner_node_and_conditions) {
   projectEndpointSlice(s);
   BOOST_TEST((s.metadata.labels == api::StringMap{{"kubernetes.io/service-name", "web"}}));
   BOOST_TEST(s.metadata.annotations.empty());
-  BOOST_TEST(s.metadata.resource_version == "7");
-  BOOST_TEST(s.address_type.empty());
+  BOOST_TEST(s.metadata.resource_version.empty());
+  BOOST_TEST(s.address_type == "IPv4");
   BOOST_TEST(s.ports.empty());
   BOOST_REQUIRE(s.endpoints.size() == 2U);
   BOOST_TEST(s.endpoints[0].addresses == std::vector<std::string>{"10.0.0.1"});
@@ -303,11 +303,16 @@ BOOST_AUTO_TEST_CASE(node_pod_namespace_and_status_objects) {
 
   api::ServiceBGPStatus bgp;
   bgp.metadata.name = "s1";
+  bgp.metadata.uid = "u1";
+  bgp.metadata.resource_version = "9";
   bgp.metadata.labels = {{"metallb.io/node", "node1"}};
   bgp.status = {"node1", "web", "default", {"peer1", "peer2"}};
   projectServiceBGPStatus(bgp);
   BOOST_TEST((bgp.status == api::ServiceBGPStatusStatus{"node1", "web", "default", {}}));
   BOOST_TEST(bgp.metadata.labels.empty());
+  BOOST_TEST(bgp.metadata.name == "s1");
+  BOOST_TEST(bgp.metadata.uid.empty());
+  BOOST_TEST(bgp.metadata.resource_version.empty());
 
   api::ServiceL2Status l2;
   l2.status = {"node1", "web", "default", {"eth0"}};
