@@ -96,7 +96,7 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
   }
   if (key == keys::kHandOff) {
     if (std::exchange(hand_off_, false) && config_) {
-      handBackends();
+      handChanges();
     }
     queue_.add(std::string(keys::kStatus));  // behind the backends' keys
     return ReconcileResult::done();

@@ -174,6 +174,13 @@ class Reconciler {
   bool decideLayer2For(const std::string& key, const ServicePtr& svc);
   /// handBackends gives every backend the decisions of every Service (Backend::update).
   void handBackends();
+  /// handChanges gives every backend the BGP announcements of the Services in bgp_changed_
+  /// alone (Desired::bgp_changes) and the Layer 2 part.
+  void handChanges();
+  /// hand runs Backend::update of every backend on desired.
+  void hand(const Desired& desired);
+  /// allAnnouncements returns the announcements of every announced Service, in key order.
+  std::vector<Announcement> allAnnouncements() const;
   /// reportAnnouncement logs and records (nodeAssigned) a change of one Service's BGP
   /// announcement (d null = the Service was deleted).
   void reportAnnouncement(const std::string& key, const Decided* d);
@@ -308,6 +315,7 @@ class Reconciler {
   KeySet status_dirty_;      ///< Services whose ServiceBGPStatus may need a write
   bool status_all_ = false;  ///< a full pass ran: the status pass compares every Service first
   bool hand_off_ = false;    ///< kHandOff is queued: the backends lag decided_
+  KeySet bgp_changed_;       ///< Services whose BGP announcements the backends lag
   /// state_writes_: the ConfigurationState speaker-<node> (by object key) as last written.
   k8s::WriteOverlay<api::ConfigurationStateStatus> state_writes_;
   bool state_cached_ = false;  ///< the cache has held speaker-<node> at least once

@@ -105,6 +105,9 @@ ReconcileResult Reconciler::syncService(const std::string& key) {
     reportAnnouncement(key, &next);
     decided_.insert_or_assign(key, std::move(next));
   }
+  if (changed) {
+    bgp_changed_.insert(key);
+  }
   changed |= decideLayer2For(key, svc);
   if (gauge) {
     setAnnouncedGaugeFor(key);
@@ -120,14 +123,37 @@ ReconcileResult Reconciler::syncService(const std::string& key) {
   return ReconcileResult::done();
 }
 
-void Reconciler::handBackends() {
+std::vector<Announcement> Reconciler::allAnnouncements() const {
   std::vector<Announcement> bgp;
   for (const auto& [key, d] : decided_) {
     if (d.decision.announced()) {
       bgp.insert(bgp.end(), d.decision.announcements.begin(), d.decision.announcements.end());
     }
   }
-  const Desired desired{config_, std::move(bgp), l2Desired()};
+  return bgp;
+}
+
+void Reconciler::handBackends() {
+  bgp_changed_.clear();
+  hand(Desired{config_, allAnnouncements(), l2Desired()});
+}
+
+void Reconciler::handChanges() {
+  std::vector<config::ServiceAnnouncements> changes;
+  changes.reserve(bgp_changed_.size());
+  for (const auto& key : bgp_changed_) {
+    auto d = decided_.find(key);
+    changes.push_back({key, d == decided_.end() ? std::vector<Announcement>()
+                                                : d->second.decision.announcements});
+  }
+  bgp_changed_.clear();
+  Desired desired{config_, {}, l2Desired()};
+  desired.bgp_changes = &changes;
+  desired.bgp_all = [this] { return allAnnouncements(); };
+  hand(desired);
+}
+
+void Reconciler::hand(const Desired& desired) {
   for (const auto& backend : backends_) {
     if (auto delay = backend->update(desired)) {
       queue_.addAfter(std::string(backend->key()), *delay);
