@@ -9,10 +9,6 @@
 namespace ingot::agent {
 namespace {
 
-std::string_view namespaceOf(std::string_view key) {
-  return key.substr(0, key.find('/'));
-}
-
 k8s::ObjectReference serviceRef(const api::Service& svc) {
   return k8s::referenceTo("Service", svc);
 }
@@ -55,16 +51,6 @@ std::string labelOr(const api::StringMap& labels, const std::string& key) {
 }
 
 }  // namespace
-
-bool ServiceKeyLess::operator()(const std::string& a, const std::string& b) const {
-  const std::string_view na = namespaceOf(a);
-  const std::string_view nb = namespaceOf(b);
-  if (na != nb) {
-    return na < nb;
-  }
-  return std::string_view(a).substr(std::min(na.size() + 1, a.size())) <
-         std::string_view(b).substr(std::min(nb.size() + 1, b.size()));
-}
 
 std::string sliceService(const api::EndpointSlice& slice) {
   const std::string name = labelOr(slice.metadata.labels, "kubernetes.io/service-name");
@@ -116,7 +102,7 @@ ReconcileResult Reconciler::syncService(const std::string& key) {
     hand_off_ = true;
     queue_.add(std::string(keys::kHandOff));
   }
-  status_dirty_.insert(key);
+  status_writer_.markDirty(key);
   if (!hand_off_) {
     queue_.add(std::string(keys::kStatus));  // else the hand-off queues it behind the backends
   }
