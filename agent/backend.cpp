@@ -13,16 +13,58 @@
 
 namespace ingot::agent {
 
+Result<bool> BgpBackend::build(const Desired& desired) {
+  const std::string& node = ctx_.options.node;
+  if (desired.bgp_changes != nullptr) {
+    if (auto patched =
+            build_.patch(desired.config, node, *desired.bgp_changes, ctx_.options.build)) {
+      if (keep_announcements_) {
+        for (const auto& c : *desired.bgp_changes) {
+          noteDesired(c.service, c.announcements);
+        }
+      }
+      return *patched;
+    }
+  }
+  std::vector<Announcement> all = desired.allBgp();
+  auto changed = build_.update(desired.config, node, all, ctx_.options.build);
+  if (changed && keep_announcements_) {
+    AcceptedBgp by_service;
+    for (auto& a : all) {
+      by_service[a.service].push_back(std::move(a));
+    }
+    if (by_service != desired_announcements_) {
+      desired_announcements_ = std::move(by_service);
+      ++desired_version_;
+    }
+  }
+  return changed;
+}
+
+void BgpBackend::noteDesired(const std::string& service,
+                             const std::vector<Announcement>& announcements) {
+  auto it = desired_announcements_.find(service);
+  if (announcements.empty()) {
+    if (it != desired_announcements_.end()) {
+      desired_announcements_.erase(it);
+      ++desired_version_;
+    }
+  } else if (it == desired_announcements_.end()) {
+    desired_announcements_.emplace(service, announcements);
+    ++desired_version_;
+  } else if (it->second != announcements) {
+    it->second = announcements;
+    ++desired_version_;
+  }
+}
+
 std::optional<k8s::Duration> BgpBackend::update(const Desired& desired) {
   const k8s::TimePoint started = ctx_.clock.now();
-  auto changed = build_.update(desired.config, ctx_.options.node, desired.bgp, ctx_.options.build);
+  auto changed = build(desired);
   if (!changed) {
     ctx_.metrics.countUpdateError();
     ctx_.log.error("bgp", "build_failed", changed.error().message, {{"node", ctx_.options.node}});
     return std::nullopt;
-  }
-  if (keep_announcements_) {
-    desired_announcements_ = desired.bgp;  // may differ where the FRRConfiguration does not
   }
   if (!*changed && desired_config_ == desired.config) {
     return std::nullopt;

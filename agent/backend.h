@@ -139,11 +139,24 @@ struct L2Announcement {
 };
 
 /// Desired is what this node announces after one sync: the configuration it was decided with and
-/// each protocol's part of the per-Service decisions.
+/// each protocol's part of the per-Service decisions. A full pass hands over every BGP
+/// announcement (bgp); a hand-off after Services' own keys only the Services whose BGP
+/// announcements changed since the last hand-off (bgp_changes), with bgp_all for a backend that
+/// cannot take them alone (after a failed build, or when most of it changed).
 struct Desired {
   config::ConfigSharedPtr config;
-  std::vector<Announcement> bgp;   ///< every announced BGP prefix with its peers
+  /// bgp: every announced BGP prefix with its peers, grouped by Service in key order; empty when
+  /// bgp_changes is set.
+  std::vector<Announcement> bgp;
   std::vector<L2Announcement> l2;  ///< the Services this node answers ARP/NDP for, by key
+  /// bgp_changes: set on a hand-off of changes alone, each Service once, with its announcements
+  /// now (none: withdrawn); null on a full hand-off.
+  const std::vector<config::ServiceAnnouncements>* bgp_changes = nullptr;
+  /// bgp_all returns what bgp holds on a full hand-off (set with bgp_changes).
+  std::function<std::vector<Announcement>()> bgp_all = nullptr;
+
+  /// allBgp returns every announced BGP prefix, whichever kind of hand-off this is.
+  std::vector<Announcement> allBgp() const { return bgp_changes != nullptr ? bgp_all() : bgp; }
 };
 
 /// AcceptedBgp is what the routing daemon has taken: the BGP announcements of its last successful
@@ -259,9 +272,11 @@ class BgpBackend : public Backend {
   frrgen::IncrementalBuild build_;
   const std::optional<api::FRRConfiguration>& desired_ = build_.result();
   config::ConfigSharedPtr desired_config_;  ///< the configuration desired_ was built from
-  /// desired_announcements_ copies the announcements of each update when keep_announcements_ is
-  /// set (the local FRR backend reports what FRR took from them); FrrK8sBackend keeps no copy.
-  std::vector<Announcement> desired_announcements_;
+  /// desired_announcements_ holds the announcements of the updates by Service when
+  /// keep_announcements_ is set (the local FRR backend reports what FRR took from them);
+  /// FrrK8sBackend keeps none. desired_version_ counts its changes.
+  AcceptedBgp desired_announcements_;
+  uint64_t desired_version_ = 0;
   bool keep_announcements_ = false;
 
   /// deferred re-queues the key for the end of the cool-down and returns true when an apply
@@ -272,6 +287,12 @@ class BgpBackend : public Backend {
   void noteApplied(k8s::TimePoint start);
 
  private:
+  /// build brings build_ to desired: the changes alone when it can patch them, else every
+  /// announcement; when keep_announcements_, desired_announcements_ follows.
+  Result<bool> build(const Desired& desired);
+  /// noteDesired makes announcements the desired ones of service (none: it has none).
+  void noteDesired(const std::string& service, const std::vector<Announcement>& announcements);
+
   bgp::Cooldown cooldown_;
   /// build_cost_: the builds of the changes since the last apply (part of its cost).
   k8s::Duration build_cost_{};
@@ -385,8 +406,8 @@ class LocalFrrBackend final : public BgpBackend {
   std::set<std::string> refused_peers_;
   std::string rejected_report_;  ///< the last reported refusals ("" = none)
   AcceptedBgpPtr accepted_ = std::make_shared<const AcceptedBgp>();
-  /// accepted_from_: the announcements accepted_ was built from.
-  std::vector<Announcement> accepted_from_;
+  /// accepted_version_: the desired_version_ accepted_ was copied from.
+  uint64_t accepted_version_ = 0;
 };
 
 }  // namespace ingot::agent

@@ -88,15 +88,11 @@ std::optional<k8s::Duration> LocalFrrBackend::update(const Desired& desired) {
 }
 
 void LocalFrrBackend::accept() {
-  if (desired_announcements_ == accepted_from_) {
+  if (desired_version_ == accepted_version_) {
     return;
   }
-  accepted_from_ = desired_announcements_;
-  auto accepted = std::make_shared<AcceptedBgp>();
-  for (const auto& a : accepted_from_) {
-    (*accepted)[a.service].push_back(a);
-  }
-  accepted_ = std::move(accepted);
+  accepted_version_ = desired_version_;
+  accepted_ = std::make_shared<const AcceptedBgp>(desired_announcements_);
 }
 
 k8s::ObjectReference LocalFrrBackend::nodeRef() const {

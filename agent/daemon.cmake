@@ -9,6 +9,7 @@ ingot_add_library(ingot_agent
     ${CMAKE_CURRENT_LIST_DIR}/backend_l2.cpp
     ${CMAKE_CURRENT_LIST_DIR}/backend_l2_probe.cpp
     ${CMAKE_CURRENT_LIST_DIR}/backend_l2_status.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/bgp_status_writer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/compact_cache.cpp
     ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
     ${CMAKE_CURRENT_LIST_DIR}/drain_tracker.cpp

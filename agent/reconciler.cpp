@@ -72,8 +72,22 @@ Reconciler::Reconciler(Caches caches,
       hold_down_(logger, metrics, options_.wall_clock),
       drain_(logger, metrics, options_.wall_clock),
       wall_clock_(options_.wall_clock ? options_.wall_clock : systemWallClockMs),
-      bgp_writes_(options_.overlay_ttl),
-      state_writes_(options_.overlay_ttl) {
+      status_writer_(caches_.bgp_statuses,
+                     api_,
+                     queue_,
+                     metrics_,
+                     log_,
+                     clock_,
+                     {options_.node, options_.namespace_, options_.owner, options_.overlay_ttl,
+                      options_.status_writes_per_pass, std::string(keys::kStatus)},
+                     bgpStatusDecisions()),
+      state_writer_(caches_.states,
+                    api_,
+                    log_,
+                    clock_,
+                    {options_.namespace_, stateName(options_.node),
+                     configurationStateObject(options_.namespace_, options_.node, options_.owner),
+                     options_.overlay_ttl}) {
   for (const auto& backend : backends_) {
     if (auto accepted = backend->acceptedBgp()) {
       accepted_ = std::move(accepted);  // nothing is claimed before the backend's daemon took it
@@ -96,7 +110,7 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
   }
   if (key == keys::kHandOff) {
     if (std::exchange(hand_off_, false) && config_) {
-      handBackends();
+      handChanges();
     }
     queue_.add(std::string(keys::kStatus));  // behind the backends' keys
     return ReconcileResult::done();
@@ -407,7 +421,7 @@ ReconcileResult Reconciler::sync() {
   hand_off_ = false;  // a queued hand-off finds nothing left to hand
   reportAnnouncements();
   // The status writes run under their own key, after the backends' keys queued above.
-  status_all_ = true;
+  status_writer_.markAll();
   queue_.add(std::string(keys::kStatus));
   ready_.store(true);
   return ReconcileResult::done();

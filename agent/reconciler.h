@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "agent/backend.h"
+#include "agent/bgp_status_writer.h"
 #include "agent/core/announce.h"
 #include "agent/core/election.h"
 #include "agent/core/election_engine.h"
@@ -21,6 +22,7 @@
 #include "agent/l2_hold_down.h"
 #include "agent/live_nodes.h"
 #include "agent/metrics.h"
+#include "agent/service_key.h"
 #include "agent/writes.h"
 #include "api/types.h"
 #include "common/util/log.h"
@@ -29,8 +31,8 @@
 #include "kube/clock.h"
 #include "kube/controller.h"
 #include "kube/events.h"
+#include "kube/state_writer.h"
 #include "kube/workqueue.h"
-#include "kube/write_overlay.h"
 
 namespace ingot::agent {
 
@@ -47,12 +49,6 @@ inline std::string service(std::string_view key) {
   return std::string(kServicePrefix) + std::string(key);
 }
 }  // namespace keys
-
-/// ServiceKeyLess orders "namespace/name" keys by namespace, then name: the order in which a full
-/// pass decides the Services and hands their announcements on.
-struct ServiceKeyLess {
-  bool operator()(const std::string& a, const std::string& b) const;
-};
 
 /// sliceService is the EndpointSlice index of the agent's cache: the "namespace/name" of the
 /// Service a slice belongs to (label kubernetes.io/service-name; "" without it).
@@ -91,7 +87,9 @@ struct ReconcilerOptions {
 /// backendOptions returns the part of options the backends need.
 BackendOptions backendOptions(const ReconcilerOptions& options);
 
-/// Reconciler holds the agent's domain state and reconciles one key at a time. Not thread-safe
+/// Reconciler holds the agent's domain state and reconciles one key at a time: it decides, hands
+/// the backends their part, and leaves the status writes to its writers (BgpStatusWriter for
+/// ServiceBGPStatus, k8s::StateWriter for ConfigurationState). Not thread-safe
 /// except ready(): call it from one worker thread. The EndpointSlice and ServiceBGPStatus caches
 /// must be indexed by sliceService and statusService.
 ///
@@ -141,18 +139,11 @@ class Reconciler {
   uint64_t l2Decisions() const { return l2_decisions_made_; }
 
  private:
-  /// Listed is a ServiceBGPStatus as one pass sees it: the cache's snapshot, then the overlay.
-  struct Listed {
-    api::ServiceBGPStatusStatus status;
-    std::string rv;
-  };
   using ServicePtr = k8s::Store<api::Service>::Ptr;
   struct Decided {
     ServicePtr service;  ///< as decided (shared with the cache, never copied)
     BgpDecision decision;
   };
-  using StatusesByService =
-      std::map<std::string, std::vector<std::pair<std::string, api::ServiceBGPStatusStatus>>>;
   using KeySet = std::set<std::string, ServiceKeyLess>;
 
   ReconcileResult reconcileConfig();
@@ -174,6 +165,13 @@ class Reconciler {
   bool decideLayer2For(const std::string& key, const ServicePtr& svc);
   /// handBackends gives every backend the decisions of every Service (Backend::update).
   void handBackends();
+  /// handChanges gives every backend the BGP announcements of the Services in bgp_changed_
+  /// alone (Desired::bgp_changes) and the Layer 2 part.
+  void handChanges();
+  /// hand runs Backend::update of every backend on desired.
+  void hand(const Desired& desired);
+  /// allAnnouncements returns the announcements of every announced Service, in key order.
+  std::vector<Announcement> allAnnouncements() const;
   /// reportAnnouncement logs and records (nodeAssigned) a change of one Service's BGP
   /// announcement (d null = the Service was deleted).
   void reportAnnouncement(const std::string& key, const Decided* d);
@@ -200,8 +198,8 @@ class Reconciler {
   /// setWeightGaugeFor sets ingot_bgp_service_weight for key from its last decision.
   void setWeightGaugeFor(const std::string& key);
   StateInputs stateInputs() const;
+  /// writeState hands the ConfigurationState of stateInputs() to state_writer_.
   ReconcileResult writeState();
-  ReconcileResult ensureState();
 
   /// slicesOf returns the EndpointSlices of the Service key (from the index).
   std::vector<api::EndpointSlice> slicesOf(const std::string& key) const;
@@ -245,21 +243,12 @@ class Reconciler {
   /// handLayer2 gives every backend the current Layer 2 part (Backend::updateLayer2).
   void handLayer2();
   void reportAnnouncements();
-  /// syncBgpStatuses writes the ServiceBGPStatus objects of the Services in status_dirty_, in
-  /// batches: a pass reads the cache for the Services it converges, not for every Service.
+  /// syncBgpStatuses runs a pass of status_writer_, once the backends have their part.
   ReconcileResult syncBgpStatuses();
-  /// markStatusesDirty runs once after a full pass: it compares every Service with this node's
-  /// objects and adds to status_dirty_ the Services whose objects need a write.
-  void markStatusesDirty();
   /// wantedBgpStatus is the status the Service key needs (nullopt: no object).
   std::optional<api::ServiceBGPStatusStatus> wantedBgpStatus(const std::string& key) const;
-  /// currentBgpStatuses returns this node's ServiceBGPStatus objects by Service, the cache
-  /// overlaid with the writes it may not show yet (bgp_writes_, decided from that snapshot); only
-  /// those of the Services in `only` unless null.
-  StatusesByService currentBgpStatuses(const KeySet* only);
-  Result<void> createBgpStatus(const api::ServiceBGPStatusStatus& status);
-  Result<void> patchBgpStatus(const std::string& name, const api::ServiceBGPStatusStatus& status);
-  Result<void> removeBgpStatus(const std::string& name, const std::string& service);
+  /// bgpStatusDecisions is what status_writer_ asks this reconciler.
+  BgpStatusDecisions bgpStatusDecisions();
   std::string now() const;
 
   Caches caches_;
@@ -301,16 +290,11 @@ class Reconciler {
   std::map<std::string, std::string> l2_logged_;  ///< service key → last logged L2 decision
   uint64_t l2_decisions_made_ = 0;
   bool l2_deferred_ = false;  ///< the last full pass waited for the memberlist join
-  /// bgp_writes_: ServiceBGPStatus name → the write the cache may not show yet, grouped by the
-  /// "namespace/name" of the Service the object reports on.
-  k8s::WriteOverlay<api::ServiceBGPStatusStatus> bgp_writes_;
   std::map<std::string, Decided, ServiceKeyLess> decided_;  ///< service key → last decision
-  KeySet status_dirty_;      ///< Services whose ServiceBGPStatus may need a write
-  bool status_all_ = false;  ///< a full pass ran: the status pass compares every Service first
-  bool hand_off_ = false;    ///< kHandOff is queued: the backends lag decided_
-  /// state_writes_: the ConfigurationState speaker-<node> (by object key) as last written.
-  k8s::WriteOverlay<api::ConfigurationStateStatus> state_writes_;
-  bool state_cached_ = false;  ///< the cache has held speaker-<node> at least once
+  bool hand_off_ = false;          ///< kHandOff is queued: the backends lag decided_
+  KeySet bgp_changed_;             ///< Services whose BGP announcements the backends lag
+  BgpStatusWriter status_writer_;  ///< this node's ServiceBGPStatus objects
+  k8s::StateWriter state_writer_;  ///< the ConfigurationState speaker-<node>
 };
 
 }  // namespace ingot::agent

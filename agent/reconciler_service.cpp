@@ -9,10 +9,6 @@
 namespace ingot::agent {
 namespace {
 
-std::string_view namespaceOf(std::string_view key) {
-  return key.substr(0, key.find('/'));
-}
-
 k8s::ObjectReference serviceRef(const api::Service& svc) {
   return k8s::referenceTo("Service", svc);
 }
@@ -56,16 +52,6 @@ std::string labelOr(const api::StringMap& labels, const std::string& key) {
 
 }  // namespace
 
-bool ServiceKeyLess::operator()(const std::string& a, const std::string& b) const {
-  const std::string_view na = namespaceOf(a);
-  const std::string_view nb = namespaceOf(b);
-  if (na != nb) {
-    return na < nb;
-  }
-  return std::string_view(a).substr(std::min(na.size() + 1, a.size())) <
-         std::string_view(b).substr(std::min(nb.size() + 1, b.size()));
-}
-
 std::string sliceService(const api::EndpointSlice& slice) {
   const std::string name = labelOr(slice.metadata.labels, "kubernetes.io/service-name");
   return name.empty() ? std::string() : slice.metadata.namespace_ + "/" + name;
@@ -105,6 +91,9 @@ ReconcileResult Reconciler::syncService(const std::string& key) {
     reportAnnouncement(key, &next);
     decided_.insert_or_assign(key, std::move(next));
   }
+  if (changed) {
+    bgp_changed_.insert(key);
+  }
   changed |= decideLayer2For(key, svc);
   if (gauge) {
     setAnnouncedGaugeFor(key);
@@ -113,21 +102,44 @@ ReconcileResult Reconciler::syncService(const std::string& key) {
     hand_off_ = true;
     queue_.add(std::string(keys::kHandOff));
   }
-  status_dirty_.insert(key);
+  status_writer_.markDirty(key);
   if (!hand_off_) {
     queue_.add(std::string(keys::kStatus));  // else the hand-off queues it behind the backends
   }
   return ReconcileResult::done();
 }
 
-void Reconciler::handBackends() {
+std::vector<Announcement> Reconciler::allAnnouncements() const {
   std::vector<Announcement> bgp;
   for (const auto& [key, d] : decided_) {
     if (d.decision.announced()) {
       bgp.insert(bgp.end(), d.decision.announcements.begin(), d.decision.announcements.end());
     }
   }
-  const Desired desired{config_, std::move(bgp), l2Desired()};
+  return bgp;
+}
+
+void Reconciler::handBackends() {
+  bgp_changed_.clear();
+  hand(Desired{config_, allAnnouncements(), l2Desired()});
+}
+
+void Reconciler::handChanges() {
+  std::vector<config::ServiceAnnouncements> changes;
+  changes.reserve(bgp_changed_.size());
+  for (const auto& key : bgp_changed_) {
+    auto d = decided_.find(key);
+    changes.push_back({key, d == decided_.end() ? std::vector<Announcement>()
+                                                : d->second.decision.announcements});
+  }
+  bgp_changed_.clear();
+  Desired desired{config_, {}, l2Desired()};
+  desired.bgp_changes = &changes;
+  desired.bgp_all = [this] { return allAnnouncements(); };
+  hand(desired);
+}
+
+void Reconciler::hand(const Desired& desired) {
   for (const auto& backend : backends_) {
     if (auto delay = backend->update(desired)) {
       queue_.addAfter(std::string(backend->key()), *delay);

@@ -2,8 +2,6 @@
 // Running a backend's key and the ConfigurationState speaker-<node>.
 #include "agent/reconciler.h"
 #include "agent/writes.h"
-#include "api/configuration_state.h"
-#include "kube/resources.h"
 
 namespace ingot::agent {
 
@@ -44,7 +42,7 @@ void Reconciler::noteAccepted() {
     auto d = decided_.find(key);
     reportAnnouncement(key, d == decided_.end() ? nullptr : &d->second);
     setAnnouncedGaugeFor(key);
-    status_dirty_.insert(key);
+    status_writer_.markDirty(key);
   }
   if (!changed.empty()) {
     queue_.add(std::string(keys::kStatus));
@@ -62,7 +60,7 @@ void Reconciler::noteRefusedPeers() {
   refused_peers_ = std::move(refused);
   // What every Service reaches changed: Events, the gauge and the statuses follow FRR.
   reportAnnouncements();
-  status_all_ = true;
+  status_writer_.markAll();
   queue_.add(std::string(keys::kStatus));
 }
 
@@ -134,21 +132,6 @@ void Reconciler::stopBackends() {
   }
 }
 
-ReconcileResult Reconciler::ensureState() {
-  const std::string name = stateName(options_.node);
-  if (caches_.states.get(k8s::objectKey(options_.namespace_, name))) {
-    return ReconcileResult::done();
-  }
-  auto r =
-      api_.create(k8s::resources::kConfigurationStates, options_.namespace_,
-                  configurationStateObject(options_.namespace_, options_.node, options_.owner));
-  if (!r && r.error().code != ErrorCode::AlreadyExists) {
-    log_.warn("configuration_state", "create_failed", r.error().message, {{"name", name}});
-    return ReconcileResult::retry(r.error());
-  }
-  return ReconcileResult::done();
-}
-
 ReconcileResult Reconciler::writeState() {
   if (!config_parsed_) return ReconcileResult::done();
   // applyBackend queues this key again once the pending backend's condition is settled.
@@ -157,42 +140,7 @@ ReconcileResult Reconciler::writeState() {
       return ReconcileResult::done();
     }
   }
-  const std::string name = stateName(options_.node);
-  const auto status = configurationStateStatus(stateInputs(), now());
-  const std::string key = k8s::objectKey(options_.namespace_, name);
-  const auto entry = caches_.states.entry(key);
-  // The last write is forgotten once the cache shows it or when it expired (state_writes_). A
-  // missing object means a deletion only once the cache has held it: until then its watch may
-  // simply not have delivered our create yet (on a loaded start the watch can begin after the
-  // write), and forgetting would create it again (a 409) on every pass. A deletion the cache
-  // never showed is found by the next status patch (NotFound forgets the write; the retry
-  // creates it).
-  const bool cached = entry.object != nullptr;
-  state_cached_ = state_cached_ || cached;
-  if (!cached && state_cached_) {
-    state_writes_.erase(key);
-  }
-  const api::ConfigurationStateStatus* written =
-      state_writes_.written(key, cached ? entry.resource_version : std::string(), clock_.now());
-  const api::ConfigurationStateStatus* seen =
-      written != nullptr ? written : (cached ? &entry.object->status : nullptr);
-  if (seen != nullptr && api::sameConfigurationState(*seen, status)) {
-    return ReconcileResult::done();
-  }
-  if (written == nullptr) {
-    if (ReconcileResult r = ensureState(); !r.ok()) return r;
-  }
-  auto r = api_.patchStatus(k8s::resources::kConfigurationStates, options_.namespace_, name,
-                            k8s::PatchType::Merge, api::configurationStatePatch(status));
-  if (!r) {
-    state_writes_.erase(key);
-    log_.warn("configuration_state", "write_failed", r.error().message, {{"name", name}});
-    return ReconcileResult::retry(r.error());
-  }
-  state_writes_.record(key, status, k8s::resourceVersionOf(*r), clock_.now());
-  log_.info("configuration_state", "written", "ConfigurationState updated",
-            {{"name", name}, {"result", status.result}});
-  return ReconcileResult::done();
+  return state_writer_.write(configurationStateStatus(stateInputs(), now())).result;
 }
 
 }  // namespace ingot::agent

@@ -31,4 +31,11 @@ struct Announcement {
   friend bool operator==(const Announcement&, const Announcement&) = default;
 };
 
+/// ServiceAnnouncements are the announcements of one Service ("namespace/name") after a change
+/// of its decision, each with that `service`; empty when it announces nothing any more.
+struct ServiceAnnouncements {
+  std::string service;
+  std::vector<Announcement> announcements;
+};
+
 }  // namespace ingot::config

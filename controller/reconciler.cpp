@@ -64,7 +64,13 @@ Reconciler::Reconciler(Caches caches,
       writers_(options_.write_concurrency),
       service_writes_(options_.overlay_ttl),
       pool_writes_(options_.overlay_ttl),
-      state_writes_(options_.overlay_ttl),
+      state_writer_(
+          caches_.states,
+          api_,
+          log_,
+          clock_,
+          {options_.namespace_, kConfigurationStateName,
+           configurationStateObject(options_.namespace_, options_.owner), options_.overlay_ttl}),
       unannounced_(options_.unannounced_grace) {
   if (caches_.announce != nullptr) metrics_.setUnannounced(0);
 }

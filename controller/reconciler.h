@@ -26,6 +26,7 @@
 #include "kube/compact_cache.h"
 #include "kube/controller.h"
 #include "kube/events.h"
+#include "kube/state_writer.h"
 #include "kube/store.h"
 #include "kube/workqueue.h"
 #include "kube/write_overlay.h"
@@ -127,7 +128,7 @@ class Reconciler {
   /// stateDeleted tells that the informer saw ConfigurationState deleted: the next state pass
   /// forgets what it wrote, which the cache may never have shown before the deletion (a create
   /// and a delete in quick succession), and creates it again. Thread-safe.
-  void stateDeleted() { state_deleted_.store(true); }
+  void stateDeleted() { state_writer_.noteDeleted(); }
 
  private:
   /// ServiceWrite is one pending services/status patch and what to do once it succeeded.
@@ -148,7 +149,6 @@ class Reconciler {
   ReconcileResult fullPass();
   ReconcileResult reconcilePoolStatus(const std::string& pool);
   ReconcileResult reconcileState();
-  ReconcileResult ensureState(bool& exists);
 
   std::optional<api::Service> view(const std::string& key);
   std::vector<api::Service> snapshotServices();
@@ -203,10 +203,9 @@ class Reconciler {
   config::ConfigSharedPtr config_;                      ///< the last good configuration
   std::optional<api::ConfigurationStateStatus> state_;  ///< desired ConfigurationState status
   std::atomic<bool> initial_done_{false};
-  std::atomic<bool> state_deleted_{false};
   k8s::WriteOverlay<ServiceWritten> service_writes_;
   k8s::WriteOverlay<api::IPAddressPoolStatus> pool_writes_;
-  k8s::WriteOverlay<api::ConfigurationStateStatus> state_writes_;
+  k8s::StateWriter state_writer_;  ///< the ConfigurationState `controller`
   UnannouncedTracker unannounced_;
   config::ConfigSharedPtr announce_config_;  ///< every agent's view merged (config::combine)
 };

@@ -95,57 +95,13 @@ ReconcileResult Reconciler::reconcilePoolStatus(const std::string& name) {
   return ReconcileResult::done();
 }
 
-ReconcileResult Reconciler::ensureState(bool& exists) {
-  const std::string key = k8s::objectKey(options_.namespace_, kConfigurationStateName);
-  auto cached = caches_.states.get(key);
-  exists = cached != nullptr;
-  if (exists) return ReconcileResult::done();
-  auto r = api_.create(k8s::resources::kConfigurationStates, options_.namespace_,
-                       configurationStateObject(options_.namespace_, options_.owner));
-  if (!r && r.error().code != ErrorCode::AlreadyExists) {
-    log_.warn("configuration_state", "create_failed", r.error().message, {{"key", key}});
-    return ReconcileResult::retry(r.error());
-  }
-  log_.info("configuration_state", "created", "ConfigurationState created", {{"key", key}});
-  exists = true;
-  return ReconcileResult::done();
-}
-
 ReconcileResult Reconciler::reconcileState() {
   if (!state_) return ReconcileResult::done();
-  const std::string key = k8s::objectKey(options_.namespace_, kConfigurationStateName);
-  if (state_deleted_.exchange(false)) {
-    state_writes_.erase(key);
+  const k8s::StateWrite w = state_writer_.write(*state_);
+  if (w.attempted) {
+    metrics_.countReconcile(ReconcileKind::ConfigurationState, !w.result.ok());
   }
-  auto cached = caches_.states.get(key);
-  const std::string cached_rv = cached ? cached->metadata.resource_version : std::string();
-  const auto* written = state_writes_.written(key, cached_rv, clock_.now());
-  if (written != nullptr && api::sameConfigurationState(*written, *state_)) {
-    return ReconcileResult::done();
-  }
-  if (written == nullptr && cached && api::sameConfigurationState(cached->status, *state_)) {
-    return ReconcileResult::done();
-  }
-  bool exists = written != nullptr;
-  if (!exists) {
-    if (ReconcileResult r = ensureState(exists); !r.ok()) {
-      metrics_.countReconcile(ReconcileKind::ConfigurationState, true);
-      return r;
-    }
-  }
-  auto r = api_.patchStatus(k8s::resources::kConfigurationStates, options_.namespace_,
-                            kConfigurationStateName, k8s::PatchType::Merge,
-                            api::configurationStatePatch(*state_));
-  metrics_.countReconcile(ReconcileKind::ConfigurationState, !r.has_value());
-  if (!r) {
-    state_writes_.erase(key);  // NotFound: deleted meanwhile; the retry creates it again
-    log_.warn("configuration_state", "write_failed", r.error().message, {{"key", key}});
-    return ReconcileResult::retry(r.error());
-  }
-  state_writes_.record(key, *state_, k8s::resourceVersionOf(*r), clock_.now());
-  log_.info("configuration_state", "written", "ConfigurationState updated",
-            {{"key", key}, {"result", state_->result}});
-  return ReconcileResult::done();
+  return w.result;
 }
 
 }  // namespace ingot::controller

@@ -219,6 +219,7 @@ Result<bool> IncrementalBuild::rebuild(const config::ConfigSharedPtr& config,
   }
   ++epoch_;
   services_.clear();
+  held_ = announcements.size();
   extra_.clear();
   fragments_.clear();
   std::unordered_map<std::string, uint32_t> uses;  // prefix text → announcements with it
@@ -267,7 +268,7 @@ Result<bool> IncrementalBuild::update(const config::ConfigSharedPtr& config,
   std::unordered_set<std::string_view> added;
   size_t seen = 0;
   size_t moved = 0;  // announcements in the changes, old and new
-  const size_t limit = 32 + announcements.size() / 256;
+  const size_t limit = patchLimit(announcements.size());
   for (size_t b = 0; b < announcements.size();) {
     size_t e = b + 1;
     while (e < announcements.size() && announcements[e].service == announcements[b].service) {
@@ -338,6 +339,62 @@ Result<bool> IncrementalBuild::update(const config::ConfigSharedPtr& config,
       it = services_.erase(it);
     }
   }
+  held_ = announcements.size();
+  return changed_;
+}
+
+std::optional<bool> IncrementalBuild::patch(
+    const config::ConfigSharedPtr& config,
+    const std::string& node,
+    const std::vector<config::ServiceAnnouncements>& changes,
+    const BuildOptions& options) {
+  if (!config_ || config != config_ || node != node_ || !sameOptions(options, options_)) {
+    return std::nullopt;  // update builds afresh
+  }
+  size_t moved = 0;  // announcements in the changes, old and new
+  size_t total = held_;
+  for (const auto& c : changes) {
+    for (const auto& a : c.announcements) {
+      if (a.service != c.service || a.communities.size() > detail::kMaxCommunities) {
+        return std::nullopt;  // update groups by Announcement::service; build says why
+      }
+    }
+    auto it = services_.find(c.service);
+    const size_t was = it == services_.end() ? 0 : it->second.announcements.size();
+    moved += was + c.announcements.size();
+    total = total - was + c.announcements.size();
+  }
+  if (moved > patchLimit(total)) {
+    return std::nullopt;  // most of it changed: update builds afresh
+  }
+  changed_ = false;
+  for (const auto& c : changes) {
+    auto it = services_.find(c.service);
+    if (it != services_.end()) {
+      std::vector<config::Announcement>& held = it->second.announcements;
+      if (held == c.announcements) {
+        continue;
+      }
+      for (const auto& a : held) {
+        remove(a);
+      }
+      held_ -= held.size();
+      if (c.announcements.empty()) {
+        services_.erase(it);
+        continue;
+      }
+      held = c.announcements;
+    } else if (c.announcements.empty()) {
+      continue;
+    } else {
+      it = services_.emplace(c.service, Group{c.announcements, epoch_}).first;
+    }
+    held_ += c.announcements.size();
+    for (const auto& a : it->second.announcements) {
+      add(a);
+    }
+  }
+  ++patches_;
   return changed_;
 }
 

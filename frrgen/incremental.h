@@ -26,8 +26,9 @@ namespace ingot::frrgen {
 /// by Service ("namespace/name", Announcement::service). update compares the new announcements
 /// with the held ones Service by Service and patches the object for the Services whose
 /// announcements differ: O(changed × log N) list edits plus one pass over the Services to find
-/// them. A different configuration (another ConfigSharedPtr), node or options builds afresh
-/// with frrgen::build. Cost per update at 10,000 Services: docs/performance.md.
+/// them. patch is handed the changed Services alone and skips that pass. A different
+/// configuration (another ConfigSharedPtr), node or options builds afresh with frrgen::build.
+/// Cost per update at 10,000 Services: docs/performance.md.
 ///
 /// Every list a prefix lands in is a Slot: which list (List) of which router or neighbor, and
 /// for the grouped lists the group (community text, or the local preference / bandwidth value).
@@ -41,6 +42,19 @@ class IncrementalBuild {
                       const std::string& node,
                       const std::vector<config::Announcement>& announcements,
                       const BuildOptions& options);
+
+  /// patch makes result() what update returns for the held announcements with those of the
+  /// Services in changes replaced (a Service named twice: the last wins), without looking at the
+  /// other Services: O(changed × log N). It returns whether result() changed, or nullopt,
+  /// changing nothing, where update
+  /// would build afresh or fail: no result yet or after an error, another configuration, node
+  /// or options, more changed announcements than a patch is worth, an announcement whose
+  /// `service` is not its change's, too many communities; then call update with every
+  /// announcement.
+  std::optional<bool> patch(const config::ConfigSharedPtr& config,
+                            const std::string& node,
+                            const std::vector<config::ServiceAnnouncements>& changes,
+                            const BuildOptions& options);
 
   /// result is the FRRConfiguration of the last successful update (nullopt before).
   const std::optional<api::FRRConfiguration>& result() const { return out_; }
@@ -57,6 +71,9 @@ class IncrementalBuild {
 
   /// rebuilds counts the updates that built afresh (the first, and each of a new configuration).
   uint64_t rebuilds() const { return rebuilds_; }
+
+  /// patches counts the successful calls of patch.
+  uint64_t patches() const { return patches_; }
 
  private:
   enum class List : uint8_t { RouterPrefixes, Allowed, Community, LocalPref, Bandwidth };
@@ -80,6 +97,9 @@ class IncrementalBuild {
     uint64_t epoch = 0;  ///< the update that last saw this Service
   };
 
+  /// patchLimit is how many announcements (old and new) a patch may move when total are
+  /// announced; beyond it update builds afresh.
+  static size_t patchLimit(size_t total) { return 32 + total / 256; }
   Result<bool> rebuild(const config::ConfigSharedPtr& config,
                        const std::string& node,
                        const std::vector<config::Announcement>& announcements,
@@ -111,8 +131,10 @@ class IncrementalBuild {
   /// fragments_ is the encoded text of a list ("a","b"), by slotKey; RouterPrefixes and Allowed
   /// lists are keyed as their Slot, a group's by its Slot with its key.
   std::unordered_map<std::string, std::string> fragments_;
+  size_t held_ = 0;  ///< the announcements in services_
   uint64_t epoch_ = 0;
   uint64_t rebuilds_ = 0;
+  uint64_t patches_ = 0;
   bool changed_ = false;  ///< the update in progress edited a list
 };
 

@@ -73,7 +73,20 @@ config::Announcement randomAnnouncement(std::mt19937& rng, const std::string& se
   return a;
 }
 
-void checkSequence(uint32_t seed, int steps) {
+/// spoil gives the last announcement of service in flat more communities than build takes.
+void spoil(std::vector<config::Announcement>& flat, const std::string& service) {
+  for (auto it = flat.rbegin(); it != flat.rend(); ++it) {
+    if (it->service == service) {
+      it->communities.assign(64, community(1, 1));
+      return;
+    }
+  }
+}
+
+/// checkSequence runs steps random steps; each is handed to IncrementalBuild either whole
+/// (update) or as the changed Services alone (patch, with update when it declines), and the
+/// object must then equal build's of every announcement.
+void checkSequence(uint32_t seed, int steps, uint64_t& patched) {
   std::mt19937 rng(seed);
   auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
   config::ConfigSharedPtr cfg = makeConfig(0);
@@ -81,13 +94,16 @@ void checkSequence(uint32_t seed, int steps) {
   Model model;
   IncrementalBuild inc;
   std::optional<api::FRRConfiguration> last;
+  const uint64_t patched_before = patched;
   for (int step = 0; step < steps; ++step) {
-    const int changes = 1 + static_cast<int>(pick(3));
-    for (int c = 0; c < changes; ++c) {
+    const int count = 1 + static_cast<int>(pick(3));
+    std::vector<config::ServiceAnnouncements> changes;
+    for (int c = 0; c < count; ++c) {
       const std::string service = "ns/svc-" + std::to_string(pick(12));
       const size_t n = pick(4);  // 0: withdrawn
       std::vector<config::Announcement> anns;
       for (size_t i = 0; i < n; ++i) anns.push_back(randomAnnouncement(rng, service));
+      changes.push_back({service, anns});
       if (n == 0) {
         model.by_service.erase(service);
       } else {
@@ -95,16 +111,20 @@ void checkSequence(uint32_t seed, int steps) {
       }
     }
     if (pick(15) == 0) cfg = makeConfig(++variant);  // a new configuration
+    const bool by_patch = pick(2) == 0;
     std::vector<config::Announcement> flat = model.flat(rng, pick(4) == 0);
-    if (pick(20) == 0 && !flat.empty()) {
+    if (!by_patch && pick(20) == 0 && !flat.empty()) {
       flat.push_back(flat.front());  // one Service in two runs
     }
-    if (pick(25) == 0 && !flat.empty()) {
-      flat.back().communities.assign(64, community(1, 1));  // build refuses it
+    if (pick(25) == 0 && !changes.back().announcements.empty()) {  // build refuses it
+      changes.back().announcements.back().communities.assign(64, community(1, 1));
+      spoil(flat, changes.back().service);
     }
-    BOOST_TEST_CONTEXT("seed " << seed << " step " << step) {
+    BOOST_TEST_CONTEXT("seed " << seed << " step " << step << (by_patch ? " patch" : "")) {
       auto want = build(*cfg, "node1", flat, {});
-      auto got = inc.update(cfg, "node1", flat, {});
+      std::optional<bool> patch = by_patch ? inc.patch(cfg, "node1", changes, {}) : std::nullopt;
+      patched += patch.has_value() ? 1 : 0;
+      Result<bool> got = patch ? Result<bool>(*patch) : inc.update(cfg, "node1", flat, {});
       BOOST_TEST_REQUIRE(got.has_value() == want.has_value());
       if (!want) {
         BOOST_TEST(got.error().message == want.error().message);
@@ -131,6 +151,7 @@ void checkSequence(uint32_t seed, int steps) {
     }
   }
   BOOST_TEST(inc.rebuilds() < static_cast<uint64_t>(steps) / 2);  // mostly patched
+  BOOST_TEST(inc.patches() == patched - patched_before);
 }
 
 }  // namespace
@@ -138,9 +159,11 @@ void checkSequence(uint32_t seed, int steps) {
 BOOST_AUTO_TEST_SUITE(incremental_suite)
 
 BOOST_AUTO_TEST_CASE(random_change_sequences_equal_a_full_build) {
+  uint64_t patched = 0;
   for (uint32_t seed = 1; seed <= 40; ++seed) {
-    checkSequence(seed, 120);
+    checkSequence(seed, 120, patched);
   }
+  BOOST_TEST(patched > 40u * 120u / 4u);  // the changed Services alone were handed over often
 }
 
 BOOST_AUTO_TEST_CASE(a_changed_service_patches_without_a_rebuild) {
@@ -179,6 +202,63 @@ BOOST_AUTO_TEST_CASE(a_changed_service_patches_without_a_rebuild) {
   BOOST_TEST(*inc.update(cfg, "node1", anns, o));
   BOOST_TEST(inc.rebuilds() == 2u);
   BOOST_TEST(inc.result()->metadata.namespace_ == "frr-k8s-system");
+}
+
+// The changed Services handed over alone: a moved, a new and a withdrawn Service patch the object
+// without a rebuild; another configuration, or too large a change, is declined (update's part).
+BOOST_AUTO_TEST_CASE(changed_services_alone_patch_or_are_declined) {
+  const config::ConfigSharedPtr cfg = makeConfig(0);
+  std::map<std::string, std::vector<config::Announcement>> by_service;
+  for (int i = 0; i < 300; ++i) {
+    config::Announcement a;
+    a.service = "ns/svc-" + std::to_string(1000 + i);
+    a.prefix = cidr("10.3." + std::to_string(i / 100) + "." + std::to_string(i % 100) + "/32");
+    a.peers = {"a", "b"};
+    a.local_pref = i % 2 == 0 ? 100 : 0;
+    by_service[a.service] = {a};
+  }
+  auto flat = [&] {
+    std::vector<config::Announcement> out;
+    for (const auto& [key, anns] : by_service) out.insert(out.end(), anns.begin(), anns.end());
+    return out;
+  };
+  IncrementalBuild inc;
+  BOOST_TEST(!inc.patch(cfg, "node1", {}, {}).has_value());  // nothing built yet
+  BOOST_TEST_REQUIRE(inc.update(cfg, "node1", flat(), {}).has_value());
+  std::vector<config::ServiceAnnouncements> changes;
+  config::Announcement moved = by_service.at("ns/svc-1017").front();
+  moved.prefix = cidr("10.9.9.9/32");
+  changes.push_back({moved.service, {moved}});
+  changes.push_back({"ns/svc-1003", {}});  // withdrawn
+  config::Announcement fresh = moved;
+  fresh.service = "ns/new";
+  fresh.prefix = cidr("10.9.9.10/32");
+  changes.push_back({fresh.service, {fresh}});
+  for (const auto& c : changes) {
+    if (c.announcements.empty()) {
+      by_service.erase(c.service);
+    } else {
+      by_service[c.service] = c.announcements;
+    }
+  }
+  const std::optional<bool> patched = inc.patch(cfg, "node1", changes, {});
+  BOOST_TEST_REQUIRE(patched.has_value());
+  BOOST_TEST(*patched);
+  BOOST_TEST(inc.rebuilds() == 1u);
+  BOOST_TEST((*inc.result() == *build(*cfg, "node1", flat(), {})));
+  BOOST_TEST(!*inc.patch(cfg, "node1", changes, {}));  // the same again: unchanged
+  // An announcement filed under another Service, another configuration, or more changes than a
+  // patch is worth: declined, nothing changed.
+  changes.push_back({"ns/other", {moved}});
+  BOOST_TEST(!inc.patch(cfg, "node1", changes, {}).has_value());
+  changes.pop_back();
+  BOOST_TEST(!inc.patch(makeConfig(1), "node1", changes, {}).has_value());
+  std::vector<config::ServiceAnnouncements> all;
+  all.reserve(by_service.size());
+  for (const auto& [key, anns] : by_service) all.push_back({key, {}});
+  BOOST_TEST(!inc.patch(cfg, "node1", all, {}).has_value());
+  BOOST_TEST((*inc.result() == *build(*cfg, "node1", flat(), {})));
+  BOOST_TEST(inc.patches() == 2u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

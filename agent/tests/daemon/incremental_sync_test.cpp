@@ -3,7 +3,8 @@
 // random sequences of Service (weighted ECMP or not), EndpointSlice (endpoint counts) and Node
 // changes, one handed each change's Service key and the objects projected as the agent's
 // informers do, the other a full pass over the full objects each time, must hand the backends the
-// same announcements (link-bandwidth included), write the same FRRConfiguration and
+// same announcements (link-bandwidth included; the per-Service side hands over the changed
+// Services alone, which the BGP backend patches in), write the same FRRConfiguration and
 // ServiceBGPStatus objects and record the same Events.
 #include <algorithm>
 #include <random>
@@ -18,14 +19,33 @@ namespace {
 
 using testing::Harness;
 
-/// Probe keeps the last Desired it was handed, rendered as text.
+/// Probe keeps the BGP announcements it was handed by Service, following a hand-off of changes
+/// alone as a BGP backend does, and renders the last Desired as text. A hand-off of changes whose
+/// result differs from what Desired::bgp_all says is every announcement is counted as a mismatch.
 struct Probe final : Backend {
-  explicit Probe(std::string& seen) : seen_(seen) {}
+  Probe(std::string& seen, int& mismatches, int& changes)
+      : seen_(seen), mismatches_(mismatches), changes_(changes) {}
   std::string_view key() const override { return "probe"; }
   ReconcileKind reconcileKind() const override { return ReconcileKind::Layer2; }
   std::optional<k8s::Duration> update(const Desired& desired) override {
+    if (desired.bgp_changes == nullptr) {
+      by_service_.clear();
+      for (const auto& a : desired.bgp) by_service_[a.service].push_back(a);
+    } else {
+      ++changes_;
+      for (const auto& c : *desired.bgp_changes) {
+        if (c.announcements.empty()) {
+          by_service_.erase(c.service);
+        } else {
+          by_service_[c.service] = c.announcements;
+        }
+      }
+    }
+    std::vector<Announcement> all;
+    for (const auto& [key, anns] : by_service_) all.insert(all.end(), anns.begin(), anns.end());
+    if (all != desired.allBgp()) ++mismatches_;
     seen_.clear();
-    for (const auto& a : desired.bgp) {
+    for (const auto& a : all) {
       seen_ += a.prefix.toString() + "|" + std::to_string(a.local_pref) + "|" + a.service + "|" +
                a.advertisement + "|bw" + std::to_string(a.bandwidth) + "|";
       for (const auto& c : a.communities) seen_ += c.toString() + ",";
@@ -42,6 +62,9 @@ struct Probe final : Backend {
   }
   ReconcileResult apply() override { return ReconcileResult::done(); }
   std::string& seen_;
+  int& mismatches_;
+  int& changes_;  ///< hand-offs of changes alone
+  std::map<std::string, std::vector<Announcement>, ServiceKeyLess> by_service_;
 };
 
 ReconcilerOptions options() {
@@ -55,8 +78,11 @@ ReconcilerOptions options() {
 /// Side is one reconciler of the pair, with the last Desired its probe saw.
 struct Side {
   std::string seen;
-  Harness h{options(), nullptr,
-            [this](const BackendContext&) { return std::make_unique<Probe>(seen); }};
+  int mismatches = 0;
+  int changes = 0;
+  Harness h{options(), nullptr, [this](const BackendContext&) {
+              return std::make_unique<Probe>(seen, mismatches, changes);
+            }};
 
   void settle() {
     for (int i = 0; i < 4; ++i) {
@@ -212,6 +238,7 @@ BOOST_AUTO_TEST_CASE(a_service_key_decides_as_a_full_pass_does) {
   bool statuses = false;  // the sequences did announce with peers over BGP...
   bool l2 = false;        // ...and won Layer 2 elections
   bool weights = false;   // ...and announced link-bandwidth values other than 1
+  bool changes = false;   // ...and handed over changed Services alone
   for (unsigned seed = 1; seed <= 6; ++seed) {
     BOOST_TEST_CONTEXT("seed " << seed) {
       Side inc;
@@ -231,12 +258,14 @@ BOOST_AUTO_TEST_CASE(a_service_key_decides_as_a_full_pass_does) {
         full.settle();
         BOOST_TEST_CONTEXT("step " << i) {
           BOOST_TEST(inc.seen == full.seen);
+          BOOST_TEST(inc.mismatches == 0);
           BOOST_TEST((inc.h.desired() == full.h.desired()));
           BOOST_TEST(inc.statuses() == full.statuses(), boost::test_tools::per_element());
           BOOST_TEST(inc.events() == full.events(), boost::test_tools::per_element());
         }
         statuses |= !full.statuses().empty();
         l2 |= full.seen.find("l2 ") != std::string::npos;
+        changes |= inc.changes > 0;
         weights |= full.seen.find("|bw2|") != std::string::npos ||
                    full.seen.find("|bw3|") != std::string::npos;
       }
@@ -245,6 +274,7 @@ BOOST_AUTO_TEST_CASE(a_service_key_decides_as_a_full_pass_does) {
   BOOST_TEST(statuses);
   BOOST_TEST(l2);
   BOOST_TEST(weights);
+  BOOST_TEST(changes);
 }
 
 }  // namespace
