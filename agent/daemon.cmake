@@ -4,30 +4,30 @@
 
 ingot_add_library(ingot_agent
   SOURCES
-    ${CMAKE_CURRENT_LIST_DIR}/backend.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/backend_frr.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/backend_l2.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/backend_l2_probe.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/backend_l2_status.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/bgp_status_writer.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/compact_cache.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/flags.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/drain_tracker.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/reconciler_drain.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/l2_hold_down.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/manager.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/manager_projections.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/membership_source.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/reconciler.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/reconciler_service.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/reconciler_state.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/reconciler_status.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/writes.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/backends/backend.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/backends/backend_frr.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/backends/backend_l2.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/backends/backend_l2_probe.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/backends/backend_l2_status.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconcile/bgp_status_writer.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/daemon/compact_cache.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/daemon/flags.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconcile/drain_tracker.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconcile/reconciler_drain.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/backends/l2_hold_down.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/daemon/manager.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/daemon/manager_projections.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/daemon/membership_source.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/daemon/metrics.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconcile/reconciler.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconcile/reconciler_service.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconcile/reconciler_state.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconcile/reconciler_status.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reconcile/writes.cpp
   LIBRARIES ingot_agent_core ingot_frr ingot_agent_l2 ingot_memberlist ingot_frrgen ingot_config ingot_api
             ingot_json ingot_kube_daemon ingot_kube_compact ingot_kube ingot_daemon ingot_util)
 
-add_executable(ingot-agent ${CMAKE_CURRENT_LIST_DIR}/main.cpp)
+add_executable(ingot-agent ${CMAKE_CURRENT_LIST_DIR}/daemon/main.cpp)
 target_link_libraries(ingot-agent PRIVATE ingot_agent)
 
 # Unit tests: flags, pure helpers, write bodies and the reconciler against kube's FakeApiClient

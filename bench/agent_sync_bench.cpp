@@ -23,7 +23,7 @@
 #include <time.h>
 #include <vector>
 
-#include "agent/reconciler.h"
+#include "agent/reconcile/reconciler.h"
 #include "agent/tests/daemon/harness.h"
 #include "bench/main_guard.h"
 #include "cli/workspace.h"
@@ -133,8 +133,9 @@ struct Agent {
                                  backendOptions(o), clock};
     Backends backends;
     backends.push_back(std::make_unique<FrrK8sBackend>(context));
-    reconciler = std::make_unique<Reconciler>(world.caches(), api, events, queue, metrics, logger,
-                                              o, std::move(backends), clock);
+    reconciler = std::make_unique<Reconciler>(world.caches(),
+                                              k8s::ReconcileIo{api, events, queue, logger, clock},
+                                              metrics, o, std::move(backends));
   }
 
   /// settle runs every key, past the debounce, until nothing is left.

@@ -13,9 +13,9 @@
 #include <string>
 #include <type_traits>
 
-#include "agent/compact_cache.h"
-#include "agent/manager.h"
-#include "agent/reconciler.h"
+#include "agent/daemon/compact_cache.h"
+#include "agent/daemon/manager.h"
+#include "agent/reconcile/reconciler.h"
 #include "api/codec.h"
 #include "controller/compact_cache.h"
 #include "controller/core/projections.h"

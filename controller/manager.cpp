@@ -137,8 +137,8 @@ Manager::Manager(k8s::ApiClient& api,
       api::jsonDecoder<api::ConfigurationState>(),
       stateHandlers(q, err, [this] { reconciler_->stateDeleted(); }), state_options);
   reconciler_ = std::make_unique<Reconciler>(
-      Caches{services, pools, communities, namespaces, states, announce_.get()}, api, events, q,
-      metrics, log_, options_.reconciler);
+      Caches{services, pools, communities, namespaces, states, announce_.get()},
+      k8s::ReconcileIo{api, events, q, log_}, metrics, options_.reconciler);
 }
 
 Manager::~Manager() {

@@ -46,21 +46,13 @@ bool isService(std::string_view key) {
 }  // namespace keys
 
 Reconciler::Reconciler(Caches caches,
-                       k8s::ApiClient& api,
-                       EventSink& events,
-                       k8s::WorkQueue& queue,
+                       const k8s::ReconcileIo& io,
                        Metrics& metrics,
-                       log::Logger& logger,
-                       ReconcilerOptions options,
-                       k8s::Clock& clock)
-    : caches_(caches),
-      api_(api),
-      events_(events),
-      queue_(queue),
+                       ReconcilerOptions options)
+    : k8s::ReconcilerIo(io),
+      caches_(caches),
       metrics_(metrics),
-      log_(logger),
       options_(std::move(options)),
-      clock_(clock),
       writers_(options_.write_concurrency),
       service_writes_(options_.overlay_ttl),
       pool_writes_(options_.overlay_ttl),

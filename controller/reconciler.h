@@ -26,6 +26,7 @@
 #include "kube/compact_cache.h"
 #include "kube/controller.h"
 #include "kube/events.h"
+#include "kube/reconcile_io.h"
 #include "kube/state_writer.h"
 #include "kube/store.h"
 #include "kube/workqueue.h"
@@ -99,16 +100,12 @@ struct ReconcilerOptions {
 /// been parsed. A configuration that fails to parse is reported (ConfigurationState Invalid,
 /// metallb_k8s_client_config_stale_bool 1) and never replaces the last good one. A full pass
 /// that fails in any write is retried as a whole.
-class Reconciler {
+class Reconciler : private k8s::ReconcilerIo {
  public:
   Reconciler(Caches caches,
-             k8s::ApiClient& api,
-             EventSink& events,
-             k8s::WorkQueue& queue,
+             const k8s::ReconcileIo& io,
              Metrics& metrics,
-             log::Logger& logger,
-             ReconcilerOptions options,
-             k8s::Clock& clock = k8s::steadyClock());
+             ReconcilerOptions options);
 
   /// reconcile handles any key.
   ReconcileResult reconcile(const std::string& key);
@@ -190,13 +187,8 @@ class Reconciler {
   static void dropStaleCondition(const api::Service& svc, ServiceOutcome& out);
 
   Caches caches_;
-  k8s::ApiClient& api_;
-  EventSink& events_;
-  k8s::WorkQueue& queue_;
   Metrics& metrics_;
-  log::Logger& log_;
   ReconcilerOptions options_;
-  k8s::Clock& clock_;
   WritePool writers_;
 
   Allocator allocator_;

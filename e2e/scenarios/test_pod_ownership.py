@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The agent's status objects are owned by its speaker Pod (agent/writes.cpp). When that Pod is
+"""The agent's status objects are owned by its speaker Pod (agent/reconcile/writes.cpp). When that Pod is
 deleted and the DaemonSet creates it again (same name `speaker-<node>`, new uid), the test API
 server's garbage collector removes what the old Pod owned, and the new agent writes it again
 owned by the new Pod: at the end nothing is missing and nothing is left owned by the old uid."""

@@ -2,12 +2,12 @@
 // Layer2Backend against a fake responder, the fake API client and hand-filled stores: what the
 // responder is told per transition, the Events, ServiceL2Status writes, metrics and the
 // responder's start failure.
-#include "agent/backend_l2.h"
+#include "agent/backends/backend_l2.h"
 
 #include <boost/test/unit_test.hpp>
 
+#include "agent/reconcile/writes.h"
 #include "agent/tests/daemon/harness.h"
-#include "agent/writes.h"
 #include "api/codec.h"
 
 namespace ingot::agent {

@@ -9,8 +9,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "agent/reconcile/writes.h"
 #include "agent/tests/daemon/fixtures.h"
-#include "agent/writes.h"
 #include "api/codec.h"
 
 namespace ingot::agent {

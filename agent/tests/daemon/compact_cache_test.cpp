@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// The packed caches (agent/compact_cache.h) against the projected ones they replace: every
+// The packed caches (agent/daemon/compact_cache.h) against the projected ones they replace: every
 // object read back is its projection, and over random sequences of adds, updates and deletes
 // the readers' view (get, list, byIndex, size) of a packed store equals that of a store of
 // projected objects.
-#include "agent/compact_cache.h"
+#include "agent/daemon/compact_cache.h"
 
 #include <random>
 #include <set>
 
 #include <boost/test/unit_test.hpp>
 
-#include "agent/manager.h"
-#include "agent/reconciler.h"
-#include "agent/writes.h"
+#include "agent/daemon/manager.h"
+#include "agent/reconcile/reconciler.h"
+#include "agent/reconcile/writes.h"
 #include "kube/resources.h"
 
 using namespace ingot;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/flags.h"
+#include "agent/daemon/flags.h"
 
 #include <map>
 
 #include <boost/test/unit_test.hpp>
 
-#include "agent/manager.h"
+#include "agent/daemon/manager.h"
 
 namespace ingot::agent {
 namespace {

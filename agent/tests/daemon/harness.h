@@ -13,7 +13,7 @@
 #include <variant>
 #include <vector>
 
-#include "agent/reconciler.h"
+#include "agent/reconcile/reconciler.h"
 #include "api/object.h"
 #include "frr/port.h"
 #include "kube/tests/fake_api_client.h"
@@ -246,14 +246,10 @@ struct Harness {
         metrics(options.node),
         logger(log::Level::Debug, [this](std::string_view line) { logs.emplace_back(line); }),
         reconciler(world.caches(),
-                   client,
-                   events,
-                   queue,
+                   k8s::ReconcileIo{client, events, queue, logger, clock},
                    metrics,
-                   logger,
                    options,
-                   backends(options, frr, extra, bgp),
-                   clock) {}
+                   backends(options, frr, extra, bgp)) {}
 
   Backends backends(const ReconcilerOptions& options,
                     bgp::FrrPort* frr,

@@ -11,7 +11,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "agent/manager.h"
+#include "agent/daemon/manager.h"
 #include "agent/tests/daemon/fixtures.h"
 
 namespace ingot::agent {

@@ -7,7 +7,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "agent/core/member_meta.h"
-#include "agent/membership_source.h"
+#include "agent/daemon/membership_source.h"
 #include "agent/tests/daemon/fixtures.h"
 
 namespace ingot::agent {

@@ -3,9 +3,9 @@
 // writes, ServiceBGPStatus, Events, ConfigurationState and the frr-mode loop.
 #include <boost/test/unit_test.hpp>
 
-#include "agent/backend_l2.h"
+#include "agent/backends/backend_l2.h"
+#include "agent/reconcile/writes.h"
 #include "agent/tests/daemon/fixtures.h"
-#include "agent/writes.h"
 #include "api/codec.h"
 #include "frrgen/served.h"
 

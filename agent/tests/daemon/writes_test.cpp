@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/writes.h"
+#include "agent/reconcile/writes.h"
 
 #include <boost/test/unit_test.hpp>
 

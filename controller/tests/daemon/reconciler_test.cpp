@@ -83,9 +83,9 @@ struct Fixture {
   std::unique_ptr<Reconciler> reconciler;
 
   explicit Fixture(ReconcilerOptions options = defaults()) {
-    reconciler =
-        std::make_unique<Reconciler>(Caches{services, pools, communities, namespaces, states}, api,
-                                     events, queue, metrics, logger, std::move(options), clock);
+    reconciler = std::make_unique<Reconciler>(
+        Caches{services, pools, communities, namespaces, states},
+        k8s::ReconcileIo{api, events, queue, logger, clock}, metrics, std::move(options));
   }
 
   static ReconcilerOptions defaults() {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "agent/backend.h"
+#include "agent/backends/backend.h"
 #include "agent/l2/responder.h"
 #include "kube/write_overlay.h"
 

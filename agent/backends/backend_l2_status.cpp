@@ -4,8 +4,8 @@
 // (statusObjectName; MetalLB's are l2-<random>); the answering node deletes the other nodes'
 // objects for its Services and its own for Services it no longer answers for. Written only when
 // they differ from what is stored.
-#include "agent/backend_l2.h"
-#include "agent/writes.h"
+#include "agent/backends/backend_l2.h"
+#include "agent/reconcile/writes.h"
 #include "common/json/scan.h"
 #include "kube/resources.h"
 

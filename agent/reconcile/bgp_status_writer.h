@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include "agent/compact_cache.h"
-#include "agent/metrics.h"
-#include "agent/service_key.h"
+#include "agent/daemon/compact_cache.h"
+#include "agent/daemon/metrics.h"
+#include "agent/reconcile/service_key.h"
 #include "api/types.h"
 #include "common/util/log.h"
 #include "kube/api_client.h"

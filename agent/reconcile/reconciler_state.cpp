@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Running a backend's key and the ConfigurationState speaker-<node>.
-#include "agent/reconciler.h"
-#include "agent/writes.h"
+#include "agent/reconcile/reconciler.h"
+#include "agent/reconcile/writes.h"
 
 namespace ingot::agent {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/metrics.h"
+#include "agent/daemon/metrics.h"
 
 namespace ingot::agent {
 namespace {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/bgp_status_writer.h"
+#include "agent/reconcile/bgp_status_writer.h"
 
 #include <algorithm>
 #include <iterator>
 
-#include "agent/writes.h"
+#include "agent/reconcile/writes.h"
 #include "common/json/scan.h"
 #include "kube/resources.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/drain_tracker.h"
+#include "agent/reconcile/drain_tracker.h"
 
 #include <algorithm>
 

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "agent/core/hold_down.h"
-#include "agent/metrics.h"
+#include "agent/daemon/metrics.h"
 #include "common/util/log.h"
 
 namespace ingot::agent {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Drain-awareness in the reconciler: stepping this node's drain state, applying it to the BGP
 // decisions, and the Layer 2 hand-off (agent/core/drain.h).
-#include "agent/reconciler.h"
-#include "agent/writes.h"
+#include "agent/reconcile/reconciler.h"
+#include "agent/reconcile/writes.h"
 
 namespace ingot::agent {
 namespace {

@@ -4,8 +4,8 @@
 // backends' applies.
 #include <algorithm>
 
-#include "agent/reconciler.h"
-#include "agent/writes.h"
+#include "agent/reconcile/reconciler.h"
+#include "agent/reconcile/writes.h"
 
 namespace ingot::agent {
 

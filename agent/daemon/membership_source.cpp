@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/membership_source.h"
+#include "agent/daemon/membership_source.h"
 
 #include <algorithm>
 #include <filesystem>

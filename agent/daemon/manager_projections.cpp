@@ -6,8 +6,8 @@
 
 #include "agent/core/drain.h"
 #include "agent/core/weights.h"
-#include "agent/manager.h"
-#include "agent/writes.h"
+#include "agent/daemon/manager.h"
+#include "agent/reconcile/writes.h"
 
 namespace ingot::agent {
 namespace {

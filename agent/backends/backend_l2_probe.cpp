@@ -4,7 +4,7 @@
 // themselves run in the responder (agent/l2/responder_probe.cpp).
 #include <algorithm>
 
-#include "agent/backend_l2.h"
+#include "agent/backends/backend_l2.h"
 #include "agent/core/member_meta.h"
 
 namespace ingot::agent {

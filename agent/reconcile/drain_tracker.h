@@ -8,9 +8,9 @@
 #include <chrono>
 #include <optional>
 
+#include "agent/backends/l2_hold_down.h"
 #include "agent/core/drain.h"
-#include "agent/l2_hold_down.h"
-#include "agent/metrics.h"
+#include "agent/daemon/metrics.h"
 #include "common/util/log.h"
 
 namespace ingot::agent {

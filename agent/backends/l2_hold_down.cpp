@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/l2_hold_down.h"
+#include "agent/backends/l2_hold_down.h"
 
 #include <algorithm>
 

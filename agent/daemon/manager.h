@@ -8,9 +8,9 @@
 #include <memory>
 
 #include "agent/core/member_meta.h"
-#include "agent/membership_source.h"
-#include "agent/metrics.h"
-#include "agent/reconciler.h"
+#include "agent/daemon/membership_source.h"
+#include "agent/daemon/metrics.h"
+#include "agent/reconcile/reconciler.h"
 #include "common/util/log.h"
 #include "common/util/result.h"
 #include "kube/api_client.h"
@@ -21,7 +21,7 @@ namespace ingot::agent {
 /// The projections of the agent's informers (Informer::Handlers::transform): each clears, in
 /// place, the fields of a decoded object the agent never reads, before the object is cached.
 /// The decisions over projected objects are those over the full ones. EndpointSlices and
-/// ServiceBGPStatus objects are cached packed (agent/compact_cache.h), as their projections.
+/// ServiceBGPStatus objects are cached packed (agent/daemon/compact_cache.h), as their projections.
 void projectService(api::Service& svc);
 void projectEndpointSlice(api::EndpointSlice& slice);
 void projectNode(api::Node& node);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The agent's reconciler: from the cached objects to this node's announcements, handed to the
-// backends (agent/backend.h: FRRConfiguration metallb-<node> or the node's frr.conf), plus the
-// ServiceBGPStatus objects, the nodeAssigned Events and the ConfigurationState speaker-<node>.
+// backends (agent/backends/backend.h: FRRConfiguration metallb-<node> or the node's frr.conf), plus
+// the ServiceBGPStatus objects, the nodeAssigned Events and the ConfigurationState speaker-<node>.
 // It computes exactly what `ingotctl render --node N` computes (config::parse → decideBgp per
 // Service → collectAnnouncements → frrgen::build) and applies the difference.
 #pragma once
@@ -13,17 +13,17 @@
 #include <string_view>
 #include <vector>
 
-#include "agent/backend.h"
-#include "agent/bgp_status_writer.h"
+#include "agent/backends/backend.h"
+#include "agent/backends/l2_hold_down.h"
 #include "agent/core/announce.h"
 #include "agent/core/election.h"
 #include "agent/core/election_engine.h"
-#include "agent/drain_tracker.h"
-#include "agent/l2_hold_down.h"
-#include "agent/live_nodes.h"
-#include "agent/metrics.h"
-#include "agent/service_key.h"
-#include "agent/writes.h"
+#include "agent/daemon/live_nodes.h"
+#include "agent/daemon/metrics.h"
+#include "agent/reconcile/bgp_status_writer.h"
+#include "agent/reconcile/drain_tracker.h"
+#include "agent/reconcile/service_key.h"
+#include "agent/reconcile/writes.h"
 #include "api/types.h"
 #include "common/util/log.h"
 #include "config/config.h"
@@ -31,6 +31,7 @@
 #include "kube/clock.h"
 #include "kube/controller.h"
 #include "kube/events.h"
+#include "kube/reconcile_io.h"
 #include "kube/state_writer.h"
 #include "kube/workqueue.h"
 
@@ -101,18 +102,14 @@ BackendOptions backendOptions(const ReconcilerOptions& options);
 /// backend's key it runs Backend::apply. A Service's own key decides that Service again and hands
 /// the backends their part only when its announcements changed; the result is the same as a full
 /// pass over the same caches.
-class Reconciler {
+class Reconciler : private k8s::ReconcilerIo {
  public:
   /// backends carry the decisions out; the reconciler owns them.
   Reconciler(Caches caches,
-             k8s::ApiClient& api,
-             EventSink& events,
-             k8s::WorkQueue& queue,
+             const k8s::ReconcileIo& io,
              Metrics& metrics,
-             log::Logger& logger,
              ReconcilerOptions options,
-             Backends backends,
-             k8s::Clock& clock = k8s::steadyClock());
+             Backends backends);
 
   /// noteSigterm records that the agent is stopping (the sigterm drain trigger); any thread.
   void noteSigterm() { drain_.noteSigterm(); }
@@ -252,14 +249,9 @@ class Reconciler {
   std::string now() const;
 
   Caches caches_;
-  k8s::ApiClient& api_;
-  EventSink& events_;
-  k8s::WorkQueue& queue_;
   Metrics& metrics_;
-  log::Logger& log_;
   ReconcilerOptions options_;
   Backends backends_;
-  k8s::Clock& clock_;
 
   config::ConfigSharedPtr config_;      ///< what the decisions run on: parsed_, without BGP if off
   config::ConfigSharedPtr parsed_;      ///< the last good configuration

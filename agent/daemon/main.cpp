@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // ingot-agent: flags, wiring and signals only (docs/architecture.md). The work is done by the
-// Manager (informers, queue, worker) and the Reconciler (agent/reconciler.h).
+// Manager (informers, queue, worker) and the Reconciler (agent/reconcile/reconciler.h).
 #include <climits>
 #include <memory>
 #include <string>
 #include <unistd.h>
 
-#include "agent/backend.h"
-#include "agent/backend_l2.h"
-#include "agent/flags.h"
-#include "agent/manager.h"
-#include "agent/membership_source.h"
-#include "agent/metrics.h"
+#include "agent/backends/backend.h"
+#include "agent/backends/backend_l2.h"
+#include "agent/daemon/flags.h"
+#include "agent/daemon/manager.h"
+#include "agent/daemon/membership_source.h"
+#include "agent/daemon/metrics.h"
 #include "common/http/tls_settings.h"
 #include "kube/shell.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/manager.h"
+#include "agent/daemon/manager.h"
 
 #include <thread>
 
-#include "agent/writes.h"
+#include "agent/reconcile/writes.h"
 #include "api/codec.h"
 #include "frrgen/build.h"
 #include "kube/resources.h"
@@ -220,8 +220,9 @@ Manager::Manager(k8s::ApiClient& api,
   if (options_.membership != nullptr) with_live.live_nodes = &options_.membership->liveNodes();
   const BackendContext context{
       caches, api, events, q, metrics, log_, backendOptions(with_live), k8s::steadyClock()};
-  reconciler_ = std::make_unique<Reconciler>(caches, api, events, q, metrics, log_, with_live,
-                                             backends ? backends(context) : Backends{});
+  reconciler_ =
+      std::make_unique<Reconciler>(caches, k8s::ReconcileIo{api, events, q, log_}, metrics,
+                                   with_live, backends ? backends(context) : Backends{});
 }
 
 void Manager::watchMembership(k8s::ApiClient& api) {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The BGP half shared by the FRR backends and FrrK8sBackend's FRRConfiguration write.
-#include "agent/backend.h"
+#include "agent/backends/backend.h"
 
 #include <optional>
 #include <utility>
 
-#include "agent/writes.h"
+#include "agent/reconcile/writes.h"
 #include "api/codec.h"
 #include "frrgen/served.h"
 #include "frrgen/weight_raw.h"

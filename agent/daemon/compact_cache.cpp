@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/compact_cache.h"
+#include "agent/daemon/compact_cache.h"
 
-#include "agent/writes.h"
+#include "agent/reconcile/writes.h"
 
 namespace ingot::agent {
 PackedBgpStatus packBgpStatus(const api::ServiceBGPStatus& status) {

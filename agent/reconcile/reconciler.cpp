@@ -2,14 +2,14 @@
 // Configuration parse, the full announcement pass and the Layer 2 election. One Service's pass
 // and the announcement reports are in reconciler_service.cpp, ServiceBGPStatus in
 // reconciler_status.cpp, the backends' keys and ConfigurationState in reconciler_state.cpp.
-#include "agent/reconciler.h"
+#include "agent/reconcile/reconciler.h"
 
 #include <algorithm>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
 
-#include "agent/writes.h"
+#include "agent/reconcile/writes.h"
 #include "common/json/scan.h"
 #include "config/scope.h"
 #include "kube/resources.h"
@@ -52,25 +52,17 @@ BackendOptions backendOptions(const ReconcilerOptions& options) {
 }
 
 Reconciler::Reconciler(Caches caches,
-                       k8s::ApiClient& api,
-                       EventSink& events,
-                       k8s::WorkQueue& queue,
+                       const k8s::ReconcileIo& io,
                        Metrics& metrics,
-                       log::Logger& logger,
                        ReconcilerOptions options,
-                       Backends backends,
-                       k8s::Clock& clock)
-    : caches_(caches),
-      api_(api),
-      events_(events),
-      queue_(queue),
+                       Backends backends)
+    : k8s::ReconcilerIo(io),
+      caches_(caches),
       metrics_(metrics),
-      log_(logger),
       options_(std::move(options)),
       backends_(std::move(backends)),
-      clock_(clock),
-      hold_down_(logger, metrics, options_.wall_clock),
-      drain_(logger, metrics, options_.wall_clock),
+      hold_down_(log_, metrics, options_.wall_clock),
+      drain_(log_, metrics, options_.wall_clock),
       wall_clock_(options_.wall_clock ? options_.wall_clock : systemWallClockMs),
       status_writer_(caches_.bgp_statuses,
                      api_,

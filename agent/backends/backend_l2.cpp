@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Layer2Backend: the responder's start, announce/withdraw, Events and metrics. The
 // ServiceL2Status objects are in backend_l2_status.cpp.
-#include "agent/backend_l2.h"
+#include "agent/backends/backend_l2.h"
 
 #include <algorithm>
 
-#include "agent/writes.h"
+#include "agent/reconcile/writes.h"
 #include "frr/frr_driver.h"
 
 namespace ingot::agent {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent/flags.h"
+#include "agent/daemon/flags.h"
 
 #include "agent/core/drain.h"
 #include "api/duration.h"

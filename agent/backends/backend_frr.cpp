@@ -3,7 +3,7 @@
 // node's FRR through frr/'s FrrEngine; this file reports what the engine's Outcomes say.
 #include <algorithm>
 
-#include "agent/backend.h"
+#include "agent/backends/backend.h"
 #include "frr/engine.h"
 #include "frr/port.h"
 #include "frrgen/merge.h"

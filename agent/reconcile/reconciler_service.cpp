@@ -3,8 +3,8 @@
 // reports (log lines, nodeAssigned Events, metallb_speaker_announced) shared with the full pass.
 #include <algorithm>
 
-#include "agent/reconciler.h"
-#include "agent/writes.h"
+#include "agent/reconcile/reconciler.h"
+#include "agent/reconcile/writes.h"
 
 namespace ingot::agent {
 namespace {

@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "agent/live_nodes.h"
+#include "agent/daemon/live_nodes.h"
 #include "agent/memberlist/core/options.h"
 #include "agent/memberlist/transport.h"
 #include "common/util/log.h"

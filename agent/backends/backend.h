@@ -5,8 +5,8 @@
 // FrrK8sBackend (FRRConfiguration metallb-<node>, rendered by frr-k8s), LocalFrrBackend
 // (the node's FRR, kept on the desired model incrementally) or NoBgpBackend (Layer 2 only) for
 // BGP, and Layer2Backend
-// (agent/backend_l2.h: the ARP/NDP responder) next to it; the daemon registers them in
-// agent/main.cpp.
+// (agent/backends/backend_l2.h: the ARP/NDP responder) next to it; the daemon registers them in
+// agent/daemon/main.cpp.
 #pragma once
 
 #include <functional>
@@ -18,10 +18,10 @@
 #include <string_view>
 #include <vector>
 
-#include "agent/compact_cache.h"
 #include "agent/core/announcement.h"
-#include "agent/live_nodes.h"
-#include "agent/metrics.h"
+#include "agent/daemon/compact_cache.h"
+#include "agent/daemon/live_nodes.h"
+#include "agent/daemon/metrics.h"
 #include "api/frrk8s.h"
 #include "api/types.h"
 #include "common/net/ip.h"
