@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "api/configuration_state.h"
 
+#include "api/codec.h"
 #include "common/json/json.h"
 #include "common/json/value.h"
 
@@ -45,6 +46,20 @@ std::string configurationStatePatch(const ConfigurationStateStatus& status) {
   json::Value root = json::Value::object();
   root.set("status", std::move(s));
   return json::write(root);
+}
+
+std::string configurationStateObject(const std::string& ns,
+                                     const std::string& name,
+                                     const std::string& component,
+                                     const StringMap& labels,
+                                     const OwnerReference& owner) {
+  ConfigurationState state;
+  state.metadata.name = name;
+  state.metadata.namespace_ = ns;
+  state.metadata.labels = labels;
+  state.metadata.labels[kComponentTypeLabel] = component;
+  if (!owner.uid.empty()) state.metadata.owner_references.push_back(owner);
+  return encodeJson(state);
 }
 
 }  // namespace ingot::api

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // ConfigurationState status helpers shared by the daemons that publish one (the controller's
-// `controller` object, the agent's `speaker-<node>`): compare two statuses and render the
-// status-subresource patch. Pure functions of their inputs.
+// `controller` object, the agent's `speaker-<node>`): the object to create, the comparison of two
+// statuses and the status-subresource patch. Pure functions of their inputs.
 #pragma once
 
 #include <string>
@@ -9,6 +9,18 @@
 #include "api/types.h"
 
 namespace ingot::api {
+
+/// kComponentTypeLabel names the daemon a ConfigurationState belongs to ("controller",
+/// "speaker"), as MetalLB labels it.
+inline constexpr const char* kComponentTypeLabel = "metallb.io/component-type";
+
+/// configurationStateObject renders the create body of a daemon's ConfigurationState: its name
+/// and namespace, the component-type label plus `labels`, and `owner` when it has a uid.
+std::string configurationStateObject(const std::string& ns,
+                                     const std::string& name,
+                                     const std::string& component,
+                                     const StringMap& labels,
+                                     const OwnerReference& owner);
 
 /// sameConfigurationState compares two statuses ignoring lastTransitionTime (and
 /// observedGeneration): true when writing b over a would change nothing a reader acts on.

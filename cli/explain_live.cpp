@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <set>
 
+#include "api/configuration_state.h"
 #include "api/manifest.h"
 #include "cli/cluster.h"
 #include "cli/commands.h"
@@ -21,7 +22,6 @@ namespace r = k8s::resources;
 
 const std::string kMetallbV1beta1 = "metallb.io/v1beta1";
 // Labels of the agents' status objects (MetalLB's names, written by the agent).
-const std::string kComponentTypeLabel = "metallb.io/component-type";
 const std::string kNodeNameLabel = "metallb.io/node-name";
 
 /// Live is what one explain reads from the cluster besides the config objects.
@@ -165,7 +165,7 @@ void readAgents(k8s::ApiClient& c,
     }
   }
   k8s::ListOptions o;
-  o.label_selector = kComponentTypeLabel + "=speaker";
+  o.label_selector = std::string(api::kComponentTypeLabel) + "=speaker";
   auto states =
       listObjects(c, {r::kConfigurationStates, kMetallbV1beta1, "ConfigurationState"}, mlns, o);
   if (!states) {

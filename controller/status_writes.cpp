@@ -2,6 +2,7 @@
 #include "controller/status_writes.h"
 
 #include "api/codec.h"
+#include "api/configuration_state.h"
 #include "common/json/json.h"
 #include "common/json/value.h"
 
@@ -121,12 +122,7 @@ api::ConfigurationStateStatus configurationStateStatus(
 }
 
 std::string configurationStateObject(const std::string& ns, const api::OwnerReference& owner) {
-  api::ConfigurationState state;
-  state.metadata.name = kConfigurationStateName;
-  state.metadata.namespace_ = ns;
-  state.metadata.labels[kComponentTypeLabel] = kComponentType;
-  if (!owner.uid.empty()) state.metadata.owner_references.push_back(owner);
-  return api::encodeJson(state);
+  return api::configurationStateObject(ns, kConfigurationStateName, kComponentType, {}, owner);
 }
 
 }  // namespace ingot::controller

@@ -16,8 +16,7 @@ namespace ingot::controller {
 
 /// kConfigurationStateName is the controller's ConfigurationState (MetalLB's name).
 inline constexpr const char* kConfigurationStateName = "controller";
-/// kComponentTypeLabel / kComponentType label it.
-inline constexpr const char* kComponentTypeLabel = "metallb.io/component-type";
+/// kComponentType is its api::kComponentTypeLabel.
 inline constexpr const char* kComponentType = "controller";
 /// kPoolConditionType is the condition the pool reconciler owns.
 inline constexpr const char* kPoolConditionType = "poolReconcilerValid";

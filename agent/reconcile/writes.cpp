@@ -5,6 +5,7 @@
 
 #include "agent/core/election.h"
 #include "api/codec.h"
+#include "api/configuration_state.h"
 #include "common/json/json.h"
 #include "common/json/value.h"
 
@@ -164,13 +165,8 @@ api::ConfigurationStateStatus configurationStateStatus(const StateInputs& inputs
 std::string configurationStateObject(const std::string& ns,
                                      const std::string& node,
                                      const api::OwnerReference& owner) {
-  api::ConfigurationState state;
-  state.metadata.name = stateName(node);
-  state.metadata.namespace_ = ns;
-  state.metadata.labels[kComponentTypeLabel] = "speaker";
-  state.metadata.labels[kNodeNameLabel] = node;
-  if (!owner.uid.empty()) state.metadata.owner_references.push_back(owner);
-  return api::encodeJson(state);
+  return api::configurationStateObject(ns, stateName(node), "speaker", {{kNodeNameLabel, node}},
+                                       owner);
 }
 
 std::string frrConfigurationUpdate(api::FRRConfiguration current,

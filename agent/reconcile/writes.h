@@ -17,7 +17,6 @@ namespace ingot::agent {
 inline constexpr const char* kNodeLabel = "metallb.io/node";
 inline constexpr const char* kServiceNameLabel = "metallb.io/service-name";
 inline constexpr const char* kServiceNamespaceLabel = "metallb.io/service-namespace";
-inline constexpr const char* kComponentTypeLabel = "metallb.io/component-type";
 inline constexpr const char* kNodeNameLabel = "metallb.io/node-name";
 /// kConfigConditionType is the condition of the configuration parse (MetalLB's).
 inline constexpr const char* kConfigConditionType = "configReconcilerValid";
