@@ -38,8 +38,8 @@
 namespace {
 
 using namespace ingot;
-using namespace ingot::agent::bgp;
-using namespace ingot::agent::bgp::testing;
+using namespace ingot::frr;
+using namespace ingot::frr::testing;
 using Clock = std::chrono::steady_clock;
 
 constexpr int kSentinels = 10;

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 namespace {
 
@@ -138,4 +138,4 @@ std::vector<daemon::MetricFamily> ApplyHealth::families() const {
            {{{}, last_success_}}}};
 }
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

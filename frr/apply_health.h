@@ -18,7 +18,7 @@
 #include "common/daemon/prometheus.h"
 #include "common/util/result.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 /// FailureReason is why one apply failed, as the metric label spells it (failureReasonName).
 enum class FailureReason {
@@ -81,4 +81,4 @@ class ApplyHealth {
   double last_success_ = 0;
 };
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 namespace {
 
@@ -343,4 +343,4 @@ std::string describeDrift(const PolicyProjection& expected,
   return out;
 }
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -20,7 +20,7 @@
 
 #include "frrgen/compact.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 /// CompactDelta is the ordered command list, or the reason a full reload is needed instead.
 struct CompactDelta {
@@ -61,4 +61,4 @@ std::string describeDrift(const PolicyProjection& expected,
                           const PolicyProjection& actual,
                           size_t limit = 10);
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 std::chrono::nanoseconds Cooldown::cooldownFor(std::chrono::nanoseconds cost) const {
   const std::chrono::nanoseconds max = std::max(options_.max, std::chrono::nanoseconds::zero());
@@ -29,4 +29,4 @@ std::chrono::nanoseconds Cooldown::delay(Clock::time_point now) const {
   return ready_at_ - now;
 }
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -10,7 +10,7 @@
 
 #include <chrono>
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 /// CooldownOptions size the rest after an apply.
 struct CooldownOptions {
@@ -48,4 +48,4 @@ class Cooldown {
   Clock::time_point ready_at_{};
 };
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 namespace {
 
 using TimePoint = FrrEngine::TimePoint;
@@ -22,14 +22,14 @@ double wallSeconds() {
 FrrEngine::FrrEngine(FrrPort& port, EngineOptions options, Clock clock)
     : port_(port), options_(std::move(options)), clock_(std::move(clock)) {}
 
-Step FrrEngine::next(bool dirty, TimePoint now) const {
+EngineStep FrrEngine::next(bool dirty, TimePoint now) const {
   if (dirty || failing()) {
-    return Step::Apply;
+    return EngineStep::Apply;
   }
   const bool periodic =
       options_.verify_interval > EngineOptions::Duration::zero() && periodic_ && now >= *periodic_;
   const bool delta = after_delta_ && now >= *after_delta_;
-  return periodic || delta ? Step::Verify : Step::Idle;
+  return periodic || delta ? EngineStep::Verify : EngineStep::Idle;
 }
 
 std::optional<TimePoint> FrrEngine::nextVerify() const {
@@ -180,4 +180,4 @@ Outcome FrrEngine::succeeded(FastApplyReport report, TimePoint start) {
   return out;
 }
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

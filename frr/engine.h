@@ -26,7 +26,7 @@
 #include "frrgen/model.h"
 #include "frrgen/render.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 /// EngineOptions: how the engine applies and when it reads FRR back.
 struct EngineOptions {
@@ -54,8 +54,8 @@ struct EngineOptions {
   bool quiet = false;
 };
 
-/// Step is what the engine has to do next.
-enum class Step {
+/// EngineStep is what the engine has to do next.
+enum class EngineStep {
   Idle,    ///< FRR holds the desired model and no read-back is due
   Apply,   ///< the desired model changed, or the last attempt failed (its retry)
   Verify,  ///< a read-back is due
@@ -91,7 +91,7 @@ class FrrEngine {
 
   /// next says what is due at now, given whether the desired model changed since the last
   /// success (dirty).
-  Step next(bool dirty, TimePoint now) const;
+  EngineStep next(bool dirty, TimePoint now) const;
   /// nextVerify is when the next read-back is due (the earliest timer); nullopt = none.
   std::optional<TimePoint> nextVerify() const;
 
@@ -141,4 +141,4 @@ class FrrEngine {
   std::optional<TimePoint> after_delta_;              ///< the read-back of a delta
 };
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -12,7 +12,7 @@
 
 #include "frr/process.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -290,4 +290,4 @@ Result<ApplyReport> FrrApplier::apply(const std::string& text) {
   return error;
 }
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

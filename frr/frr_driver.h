@@ -17,7 +17,7 @@
 #include "common/util/result.h"
 #include "frr/apply_health.h"  // retryDelay, for the callers of the driver
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 /// FrrDriverOptions locate the node's FRR and bound every command.
 struct FrrDriverOptions {
@@ -114,4 +114,4 @@ class FrrApplier {
   bool has_last_good_ = false;  ///< "" is a valid configuration too
 };
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <utility>
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 const char* applyPathName(ApplyPath path) {
   switch (path) {
@@ -419,4 +419,4 @@ Result<FastApplyReport> IncrementalApplier::verify() {
   return full;
 }
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

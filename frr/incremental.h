@@ -27,7 +27,7 @@
 #include "frrgen/compact.h"
 #include "frrgen/render.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 /// FullReload converges FRR to a whole frr.conf (production: FrrDriver::apply, frr-reload.py).
 class FullReload {
@@ -153,4 +153,4 @@ class DriverReload final : public FullReload {
   FrrDriver& driver_;
 };
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

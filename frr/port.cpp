@@ -5,7 +5,7 @@
 
 #include "frr/vtysh_session.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 namespace {
 
 /// kShowTimeout bounds one show command of a /metrics read (vtysh hanging must not hang it).
@@ -169,4 +169,4 @@ std::unique_ptr<FrrPort> makeFrrPort(FrrDriverOptions options) {
   return std::make_unique<LocalFrr>(std::move(options));
 }
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -21,7 +21,7 @@
 #include "frrgen/model.h"
 #include "frrgen/render.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 /// FrrPort converges FRR and reads it back. Not thread-safe, except the session collector.
 class FrrPort {
@@ -68,4 +68,4 @@ class FrrPort {
 /// options.vtysh, options.pathspace and options.workdir).
 std::unique_ptr<FrrPort> makeFrrPort(FrrDriverOptions options);
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -21,7 +21,7 @@
 
 extern char** environ;
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -418,4 +418,4 @@ Result<CommandOutput> runCommand(const std::vector<std::string>& argv,
   return output;
 }
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

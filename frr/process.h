@@ -13,7 +13,7 @@
 
 #include "common/util/result.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 /// CommandOutput is what a command that ran to completion produced.
 struct CommandOutput {
@@ -77,4 +77,4 @@ Result<pid_t> spawnProcess(const std::vector<std::string>& argv, const SpawnOpti
 /// quote or shell metacharacter single-quoted.
 std::string commandLine(const std::vector<std::string>& argv);
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -7,7 +7,7 @@
 
 #include "frr/frr_driver.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 namespace {
 
 constexpr std::string_view kDeleteHeader = "Lines To Delete";
@@ -137,4 +137,4 @@ std::string retractPasswords(std::string_view text) {
   return out;
 }
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

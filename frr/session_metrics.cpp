@@ -8,7 +8,7 @@
 
 #include "common/json/json.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 namespace {
 
@@ -395,4 +395,4 @@ std::string SessionMetrics::lastError() const {
   return last_error_;
 }
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -21,7 +21,7 @@
 #include "common/util/result.h"
 #include "frr/vtysh_session.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 /// BgpNeighborStats is one neighbor of `show bgp vrf V neighbors json`.
 struct BgpNeighborStats {
@@ -142,4 +142,4 @@ class SessionReader {
   SessionMetrics metrics_;
 };
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

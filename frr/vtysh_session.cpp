@@ -14,7 +14,7 @@
 #include "frr/apply_health.h"
 #include "frr/process.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 namespace {
 
@@ -366,4 +366,4 @@ Result<std::string> VtyshSession::show(const std::string& command) {
   return out->substr(body, end - body);
 }
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -20,7 +20,7 @@
 #include "common/util/result.h"
 #include "frr/frr_driver.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 
 /// VtyshPort is what the incremental applier needs from vtysh. Tests substitute a fake.
 class VtyshPort {
@@ -88,4 +88,4 @@ std::optional<Error> daemonTrouble(const std::string& output);
 /// "<command>: <reply>" per error reply ("% …"), leaving out the replies to sync markers.
 std::vector<std::string> rejectedLines(const std::string& output);
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -51,7 +51,7 @@ Daemon::Daemon(k8s::ApiClient& api,
                k8s::EventSink& events,
                Metrics& metrics,
                log::Logger& logger,
-               agent::bgp::FrrPort& frr,
+               frr::FrrPort& frr,
                DaemonOptions options)
     : options_(std::move(options)),
       log_(logger),

@@ -36,7 +36,7 @@ class Daemon {
          k8s::EventSink& events,
          Metrics& metrics,
          log::Logger& logger,
-         agent::bgp::FrrPort& frr,
+         frr::FrrPort& frr,
          DaemonOptions options);
   ~Daemon();
   Daemon(const Daemon&) = delete;

@@ -45,8 +45,8 @@ Result<daemon::Endpoints> serve(const Flags& flags, Metrics& metrics, const Daem
       o, [&metrics] { return metrics.render(); }, [&d] { return d.ready(); });
 }
 
-agent::bgp::FrrDriverOptions frrOptions(const Flags& flags, log::Logger& logger) {
-  agent::bgp::FrrDriverOptions o;
+frr::FrrDriverOptions frrOptions(const Flags& flags, log::Logger& logger) {
+  frr::FrrDriverOptions o;
   o.reload_script = flags.frr_reload_script;
   o.vtysh = flags.vtysh;
   o.pathspace = flags.frr_pathspace;
@@ -99,9 +99,9 @@ int run(const Flags& flags, log::Logger& logger) {
   ev.on_error = [&logger](const Error& e) { logger.warn("events", "write_failed", e.message); };
   k8s::EventRecorder recorder(*clients->events, k8s::EventSource{"frr-k8s", flags.node_name}, ev);
   k8s::RecorderSink sink(recorder);
-  auto frr = agent::bgp::makeFrrPort(frrOptions(flags, logger));
+  auto frr = frr::makeFrrPort(frrOptions(flags, logger));
   // The session metrics' own vtysh (a /metrics read waits at most 5 s per show command).
-  metrics.setCollector(frr->sessionCollector(agent::bgp::kFrrK8sSessions));
+  metrics.setCollector(frr->sessionCollector(frr::kFrrK8sSessions));
   Daemon d(*clients->main, sink, metrics, logger, *frr, daemonOptions(flags));
   auto servers = serve(flags, metrics, d);
   if (!servers) {

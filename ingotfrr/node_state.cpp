@@ -8,9 +8,9 @@
 namespace ingot::ingotfrr {
 
 NodeStatus redacted(NodeStatus status) {
-  status.running_config = agent::bgp::retractPasswords(status.running_config);
-  status.last_conversion_result = agent::bgp::retractPasswords(status.last_conversion_result);
-  status.last_reload_result = agent::bgp::retractPasswords(status.last_reload_result);
+  status.running_config = frr::retractPasswords(status.running_config);
+  status.last_conversion_result = frr::retractPasswords(status.last_conversion_result);
+  status.last_reload_result = frr::retractPasswords(status.last_reload_result);
   return status;
 }
 

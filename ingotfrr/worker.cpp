@@ -8,15 +8,13 @@
 namespace ingot::ingotfrr {
 namespace {
 
-namespace bgp = agent::bgp;
-
-ApplyOutcome outcomeOf(bgp::ApplyPath path) {
+ApplyOutcome outcomeOf(frr::ApplyPath path) {
   switch (path) {
-    case bgp::ApplyPath::Delta:
+    case frr::ApplyPath::Delta:
       return ApplyOutcome::Delta;
-    case bgp::ApplyPath::FullReload:
+    case frr::ApplyPath::FullReload:
       return ApplyOutcome::FullReload;
-    case bgp::ApplyPath::Unchanged:
+    case frr::ApplyPath::Unchanged:
       break;
   }
   return ApplyOutcome::Unchanged;
@@ -24,8 +22,8 @@ ApplyOutcome outcomeOf(bgp::ApplyPath path) {
 
 }  // namespace
 
-bgp::EngineOptions engineOptions(const WorkerOptions& options) {
-  bgp::EngineOptions e;
+frr::EngineOptions engineOptions(const WorkerOptions& options) {
+  frr::EngineOptions e;
   e.render.hostname = options.hostname;
   e.raw_as_file = true;
   e.skip_unchanged = true;
@@ -36,7 +34,7 @@ bgp::EngineOptions engineOptions(const WorkerOptions& options) {
 }
 
 Worker::Worker(Inputs inputs,
-               bgp::FrrPort& frr,
+               frr::FrrPort& frr,
                NodeStateWriter& state,
                k8s::WorkQueue& queue,
                k8s::EventSink& events,
@@ -52,7 +50,7 @@ Worker::Worker(Inputs inputs,
       options_(std::move(options)),
       frr_(frr),
       engine_(frr, engineOptions(options_), [clock = options_.clock] { return clock->now(); }),
-      cooldown_(bgp::CooldownOptions{options_.debounce}) {}
+      cooldown_(frr::CooldownOptions{options_.debounce}) {}
 
 k8s::ReconcileResult Worker::reconcile(const std::string& key) {
   if (key == kApplyKey) {
@@ -95,7 +93,7 @@ k8s::ReconcileResult Worker::applyDesired() {
   if (!desired) {
     return conversionFailed(desired.error());
   }
-  const bgp::Outcome out = engine_.apply(desired->model);
+  const frr::Outcome out = engine_.apply(desired->model);
   if (out.conversion) {
     return conversionFailed(*out.error);
   }
@@ -116,11 +114,11 @@ k8s::ReconcileResult Worker::applyDesired() {
   return writeStatus();
 }
 
-void Worker::logApplied(const bgp::FastApplyReport& report, size_t configs, bool raw) {
+void Worker::logApplied(const frr::FastApplyReport& report, size_t configs, bool raw) {
   const auto count = [](size_t n) { return static_cast<long long>(n); };
   if (raw) {
     log_.info("apply", "applied", "FRR converged",
-              {{"path", bgp::applyPathName(report.path)},
+              {{"path", frr::applyPathName(report.path)},
                {"reason", report.reload_reason},
                log::num("configurations", count(configs)),
                log::num("commands", count(report.commands)),
@@ -128,7 +126,7 @@ void Worker::logApplied(const bgp::FastApplyReport& report, size_t configs, bool
     return;
   }
   log_.info("apply", "applied", "FRR converged",
-            {{"path", bgp::applyPathName(report.path)},
+            {{"path", frr::applyPathName(report.path)},
              {"reason", report.reload_reason},
              log::num("configurations", count(configs)),
              log::num("commands", count(report.commands)),
@@ -139,7 +137,7 @@ void Worker::logApplied(const bgp::FastApplyReport& report, size_t configs, bool
 }
 
 k8s::ReconcileResult Worker::verifyNow() {
-  const bgp::Outcome out = engine_.verify();
+  const frr::Outcome out = engine_.verify();
   if (out.skipped) {
     return k8s::ReconcileResult::done();
   }
@@ -156,7 +154,7 @@ k8s::ReconcileResult Worker::verifyNow() {
   return writeStatus();
 }
 
-void Worker::applied(const agent::bgp::FastApplyReport& report) {
+void Worker::applied(const frr::FastApplyReport& report) {
   metrics_.countApply(outcomeOf(report.path));
   metrics_.setLoaded();
   metrics_.setStale(false);
@@ -166,13 +164,13 @@ void Worker::applied(const agent::bgp::FastApplyReport& report) {
   scheduleVerify();
 }
 
-void Worker::noteRejected(const std::vector<agent::bgp::RejectedSession>& rejected) {
+void Worker::noteRejected(const std::vector<frr::RejectedSession>& rejected) {
   std::string text;
   for (const auto& r : rejected) {
     text += (text.empty() ? "" : "; ") + std::string("FRR refused the session ") + r.peer +
             (r.vrf.empty() ? "" : " in VRF " + r.vrf) +
             (r.kept_previous ? " (kept as it was)" : " (left out)") + ": " +
-            agent::bgp::retractPasswords(r.error);
+            frr::retractPasswords(r.error);
   }
   if (!text.empty() && text != rejected_) {
     warn("ReloadFailed", text + "; every other change applied");
@@ -183,22 +181,22 @@ void Worker::noteRejected(const std::vector<agent::bgp::RejectedSession>& reject
 k8s::ReconcileResult Worker::conversionFailed(const Error& e) {
   metrics_.countConversion(true);
   metrics_.setStale(true);
-  const std::string message = agent::bgp::retractPasswords(e.message);
+  const std::string message = frr::retractPasswords(e.message);
   status_.last_conversion_result = "failed: " + message;
   warn("ConversionFailed", "FRR keeps its last good configuration: " + message);
   (void)writeStatus();
   if (e.code == ErrorCode::Transient) {
     // A referenced object (Secret, Node) may still appear; its informer also re-triggers.
-    return k8s::ReconcileResult::requeueAfter(bgp::retryDelay(++transient_failures_), e);
+    return k8s::ReconcileResult::requeueAfter(frr::retryDelay(++transient_failures_), e);
   }
   return k8s::ReconcileResult::done();  // the next change of an input retries
 }
 
-k8s::ReconcileResult Worker::applyFailed(const bgp::Outcome& out) {
+k8s::ReconcileResult Worker::applyFailed(const frr::Outcome& out) {
   metrics_.countApply(ApplyOutcome::Failed);
   metrics_.setStale(true);
   const auto delay = out.retry;  // the engine made the port forget: the retry starts from scratch
-  const std::string message = agent::bgp::retractPasswords(out.error->message);
+  const std::string message = frr::retractPasswords(out.error->message);
   status_.last_reload_result = "failed: " + message;
   // The delay goes to the log only: retries of one failure then fold into one Event.
   log_.info("apply", "retry", "retrying the apply", {log::num("retry_ms", delay.count())});
@@ -234,7 +232,7 @@ void Worker::scheduleVerify() {
 
 k8s::ReconcileResult Worker::writeStatus() {
   if (auto ok = state_.write(status_); !ok) {
-    const auto delay = bgp::retryDelay(++status_failures_);
+    const auto delay = frr::retryDelay(++status_failures_);
     log_.warn("status", "write_failed", ok.error().message,
               {log::num("retry_ms", static_cast<long long>(delay.count()))});
     queue_.addAfter(kStatusKey, delay);

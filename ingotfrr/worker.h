@@ -50,7 +50,7 @@ struct WorkerOptions {
   std::string node;
   std::string namespace_;
   k8s::Duration verify_interval = std::chrono::seconds(30);  ///< 0 = never
-  /// --bgp-debounce-timeout: the longest cool-down after an apply (agent::bgp::Cooldown).
+  /// --bgp-debounce-timeout: the longest cool-down after an apply (frr::Cooldown).
   k8s::Duration debounce = std::chrono::milliseconds(200);
   /// clock times the applies (tests inject a fake); it must outlive the worker.
   const k8s::Clock* clock = &k8s::steadyClock();
@@ -60,14 +60,14 @@ struct WorkerOptions {
 
 /// engineOptions: ingot-frr's timings and paths for FrrEngine (raw text as a whole file, an
 /// unchanged model not handed to FRR, a retry from scratch, a delta read back after 1 s).
-agent::bgp::EngineOptions engineOptions(const WorkerOptions& options);
+frr::EngineOptions engineOptions(const WorkerOptions& options);
 
 /// Worker owns the reconcile state (last applied model, FRRNodeState content, failure counts).
 class Worker {
  public:
   /// Every reference must outlive the worker.
   Worker(Inputs inputs,
-         agent::bgp::FrrPort& frr,
+         frr::FrrPort& frr,
          NodeStateWriter& state,
          k8s::WorkQueue& queue,
          k8s::EventSink& events,
@@ -86,15 +86,15 @@ class Worker {
  private:
   k8s::ReconcileResult applyDesired();
   /// logApplied logs an apply FRR took (raw: a whole file, no delta counts).
-  void logApplied(const agent::bgp::FastApplyReport& report, size_t configs, bool raw);
+  void logApplied(const frr::FastApplyReport& report, size_t configs, bool raw);
   k8s::ReconcileResult verifyNow();
   k8s::ReconcileResult writeStatus();
   k8s::ReconcileResult conversionFailed(const Error& e);
-  k8s::ReconcileResult applyFailed(const agent::bgp::Outcome& out);
-  void applied(const agent::bgp::FastApplyReport& report);
+  k8s::ReconcileResult applyFailed(const frr::Outcome& out);
+  void applied(const frr::FastApplyReport& report);
   /// noteRejected records the sessions FRR refused in an apply (the engine left them out and
   /// applied the rest): lastReloadResult says so, and a change of them is a Warning Event.
-  void noteRejected(const std::vector<agent::bgp::RejectedSession>& rejected);
+  void noteRejected(const std::vector<frr::RejectedSession>& rejected);
   void refreshRunningConfig();
   void warn(const char* reason, const std::string& message);
   /// scheduleVerify queues "verify" for the engine's next read-back.
@@ -109,14 +109,14 @@ class Worker {
   Metrics& metrics_;
   log::Logger& log_;
   WorkerOptions options_;
-  agent::bgp::FrrPort& frr_;
-  agent::bgp::FrrEngine engine_;
+  frr::FrrPort& frr_;
+  frr::FrrEngine engine_;
   NodeStatus status_;
   std::string rejected_;  ///< the sessions FRR refused in the last apply ("" = none)
   int transient_failures_ = 0;
   int status_failures_ = 0;
   mutable std::mutex cooldown_mu_;
-  agent::bgp::Cooldown cooldown_;  ///< guarded by cooldown_mu_
+  frr::Cooldown cooldown_;  ///< guarded by cooldown_mu_
 };
 
 }  // namespace ingot::ingotfrr

@@ -33,10 +33,10 @@ Result<std::unique_ptr<Process>> Process::spawn(const std::vector<std::string>& 
   // aborts before its destructors run.
   std::vector<std::string> wrapped = {"/usr/bin/setpriv", "--pdeathsig", "KILL", "--"};
   wrapped.insert(wrapped.end(), argv.begin(), argv.end());
-  agent::bgp::SpawnOptions options;
+  frr::SpawnOptions options;
   options.env = env;
   options.output_path = log_path;
-  auto pid = agent::bgp::spawnProcess(wrapped, options);
+  auto pid = frr::spawnProcess(wrapped, options);
   if (!pid) {
     return pid.error();
   }

@@ -248,7 +248,7 @@ using BackendFactory = std::function<Backends(const BackendContext&)>;
 
 /// BgpBackend is the BGP half both FRR backends share: from the announcements it builds this
 /// node's FRRConfiguration and asks for an apply whenever that or the configuration changed.
-/// Applies are paced by a cool-down (bgp::Cooldown): after each apply, three times what it cost
+/// Applies are paced by a cool-down (frr::Cooldown): after each apply, three times what it cost
 /// (the builds of the changes it carried, plus the apply itself), at least 20 ms and at most the
 /// debounce, counted from the apply's end. A change after the cool-down is applied at once;
 /// changes within it are coalesced into one apply at its end. A build error is counted and
@@ -256,7 +256,7 @@ using BackendFactory = std::function<Backends(const BackendContext&)>;
 class BgpBackend : public Backend {
  public:
   explicit BgpBackend(const BackendContext& context)
-      : ctx_(context), cooldown_(bgp::CooldownOptions{context.options.debounce}) {}
+      : ctx_(context), cooldown_(frr::CooldownOptions{context.options.debounce}) {}
 
   std::string_view key() const override { return keys::kBgp; }
   ReconcileKind reconcileKind() const override { return ReconcileKind::Bgp; }
@@ -293,7 +293,7 @@ class BgpBackend : public Backend {
   /// noteDesired makes announcements the desired ones of service (none: it has none).
   void noteDesired(const std::string& service, const std::vector<Announcement>& announcements);
 
-  bgp::Cooldown cooldown_;
+  frr::Cooldown cooldown_;
   /// build_cost_: the builds of the changes since the last apply (part of its cost).
   k8s::Duration build_cost_{};
   bool changed_ = false;  ///< update took a change the apply has not tried yet
@@ -350,14 +350,14 @@ class FrrK8sBackend final : public BgpBackend {
 
 /// LocalFrrBackend keeps the node's FRR on this node's part of the configuration: it builds the
 /// FRRConfiguration, selects and merges it as frr-k8s would, and hands the model to
-/// bgp::FrrEngine (frr/engine.h), which converges FRR incrementally (compact policy shape,
+/// frr::FrrEngine (frr/engine.h), which converges FRR incrementally (compact policy shape,
 /// structural delta through vtysh, read back later; a full reload with frr-reload.py at start-up,
 /// after an FRR restart, a vtysh error or drift). It reads FRR back frr_verify_quiet after the last
 /// delta and every frr_verify_interval to find drift (reported: Warning Event FRRConfigDrift on the
 /// Node and ingot_agent_frr_drift_total, then corrected). A failed apply is reported with its
-/// reason (bgp::FailureReason: log, Event FRRReloadFailed on the Node, ConfigurationState
+/// reason (frr::FailureReason: log, Event FRRReloadFailed on the Node, ConfigurationState
 /// frrReloadValid False with the message, ingot_agent_frr_apply_failures_total{reason}) and retried
-/// after a growing delay (bgp::retryDelay), never given up; FRR keeps the last configuration that
+/// after a growing delay (frr::retryDelay), never given up; FRR keeps the last configuration that
 /// applied. ingot_agent_frr_last_success_timestamp_seconds says when FRR last took it. When FRR
 /// refuses a BGP session, the engine leaves it out and applies the rest; the backend then reports
 /// the BGPPeer (ConfigurationState frrReloadValid False/ConfigurationError, Warning Event
@@ -368,9 +368,9 @@ class FrrK8sBackend final : public BgpBackend {
 class LocalFrrBackend final : public BgpBackend {
  public:
   /// LocalFrrBackend applies through frr, which must outlive it.
-  LocalFrrBackend(const BackendContext& context, bgp::FrrPort& frr);
+  LocalFrrBackend(const BackendContext& context, frr::FrrPort& frr);
   /// LocalFrrBackend applies through FRR's own tools (vtysh, frr-reload.py) with driver.
-  LocalFrrBackend(const BackendContext& context, bgp::FrrDriverOptions driver);
+  LocalFrrBackend(const BackendContext& context, frr::FrrDriverOptions driver);
   ~LocalFrrBackend() override;
 
   std::optional<k8s::Duration> update(const Desired& desired) override;
@@ -386,18 +386,18 @@ class LocalFrrBackend final : public BgpBackend {
   /// noteRejected records the sessions FRR refused in the last apply (by BGPPeer) and reports a
   /// change of them (log, Warning Event FRRPeerRejected on the Node); rejected_report_ then
   /// describes them ("" when none) and is returned.
-  std::string noteRejected(const std::vector<bgp::RejectedSession>& rejected);
+  std::string noteRejected(const std::vector<frr::RejectedSession>& rejected);
   /// addSessionMetrics exports FRR's BGP and BFD sessions on /metrics (MetalLB's names).
-  void addSessionMetrics(bgp::FrrPort& frr);
+  void addSessionMetrics(frr::FrrPort& frr);
   ReconcileResult applyDesired();
   ReconcileResult verifyNow();
   /// failed reports a failed apply or read-back and retries it after the engine's delay.
-  ReconcileResult failed(const bgp::Outcome& out);
-  void applied(const bgp::Outcome& out);
+  ReconcileResult failed(const frr::Outcome& out);
+  void applied(const frr::Outcome& out);
   k8s::ObjectReference nodeRef() const;
 
-  std::unique_ptr<bgp::FrrPort> owned_;
-  bgp::FrrEngine engine_;
+  std::unique_ptr<frr::FrrPort> owned_;
+  frr::FrrEngine engine_;
   int collector_ = -1;  ///< the session metrics' collector, -1 = none
   int health_collector_ = -1;
   bool dirty_ = true;  ///< desired_ changed since the last successful apply

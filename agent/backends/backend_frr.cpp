@@ -32,8 +32,8 @@ Result<frrgen::Model> nodeModel(const BackendContext& ctx, const api::FRRConfigu
 
 /// engineOptions: the agent's timings and paths (--frr-apply, --frr-verify-interval,
 /// --frr-verify-quiet): a delta is read back once changes go quiet, FRR periodically.
-bgp::EngineOptions engineOptions(const BackendOptions& o) {
-  bgp::EngineOptions e;
+frr::EngineOptions engineOptions(const BackendOptions& o) {
+  frr::EngineOptions e;
   e.render.hostname = o.hostname;
   e.whole_file = o.frr_full_reload;
   e.verify_interval = o.frr_verify_interval;
@@ -42,28 +42,28 @@ bgp::EngineOptions engineOptions(const BackendOptions& o) {
   return e;
 }
 
-bgp::FrrEngine::Clock clockOf(const k8s::Clock& clock) {
+frr::FrrEngine::Clock clockOf(const k8s::Clock& clock) {
   return [&clock] { return clock.now(); };
 }
 
 }  // namespace
 
-LocalFrrBackend::LocalFrrBackend(const BackendContext& context, bgp::FrrPort& frr)
+LocalFrrBackend::LocalFrrBackend(const BackendContext& context, frr::FrrPort& frr)
     : BgpBackend(context), engine_(frr, engineOptions(context.options), clockOf(context.clock)) {
   keep_announcements_ = true;
   addSessionMetrics(frr);
 }
 
-LocalFrrBackend::LocalFrrBackend(const BackendContext& context, bgp::FrrDriverOptions driver)
+LocalFrrBackend::LocalFrrBackend(const BackendContext& context, frr::FrrDriverOptions driver)
     : BgpBackend(context),
-      owned_(bgp::makeFrrPort(std::move(driver))),
+      owned_(frr::makeFrrPort(std::move(driver))),
       engine_(*owned_, engineOptions(context.options), clockOf(context.clock)) {
   keep_announcements_ = true;
   addSessionMetrics(*owned_);
 }
 
-void LocalFrrBackend::addSessionMetrics(bgp::FrrPort& frr) {
-  if (auto c = frr.sessionCollector(bgp::kMetalLbSessions)) {
+void LocalFrrBackend::addSessionMetrics(frr::FrrPort& frr) {
+  if (auto c = frr.sessionCollector(frr::kMetalLbSessions)) {
     collector_ = ctx_.metrics.addCollector(std::move(c));
   }
   health_collector_ = ctx_.metrics.addCollector([h = engine_.health()] { return h->families(); });
@@ -111,15 +111,15 @@ ReconcileResult LocalFrrBackend::apply() {
     return ReconcileResult::done();  // nothing is applied before the first complete sync
   }
   const k8s::TimePoint now = ctx_.clock.now();
-  const bgp::Step step = engine_.next(dirty_, now);
-  if (step == bgp::Step::Apply && !engine_.failing() && deferred()) {
+  const frr::EngineStep step = engine_.next(dirty_, now);
+  if (step == frr::EngineStep::Apply && !engine_.failing() && deferred()) {
     return ReconcileResult::done();  // handed out before the cool-down's end (a read-back timer)
   }
   ReconcileResult r = ReconcileResult::done();
-  if (step == bgp::Step::Apply) {
+  if (step == frr::EngineStep::Apply) {
     r = applyDesired();
     noteApplied(now);
-  } else if (step == bgp::Step::Verify) {
+  } else if (step == frr::EngineStep::Verify) {
     r = verifyNow();
   }
   if (auto next = engine_.nextVerify(); r.ok() && next) {
@@ -134,7 +134,7 @@ ReconcileResult LocalFrrBackend::applyDesired() {
   if (!model) {
     return failed(engine_.failed(model.error()));
   }
-  bgp::Outcome out = engine_.apply(*model);
+  frr::Outcome out = engine_.apply(*model);
   if (out.conversion) {
     out = engine_.failed(*out.error);
   }
@@ -150,30 +150,30 @@ ReconcileResult LocalFrrBackend::applyDesired() {
 }
 
 ReconcileResult LocalFrrBackend::verifyNow() {
-  const bgp::Outcome out = engine_.verify();
+  const frr::Outcome out = engine_.verify();
   if (!out.ok()) {
     ctx_.metrics.countReload(true);
     return failed(out);
   }
-  if (out.report.path != bgp::ApplyPath::Unchanged) {
+  if (out.report.path != frr::ApplyPath::Unchanged) {
     ctx_.metrics.countReload(false);
   }
   applied(out);
   return ReconcileResult::done();
 }
 
-ReconcileResult LocalFrrBackend::failed(const bgp::Outcome& out) {
+ReconcileResult LocalFrrBackend::failed(const frr::Outcome& out) {
   const Error& e = *out.error;
-  const bgp::FailureReason reason = out.reason;
+  const frr::FailureReason reason = out.reason;
   const auto delay = out.retry;
   const int failures = out.failures;
   // The retry count and delay go to the log and metrics only: the same failure then makes the
   // same Event message, which the recorder folds into one Event with a count.
   const std::string message = std::string("applying to FRR failed (") +
-                              bgp::failureReasonName(reason) + "), FRR keeps the last " +
+                              frr::failureReasonName(reason) + "), FRR keeps the last " +
                               "configuration that applied; retrying: " + e.message;
   ctx_.log.error("bgp", "frr_apply_failed", message,
-                 {{"reason", bgp::failureReasonName(reason)},
+                 {{"reason", frr::failureReasonName(reason)},
                   log::num("failures", failures),
                   log::num("retry_ms", millis(delay))});
   ctx_.events.record(nodeRef(), k8s::EventType::Warning, "FRRReloadFailed", message);
@@ -210,7 +210,7 @@ std::string frrSays(const std::string& error) {
 }
 
 /// peersFor returns the BGPPeers of config whose session is the refused one.
-std::vector<std::string> peersFor(const config::Config* config, const bgp::RejectedSession& r) {
+std::vector<std::string> peersFor(const config::Config* config, const frr::RejectedSession& r) {
   std::vector<std::string> out;
   if (config == nullptr) return out;
   for (const auto& [name, p] : config->peers) {
@@ -223,7 +223,7 @@ std::vector<std::string> peersFor(const config::Config* config, const bgp::Rejec
 
 }  // namespace
 
-std::string LocalFrrBackend::noteRejected(const std::vector<bgp::RejectedSession>& rejected) {
+std::string LocalFrrBackend::noteRejected(const std::vector<frr::RejectedSession>& rejected) {
   std::set<std::string> absent;
   std::string report;
   for (const auto& r : rejected) {
@@ -234,7 +234,7 @@ std::string LocalFrrBackend::noteRejected(const std::vector<bgp::RejectedSession
     if (!r.vrf.empty()) who += " in VRF " + r.vrf;
     report += (report.empty() ? "" : "\n") + std::string("FRR refused ") + who +
               (r.kept_previous ? ", which keeps its previous settings" : ", which is left out") +
-              "; every other change applied. FRR said: " + frrSays(bgp::retractPasswords(r.error));
+              "; every other change applied. FRR said: " + frrSays(frr::retractPasswords(r.error));
     if (!r.kept_previous) absent.insert(names.begin(), names.end());
   }
   if (report != rejected_report_ && !report.empty()) {
@@ -246,16 +246,16 @@ std::string LocalFrrBackend::noteRejected(const std::vector<bgp::RejectedSession
   return report;
 }
 
-void LocalFrrBackend::applied(const bgp::Outcome& out) {
-  const bgp::FastApplyReport& report = out.report;
+void LocalFrrBackend::applied(const frr::Outcome& out) {
+  const frr::FastApplyReport& report = out.report;
   if (out.recovered) {
     ctx_.log.info("bgp", "frr_apply_recovered", "FRR took the desired configuration again",
-                  {{"path", bgp::applyPathName(report.path)}});
+                  {{"path", frr::applyPathName(report.path)}});
   }
   // The sessions FRR refused, as the last apply found them (a read-back keeps them left out).
   error_ = rejected_report_;
   config_error_ = !rejected_report_.empty();
-  ctx_.metrics.countFrrApply(bgp::applyPathName(report.path));
+  ctx_.metrics.countFrrApply(frr::applyPathName(report.path));
   if (!report.drift.empty()) {
     ctx_.metrics.countFrrDrift();
     const std::string message =
@@ -263,11 +263,11 @@ void LocalFrrBackend::applied(const bgp::Outcome& out) {
     ctx_.log.warn("bgp", "frr_drift", message);
     ctx_.events.record(nodeRef(), k8s::EventType::Warning, "FRRConfigDrift", message);
   }
-  if (report.path == bgp::ApplyPath::Unchanged) {
+  if (report.path == frr::ApplyPath::Unchanged) {
     return;
   }
   ctx_.log.info("bgp", "frr_applied", "FRR converged",
-                {{"path", bgp::applyPathName(report.path)},
+                {{"path", frr::applyPathName(report.path)},
                  {"reason", report.reload_reason},
                  log::num("commands", static_cast<long long>(report.commands)),
                  log::num("networks_added", static_cast<long long>(report.networks_added)),

@@ -184,7 +184,7 @@ ReconcileResult Layer2Backend::apply() {
   }
   ReconcileResult r = syncStatuses();
   if (!up) {
-    return ReconcileResult::requeueAfter(bgp::retryDelay(start_failures_),
+    return ReconcileResult::requeueAfter(frr::retryDelay(start_failures_),
                                          Error{ErrorCode::Unavailable, *error_});
   }
   // A probe that ends (conflict, free) queues this backend through the probe listener.

@@ -66,8 +66,8 @@ ManagerOptions managerOptions(const Flags& flags,
   return o;
 }
 
-bgp::FrrDriverOptions frrDriver(const Flags& flags, log::Logger& logger) {
-  bgp::FrrDriverOptions o;
+frr::FrrDriverOptions frrDriver(const Flags& flags, log::Logger& logger) {
+  frr::FrrDriverOptions o;
   o.reload_script = flags.frr_reload_script;
   o.pathspace = flags.frr_pathspace;
   o.workdir = flags.frr_workdir;

@@ -19,7 +19,7 @@
 #include "frr/incremental.h"
 #include "frr/tests/frr_lab.h"
 
-namespace ingot::agent::bgp::testing {
+namespace ingot::frr::testing {
 
 /// labRunnable is the precondition of the live suites: why the lab cannot run, once, printed.
 inline boost::test_tools::assertion_result labRunnable(boost::unit_test::test_unit_id) {
@@ -126,4 +126,4 @@ inline std::string diagnostics() {
          lab().vtysh(lab().tor(), {"show bgp ipv4 unicast summary"});
 }
 
-}  // namespace ingot::agent::bgp::testing
+}  // namespace ingot::frr::testing

@@ -6,7 +6,7 @@
 
 #include "common/daemon/prometheus.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 namespace {
 
 using namespace std::chrono_literals;
@@ -136,4 +136,4 @@ BOOST_AUTO_TEST_CASE(families_render_every_reason_and_the_last_success) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

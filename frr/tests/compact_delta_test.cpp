@@ -8,7 +8,7 @@
 
 #include "frrgen/tests/compact_fixtures.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 namespace {
 
 using frrgen::testing::Send;
@@ -210,4 +210,4 @@ BOOST_AUTO_TEST_CASE(a_weight_change_re_points_the_network_without_withdrawing_i
 
 BOOST_AUTO_TEST_SUITE_END()
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -7,7 +7,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 namespace {
 
 using namespace std::chrono_literals;
@@ -107,4 +107,4 @@ BOOST_AUTO_TEST_CASE(changes_go_at_once_after_the_cooldown_and_coalesce_within_i
 
 BOOST_AUTO_TEST_SUITE_END()
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

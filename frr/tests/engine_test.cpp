@@ -10,7 +10,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 namespace {
 
 using namespace std::chrono_literals;
@@ -186,17 +186,17 @@ BOOST_AUTO_TEST_CASE(read_back_timers_follow_each_daemons_options) {
 
 BOOST_AUTO_TEST_CASE(next_step_applies_when_dirty_or_failing_else_reads_back_when_due) {
   Lab lab(agentOptions());
-  BOOST_TEST((lab.engine.next(true, lab.now) == Step::Apply));
-  BOOST_TEST((lab.engine.next(false, lab.now) == Step::Idle));
+  BOOST_TEST((lab.engine.next(true, lab.now) == EngineStep::Apply));
+  BOOST_TEST((lab.engine.next(false, lab.now) == EngineStep::Idle));
   BOOST_TEST(lab.engine.apply(model(64512)).ok());
   lab.at(999);
-  BOOST_TEST((lab.engine.next(false, lab.now) == Step::Idle));
+  BOOST_TEST((lab.engine.next(false, lab.now) == EngineStep::Idle));
   lab.at(1000);
-  BOOST_TEST((lab.engine.next(false, lab.now) == Step::Verify));
-  BOOST_TEST((lab.engine.next(true, lab.now) == Step::Apply));
+  BOOST_TEST((lab.engine.next(false, lab.now) == EngineStep::Verify));
+  BOOST_TEST((lab.engine.next(true, lab.now) == EngineStep::Apply));
   lab.port.errors.push_back(Error{ErrorCode::Unavailable, "vtysh: bgpd is not running"});
   BOOST_TEST(!lab.engine.verify().ok());
-  BOOST_TEST((lab.engine.next(false, lab.now) == Step::Apply));  // the retry
+  BOOST_TEST((lab.engine.next(false, lab.now) == EngineStep::Apply));  // the retry
 }
 
 BOOST_AUTO_TEST_CASE(failures_back_off_are_classified_and_fall_back_as_configured) {
@@ -327,4 +327,4 @@ BOOST_AUTO_TEST_CASE(a_failure_outside_the_port_counts_and_backs_off_too) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

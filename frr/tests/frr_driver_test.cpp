@@ -20,7 +20,7 @@
 
 namespace {
 
-using namespace ingot::agent::bgp;
+using namespace ingot::frr;
 using ingot::ErrorCode;
 using namespace std::chrono_literals;
 

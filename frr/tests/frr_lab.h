@@ -26,7 +26,7 @@
 #include "frr/process.h"
 #include "frrgen/model.h"
 
-namespace ingot::agent::bgp::testing {
+namespace ingot::frr::testing {
 
 inline constexpr const char* kTorAddress = "192.168.77.1";
 inline constexpr const char* kNodeAddress = "192.168.77.2";
@@ -317,4 +317,4 @@ class FrrLab {
   std::vector<Daemon> daemons_;
 };
 
-}  // namespace ingot::agent::bgp::testing
+}  // namespace ingot::frr::testing

@@ -30,7 +30,7 @@
 #include "testing/process.h"
 
 namespace utf = boost::unit_test;
-using namespace ingot::agent::bgp;
+using namespace ingot::frr;
 using namespace std::chrono_literals;
 
 namespace {

@@ -18,8 +18,8 @@
 
 namespace utf = boost::unit_test;
 using namespace ingot;
-using namespace ingot::agent::bgp;
-using namespace ingot::agent::bgp::testing;
+using namespace ingot::frr;
+using namespace ingot::frr::testing;
 using namespace std::chrono_literals;
 
 namespace {

@@ -12,7 +12,7 @@
 
 #include "frrgen/tests/compact_fixtures.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 namespace {
 
 using frrgen::testing::Send;
@@ -369,4 +369,4 @@ BOOST_FIXTURE_TEST_CASE(a_refusal_sessions_do_not_explain_is_an_error, Fixture) 
 
 BOOST_AUTO_TEST_SUITE_END()
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -20,10 +20,10 @@
 namespace {
 
 using ingot::ErrorCode;
-using ingot::agent::bgp::commandLine;
-using ingot::agent::bgp::runCommand;
-using ingot::agent::bgp::SpawnOptions;
-using ingot::agent::bgp::spawnProcess;
+using ingot::frr::commandLine;
+using ingot::frr::runCommand;
+using ingot::frr::SpawnOptions;
+using ingot::frr::spawnProcess;
 using namespace std::chrono_literals;
 
 constexpr auto kGenerous = std::chrono::milliseconds(60'000);

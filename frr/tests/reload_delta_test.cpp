@@ -11,13 +11,13 @@
 
 namespace {
 
-using ingot::agent::bgp::describeDelta;
-using ingot::agent::bgp::parseTestOutput;
-using ingot::agent::bgp::ReloadDelta;
-using ingot::agent::bgp::retractPasswords;
+using ingot::frr::describeDelta;
+using ingot::frr::parseTestOutput;
+using ingot::frr::ReloadDelta;
+using ingot::frr::retractPasswords;
 
 std::string testdata(const std::string& name) {
-  return ingot::agent::bgp::testing::readTestdata(name);
+  return ingot::frr::testing::readTestdata(name);
 }
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {

@@ -10,7 +10,7 @@
 
 #include "frr/tests/testdata.h"
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 namespace {
 
 std::string testdata(const std::string& name) {
@@ -277,4 +277,4 @@ BOOST_AUTO_TEST_CASE(session_metrics_reads_every_vrf_and_reports_errors) {
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -10,7 +10,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-namespace ingot::agent::bgp::testing {
+namespace ingot::frr::testing {
 
 inline std::string readTestdata(const std::string& name) {
   const char* root = std::getenv("INGOT_SOURCE_DIR");
@@ -23,4 +23,4 @@ inline std::string readTestdata(const std::string& name) {
   return ss.str();
 }
 
-}  // namespace ingot::agent::bgp::testing
+}  // namespace ingot::frr::testing

@@ -15,7 +15,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-namespace ingot::agent::bgp {
+namespace ingot::frr {
 namespace {
 
 using namespace std::chrono_literals;
@@ -208,4 +208,4 @@ BOOST_AUTO_TEST_CASE(a_missing_vtysh_is_not_found_naming_the_path) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
-}  // namespace ingot::agent::bgp
+}  // namespace ingot::frr

@@ -21,7 +21,7 @@
 
 namespace utf = boost::unit_test;
 using namespace ingot;
-using namespace ingot::agent::bgp::testing;
+using namespace ingot::frr::testing;
 
 namespace {
 
@@ -49,13 +49,13 @@ frrgen::Model nodeFile(const std::map<std::string, uint32_t>& weights) {
   return m;
 }
 
-agent::bgp::FrrPort& port() {
-  static std::unique_ptr<agent::bgp::FrrPort> p = [] {
-    agent::bgp::FrrDriverOptions o;
+frr::FrrPort& port() {
+  static std::unique_ptr<frr::FrrPort> p = [] {
+    frr::FrrDriverOptions o;
     o.pathspace = lab().node();
     o.workdir = lab().dir() + "/ingotfrr";
     o.command_timeout = std::chrono::seconds(120);
-    return agent::bgp::makeFrrPort(o);
+    return frr::makeFrrPort(o);
   }();
   return *p;
 }

@@ -12,16 +12,14 @@
 namespace ingot::ingotfrr {
 namespace {
 
-namespace bgp = agent::bgp;
-
-class FakeFrr final : public bgp::FrrPort {
+class FakeFrr final : public frr::FrrPort {
  public:
   std::vector<frrgen::CompactModel> applied;
   std::optional<Error> fail_next;
-  std::vector<bgp::RejectedSession> rejected;  ///< what every apply reports FRR refused
+  std::vector<frr::RejectedSession> rejected;  ///< what every apply reports FRR refused
   k8s::testing::FakeClock* clock = nullptr;    ///< advanced by `cost` in each apply
   k8s::Duration cost{};
-  Result<bgp::FastApplyReport> apply(const frrgen::CompactModel& model,
+  Result<frr::FastApplyReport> apply(const frrgen::CompactModel& model,
                                      const frrgen::RenderOptions&) override {
     if (clock) {
       clock->advance(cost);
@@ -32,24 +30,24 @@ class FakeFrr final : public bgp::FrrPort {
       return e;
     }
     applied.push_back(model);
-    bgp::FastApplyReport r;
-    r.path = bgp::ApplyPath::Delta;
+    frr::FastApplyReport r;
+    r.path = frr::ApplyPath::Delta;
     r.rejected = rejected;
     return r;
   }
   std::vector<frrgen::Model> files;  ///< models applied as a whole file (raw text)
-  Result<bgp::FastApplyReport> applyFile(const frrgen::Model& model,
+  Result<frr::FastApplyReport> applyFile(const frrgen::Model& model,
                                          const frrgen::RenderOptions&) override {
     files.push_back(model);
-    bgp::FastApplyReport r;
-    r.path = bgp::ApplyPath::FullReload;
+    frr::FastApplyReport r;
+    r.path = frr::ApplyPath::FullReload;
     return r;
   }
-  Result<bgp::FastApplyReport> verify() override { return bgp::FastApplyReport{}; }
+  Result<frr::FastApplyReport> verify() override { return frr::FastApplyReport{}; }
   Result<std::string> runningConfig() override {
     return std::string("router bgp 64513\n neighbor 10.0.0.1 password hunter2\n");
   }
-  Result<bgp::ApplyReport> reload(const std::string&) override { return bgp::ApplyReport{}; }
+  Result<frr::ApplyReport> reload(const std::string&) override { return frr::ApplyReport{}; }
   void forget() override { ++forgotten; }
   int forgotten = 0;
 };

@@ -238,7 +238,7 @@ struct Harness {
   using ExtraBackend = std::function<std::unique_ptr<Backend>(const BackendContext&)>;
 
   explicit Harness(ReconcilerOptions options,
-                   bgp::FrrPort* frr = nullptr,
+                   frr::FrrPort* frr = nullptr,
                    const ExtraBackend& extra = nullptr,
                    const ExtraBackend& bgp = nullptr)
       : client(api),
@@ -252,7 +252,7 @@ struct Harness {
                    backends(options, frr, extra, bgp)) {}
 
   Backends backends(const ReconcilerOptions& options,
-                    bgp::FrrPort* frr,
+                    frr::FrrPort* frr,
                     const ExtraBackend& extra,
                     const ExtraBackend& bgp) {
     const BackendContext context{world.caches(),          client, events, queue, metrics, logger,

@@ -385,29 +385,29 @@ BOOST_AUTO_TEST_CASE(an_advertisement_broken_on_another_node_is_not_parsed_here)
 
 /// FakeApply records the texts and fails while `failures` > 0; verify() reports `drift` once.
 /// Each apply advances `clock` (when set) by `cost`.
-class FakeApply final : public bgp::FrrPort {
+class FakeApply final : public frr::FrrPort {
  public:
-  Result<bgp::FastApplyReport> verify() override {
+  Result<frr::FastApplyReport> verify() override {
     ++verifies;
-    bgp::FastApplyReport r;
+    frr::FastApplyReport r;
     if (!drift.empty()) {
-      r.path = bgp::ApplyPath::FullReload;
+      r.path = frr::ApplyPath::FullReload;
       r.drift = std::exchange(drift, "");
     }
     return r;
   }
-  Result<bgp::FastApplyReport> apply(const frrgen::CompactModel& model,
+  Result<frr::FastApplyReport> apply(const frrgen::CompactModel& model,
                                      const frrgen::RenderOptions& render) override {
-    auto r = bgp::FrrPort::apply(model, render);
+    auto r = frr::FrrPort::apply(model, render);
     if (r && as_delta) {
-      r->path = bgp::ApplyPath::Delta;
+      r->path = frr::ApplyPath::Delta;
     }
     if (r) {
       r->rejected = rejected;
     }
     return r;
   }
-  Result<bgp::ApplyReport> reload(const std::string& text) override {
+  Result<frr::ApplyReport> reload(const std::string& text) override {
     texts.push_back(text);
     if (on_apply) {
       on_apply();
@@ -419,14 +419,14 @@ class FakeApply final : public bgp::FrrPort {
       --failures;
       return Error{ErrorCode::Unavailable, "frr-reload.py --reload exited 1: boom"};
     }
-    return bgp::ApplyReport{1, 3, 0, std::chrono::milliseconds(5)};
+    return frr::ApplyReport{1, 3, 0, std::chrono::milliseconds(5)};
   }
   std::vector<std::string> texts;
   int failures = 0;
   int verifies = 0;
   std::string drift;
   bool as_delta = false;  ///< report applies as deltas (read back once changes go quiet)
-  std::vector<bgp::RejectedSession> rejected;  ///< sessions every apply reports FRR refused
+  std::vector<frr::RejectedSession> rejected;  ///< sessions every apply reports FRR refused
   testing::HookClock* clock = nullptr;
   k8s::Duration cost{};
   std::function<void()> on_apply;  ///< called at every apply, before its outcome
@@ -463,7 +463,7 @@ BOOST_AUTO_TEST_CASE(frr_mode_reports_a_failed_reload_and_retries_with_backoff) 
   BOOST_TEST(contains(frr.texts[0], "198.51.100.0/32"));
   const ReconcileResult& bgp_result = h.results.at(std::string(keys::kBgp));
   BOOST_TEST((bgp_result.kind == ReconcileResult::Kind::RequeueAfter));
-  BOOST_TEST((bgp_result.delay == bgp::retryDelay(1)));
+  BOOST_TEST((bgp_result.delay == frr::retryDelay(1)));
   BOOST_TEST(frrWrites(h).empty());
   const auto& ev = h.events.events.back();
   BOOST_TEST(ev.reason == "FRRReloadFailed");

@@ -102,11 +102,11 @@ BOOST_AUTO_TEST_CASE(agent_writes_what_ingotctl_render_prints) {
 }
 
 /// TextApply records the frr.conf the port's default apply hands over (the compact file).
-class TextApply final : public bgp::FrrPort {
+class TextApply final : public frr::FrrPort {
  public:
-  Result<bgp::ApplyReport> reload(const std::string& text) override {
+  Result<frr::ApplyReport> reload(const std::string& text) override {
     texts.push_back(text);
-    return bgp::ApplyReport{};
+    return frr::ApplyReport{};
   }
   std::vector<std::string> texts;
 };
