@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "controller/compact_cache.h"
 
+#include <tuple>
+
 #include "controller/core/projections.h"
 #include "controller/core/unannounced.h"
 #include "kube/compact_cache.h"
@@ -28,10 +30,6 @@ T unpack(const PackedReport& packed) {
   out.status.service_name = packed.service_name;
   out.status.service_namespace = *packed.service_namespace;
   return out;
-}
-
-const std::string* internOrNull(const std::optional<std::string>& text) {
-  return k8s::internOrNull(text);
 }
 
 std::optional<std::string> textOf(const std::string* interned) {
@@ -69,9 +67,9 @@ PackedService packService(const api::Service& svc) {
   out.cluster_ip = spec.cluster_ip;
   out.cluster_ips = spec.cluster_ips;
   for (const auto& f : spec.ip_families) out.ip_families.push_back(k8s::intern(f));
-  out.ip_family_policy = internOrNull(spec.ip_family_policy);
+  out.ip_family_policy = k8s::internOrNull(spec.ip_family_policy);
   out.load_balancer_ip = spec.load_balancer_ip;
-  out.load_balancer_class = internOrNull(spec.load_balancer_class);
+  out.load_balancer_class = k8s::internOrNull(spec.load_balancer_class);
   out.external_traffic_policy = k8s::intern(spec.external_traffic_policy);
   out.selector = packPairs(spec.selector);
   out.ports.reserve(spec.ports.size());
@@ -113,7 +111,15 @@ api::Service unpackService(const PackedService& packed) {
 }
 
 bool samePackedService(const PackedService& a, const PackedService& b) {
-  return sameProjectedService(unpackService(a), unpackService(b));
+  // Every field but the resourceVersion, as sameProjectedService compares the projections:
+  // interned names are equal exactly when their pointers are, and the pairs keep the maps' order.
+  auto fields = [](const PackedService& s) {
+    return std::tie(s.name, s.namespace_, s.uid, s.generation, s.labels, s.annotations, s.type,
+                    s.cluster_ip, s.cluster_ips, s.ip_families, s.ip_family_policy,
+                    s.load_balancer_ip, s.load_balancer_class, s.external_traffic_policy,
+                    s.selector, s.ports, s.ingress, s.conditions);
+  };
+  return fields(a) == fields(b);
 }
 
 PackedReport packBgpReport(const api::ServiceBGPStatus& status) {

@@ -47,6 +47,7 @@ struct PackedService {
   struct Port {
     const std::string* protocol = nullptr;  ///< interned
     int32_t port = 0;
+    bool operator==(const Port&) const = default;
   };
   std::string name;
   const std::string* namespace_ = nullptr;  ///< interned
@@ -74,8 +75,8 @@ struct PackedService {
 PackedService packService(const api::Service& svc);
 api::Service unpackService(const PackedService& packed);
 
-/// samePackedService is sameProjectedService over packed Services (the informer's update
-/// filter): equal but for the resourceVersion.
+/// samePackedService answers as sameProjectedService over the unpacked Services (the informer's
+/// update filter: equal but for the resourceVersion), without unpacking them.
 bool samePackedService(const PackedService& a, const PackedService& b);
 
 }  // namespace ingot::controller
